@@ -1,0 +1,182 @@
+import Foundation
+
+/// A whole object graph held as snapshots: the engine of the atomic stores (in-memory, XML,
+/// binary). Fetches are evaluated in memory; a change set is checked completely (versions,
+/// existence, uniqueness constraints) before any of it is applied.
+package struct SnapshotGraph: Sendable {
+    package let model: ManagedObjectModel
+    private var tables: [String: EntityTable] = [:]
+    private var entityOfObject: [ManagedObjectID: String] = [:]
+
+    /// The snapshots of one entity (not its sub-entities) in insertion order; deleted rows
+    /// leave holes that are compacted when they outnumber the live ones.
+    struct EntityTable: Sendable {
+        var rows: [StoreSnapshot?] = []
+        var positions: [ManagedObjectID: Int] = [:]
+        var live: Int { positions.count }
+
+        mutating func insert(_ snapshot: StoreSnapshot) {
+            positions[snapshot.objectID] = rows.count
+            rows.append(snapshot)
+        }
+
+        mutating func remove(_ id: ManagedObjectID) {
+            guard let position = positions.removeValue(forKey: id) else { return }
+            rows[position] = nil
+            if rows.count > 64 && positions.count < rows.count / 2 {
+                rows = rows.filter { $0 != nil }
+                for (position, row) in rows.enumerated() { if let row { positions[row.objectID] = position } }
+            }
+        }
+    }
+
+    package init(model: ManagedObjectModel) { self.model = model }
+
+    /// The number of objects in the graph.
+    package var count: Int { entityOfObject.count }
+
+    package subscript(id: ManagedObjectID) -> StoreSnapshot? {
+        guard let table = tables[id.entityName], let position = table.positions[id] else { return nil }
+        return table.rows[position]
+    }
+
+    /// Every snapshot, entity by entity.
+    package var allSnapshots: [StoreSnapshot] {
+        tables.keys.sorted().flatMap { tables[$0]?.rows.compactMap { $0 } ?? [] }
+    }
+
+    /// Adds snapshots read from a file (no checks beyond duplicate IDs).
+    package mutating func load(_ snapshots: [StoreSnapshot]) {
+        for snapshot in snapshots where self[snapshot.objectID] == nil {
+            tables[snapshot.objectID.entityName, default: EntityTable()].insert(snapshot)
+            entityOfObject[snapshot.objectID] = snapshot.objectID.entityName
+        }
+    }
+
+    // MARK: Fetching
+
+    package func execute(_ request: StoreFetchRequest) throws -> StoreFetchResult {
+        let entity = try model.entity(named: request.entityName)
+        let names = request.includesSubentities ? entity.entityAndDescendantNames.sorted() : [entity.name]
+        if request.predicate == nil, request.resultType == .count {
+            let total = names.reduce(0) { $0 + (tables[$1]?.live ?? 0) }
+            return .count(max(0, min(request.fetchLimit > 0 ? request.fetchLimit : .max, total - request.fetchOffset)))
+        }
+        let evaluator = PredicateEvaluator()
+        let resolve: (ManagedObjectID) -> StoreSnapshot? = { self[$0] }
+        var matches: [StoreSnapshot] = []
+        for name in names {
+            guard let table = tables[name] else { continue }
+            for case let row? in table.rows {
+                if let predicate = request.predicate {
+                    guard try evaluator.evaluate(predicate, on: SnapshotSource(snapshot: row, model: model, resolve: resolve)) else { continue }
+                }
+                matches.append(row)
+            }
+        }
+        if !request.sortDescriptors.isEmpty {
+            let comparator = SortComparator(request.sortDescriptors)
+            let keys = try matches.map { try comparator.keys(for: SnapshotSource(snapshot: $0, model: model, resolve: resolve)) }
+            matches = comparator.sort(matches, keys: keys)
+        }
+        if request.fetchOffset > 0 { matches = Array(matches.dropFirst(request.fetchOffset)) }
+        if request.fetchLimit > 0 { matches = Array(matches.prefix(request.fetchLimit)) }
+        switch request.resultType {
+        case .count: return .count(matches.count)
+        case .managedObjectID: return .objectIDs(matches.map(\.objectID))
+        case .managedObject: return .snapshots(matches)
+        case .dictionary:
+            throw FetchError(.unsupported, "dictionary results are not supported by this store yet")
+        }
+    }
+
+    package func objectIDs(forRelationship name: String, of id: ManagedObjectID) -> [ManagedObjectID] {
+        self[id]?.toMany[name] ?? []
+    }
+
+    // MARK: Saving
+
+    /// Checks a change set completely, then applies it; on any error the graph is unchanged.
+    package mutating func apply(_ changes: StoreChangeSet) throws {
+        var conflicts: [MergeConflict] = []
+        for snapshot in changes.updated + changes.deleted {
+            let current = self[snapshot.objectID]
+            if current?.version != snapshot.version {
+                conflicts.append(MergeConflict(objectID: snapshot.objectID, expectedVersion: snapshot.version, storeVersion: current?.version ?? 0, storeSnapshot: current))
+            }
+        }
+        if !conflicts.isEmpty { throw MergeConflictError(conflicts: conflicts) }
+        for snapshot in changes.inserted where self[snapshot.objectID] != nil {
+            throw StoreError(.corrupt, objectID: snapshot.objectID, "an object with this ID already exists in the store")
+        }
+        // Apply in place, remembering enough to undo if a uniqueness constraint is broken.
+        var originals: [StoreSnapshot] = []
+        for snapshot in changes.deleted {
+            if let original = self[snapshot.objectID] { originals.append(original) }
+            remove(snapshot.objectID)
+        }
+        for update in changes.updated {
+            guard let position = tables[update.objectID.entityName]?.positions[update.objectID],
+                var row = tables[update.objectID.entityName]?.rows[position]
+            else { continue }
+            originals.append(row)
+            row.values.merge(update.values) { $1 }
+            row.toMany.merge(update.toMany) { $1 }
+            row.version += 1
+            tables[update.objectID.entityName]?.rows[position] = row
+        }
+        for var snapshot in changes.inserted {
+            snapshot.version = 1
+            tables[snapshot.objectID.entityName, default: EntityTable()].insert(snapshot)
+            entityOfObject[snapshot.objectID] = snapshot.objectID.entityName
+        }
+        do {
+            try checkUniqueness(touching: changes)
+        } catch {
+            for snapshot in changes.inserted { remove(snapshot.objectID) }
+            for original in originals {
+                if let position = tables[original.objectID.entityName]?.positions[original.objectID] {
+                    tables[original.objectID.entityName]?.rows[position] = original
+                } else {
+                    load([original])
+                }
+            }
+            throw error
+        }
+    }
+
+    private mutating func remove(_ id: ManagedObjectID) {
+        tables[id.entityName]?.remove(id)
+        entityOfObject[id] = nil
+    }
+
+    /// Refuses a change set that leaves two objects with equal values for a uniqueness constraint.
+    private func checkUniqueness(touching changes: StoreChangeSet) throws {
+        let touched = Set((changes.inserted + changes.updated).map(\.objectID.entityName))
+        for entityName in touched {
+            guard let entity = model.entitiesByName[entityName] else { continue }
+            var constrained: [EntityDescription] = []
+            var current: EntityDescription? = entity
+            while let next = current {
+                if !next.uniquenessConstraints.isEmpty { constrained.append(next) }
+                current = next.superentity
+            }
+            for owner in constrained {
+                let rows = owner.entityAndDescendantNames.flatMap { tables[$0]?.rows.compactMap { $0 } ?? [] }
+                for constraint in owner.uniquenessConstraints {
+                    var seen: [[StoreValue]: ManagedObjectID] = [:]
+                    for row in rows {
+                        let key = constraint.map { row[$0] }
+                        if key.allSatisfy(\.isNull) { continue }
+                        if let other = seen[key] {
+                            throw ObjectValidationError(
+                                .uniquenessConstraint, objectID: row.objectID, entity: owner.name, key: constraint.joined(separator: ","),
+                                "another \(owner.name) (\(other)) already has \(constraint.joined(separator: ", ")) = \(key.map(\.description).joined(separator: ", ")); nothing was saved")
+                        }
+                        seen[key] = row.objectID
+                    }
+                }
+            }
+        }
+    }
+}

@@ -1,0 +1,95 @@
+import Foundation
+
+/// What changed in a context, by object ID: the `Sendable` form of Core Data's
+/// objects-did-change, will-save and did-save notifications.
+///
+/// Receive it from ``ManagedObjectContext/changes(of:)`` as an async sequence, or from a
+/// notification with ``Foundation/Notification/contextChanges``; hand it to another context's
+/// ``ManagedObjectContext/mergeChanges(from:)``.
+///
+/// For example:
+///
+/// ```swift
+/// for await saved in context.changes(of: .didSave) {
+///     print("saved", saved.insertedObjectIDs.count, "new objects")
+/// }
+/// ```
+public struct ContextChanges: Sendable, Hashable {
+    /// Which event the changes describe.
+    public enum Kind: Sendable, Hashable {
+        case objectsDidChange
+        case willSave
+        case didSave
+    }
+
+    public var kind: Kind
+    /// The name of the context that made the changes.
+    public var contextName: String?
+    public var insertedObjectIDs: Set<ManagedObjectID> = []
+    public var updatedObjectIDs: Set<ManagedObjectID> = []
+    public var deletedObjectIDs: Set<ManagedObjectID> = []
+    /// Objects re-read from their store (after a merge or refresh).
+    public var refreshedObjectIDs: Set<ManagedObjectID> = []
+    /// Objects that no longer exist for the context (deleted elsewhere).
+    public var invalidatedObjectIDs: Set<ManagedObjectID> = []
+
+    public init(kind: Kind, contextName: String? = nil) {
+        self.kind = kind
+        self.contextName = contextName
+    }
+
+    /// Whether nothing changed.
+    public var isEmpty: Bool {
+        insertedObjectIDs.isEmpty && updatedObjectIDs.isEmpty && deletedObjectIDs.isEmpty
+            && refreshedObjectIDs.isEmpty && invalidatedObjectIDs.isEmpty
+    }
+}
+
+extension Notification.Name {
+    /// Posted by a context (the notification's object) when objects were inserted, updated or
+    /// deleted; `userInfo` holds `Set<ManagedObject>` under the ``ManagedObjectContext/NotificationKey``s.
+    public static let managedObjectContextObjectsDidChange = Notification.Name("NSManagedObjectContextObjectsDidChangeNotification")
+    /// Posted at the start of a save, before validation.
+    public static let managedObjectContextWillSave = Notification.Name("NSManagedObjectContextWillSaveNotification")
+    /// Posted after a successful save, with the saved objects.
+    public static let managedObjectContextDidSave = Notification.Name("NSManagedObjectContextDidSaveNotification")
+    /// Posted after a successful save, with object IDs only (safe to hand to other threads).
+    public static let managedObjectContextDidSaveObjectIDs = Notification.Name("NSManagedObjectContextDidSaveObjectIDsNotification")
+}
+
+extension ManagedObjectContext {
+    /// The keys of a context notification's `userInfo`, with Core Data's names.
+    ///
+    /// For example:
+    ///
+    /// ```swift
+    /// let inserted = notification.userInfo?[ManagedObjectContext.NotificationKey.insertedObjects.rawValue] as? Set<ManagedObject>
+    /// ```
+    public enum NotificationKey: String, Sendable, CaseIterable {
+        case insertedObjects = "inserted"
+        case updatedObjects = "updated"
+        case deletedObjects = "deleted"
+        case refreshedObjects = "refreshed"
+        case invalidatedObjects = "invalidated"
+        case insertedObjectIDs = "inserted_objectIDs"
+        case updatedObjectIDs = "updated_objectIDs"
+        case deletedObjectIDs = "deleted_objectIDs"
+        case refreshedObjectIDs = "refreshed_objectIDs"
+        case invalidatedObjectIDs = "invalidated_objectIDs"
+        /// The ``ContextChanges`` value describing the notification.
+        case changes = "stowage_changes"
+    }
+}
+
+extension Notification {
+    /// The changes a context notification describes, if it is one.
+    public var contextChanges: ContextChanges? {
+        userInfo?[ManagedObjectContext.NotificationKey.changes.rawValue] as? ContextChanges
+    }
+}
+
+/// Feeds one async-sequence subscriber of a context's changes.
+struct ChangeObserver: Sendable {
+    let kind: ContextChanges.Kind
+    let continuation: AsyncStream<ContextChanges>.Continuation
+}

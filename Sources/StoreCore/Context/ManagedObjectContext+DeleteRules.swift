@@ -1,0 +1,71 @@
+extension ManagedObjectContext {
+    /// Applies delete rules to objects deleted since the last call and posts
+    /// ``Foundation/Notification/Name/managedObjectContextObjectsDidChange`` for the changes made
+    /// since. Saves and fetches call it; call it yourself to see cascades at once.
+    ///
+    /// For example:
+    ///
+    /// ```swift
+    /// context.delete(post)
+    /// context.processPendingChanges()
+    /// context.deletedObjects.contains(comment)    // true with a cascade rule
+    /// ```
+    public func processPendingChanges() {
+        checkQueue(accessing: nil)
+        propagateDeletions()
+        postObjectsDidChange()
+    }
+
+    func propagateDeletions() {
+        // Objects refused earlier by a deny rule may have been freed since.
+        for (id, object) in deniedDeletions where object.state.isDeleted && denyingRelationship(of: object) == nil {
+            deniedDeletions[id] = nil
+            pendingDeletions.append(object)
+        }
+        while !pendingDeletions.isEmpty {
+            let object = pendingDeletions.removeFirst()
+            guard object.state.isDeleted || object.managedObjectContext == nil || registered[object.objectID] == nil else { continue }
+            if denyingRelationship(of: object) != nil {
+                deniedDeletions[ObjectIdentifier(object)] = object
+                continue
+            }
+            object.prepareForDeletion()
+            applyDeleteRules(of: object)
+        }
+        // Inserted-then-deleted objects leave the context once their rules have run.
+        for object in pendingChanges.deleted.values where object.state.isDeleted && deletedSet[ObjectIdentifier(object)] == nil {
+            registered[object.objectID] = nil
+        }
+    }
+
+    /// The first deny-rule relationship that still holds an object, if any.
+    func denyingRelationship(of object: ManagedObject) -> RelationshipDescription? {
+        object.entity.relationships.first { relationship in
+            guard relationship.deleteRule == .deny, let index = object.entity.propertyIndexes[relationship.name] else { return false }
+            if relationship.isToMany { return object.toManyObjects(at: index).objects.contains { !$0.state.isDeleted } }
+            return object.toOneObject(at: index).map { !$0.state.isDeleted } ?? false
+        }
+    }
+
+    private func applyDeleteRules(of object: ManagedObject) {
+        for relationship in object.entity.relationships {
+            guard let index = object.entity.propertyIndexes[relationship.name], let inverse = relationship.inverseRelationship else { continue }
+            let destinations = relationship.isToMany
+                ? object.toManyObjects(at: index).objects
+                : object.toOneObject(at: index).map { [$0] } ?? []
+            switch relationship.deleteRule {
+            case .cascade:
+                for destination in destinations {
+                    destination.unlinkRaw(object, from: inverse)
+                    delete(destination)
+                }
+            case .nullify:
+                for destination in destinations where !destination.state.isDeleted {
+                    destination.unlinkRaw(object, from: inverse)
+                }
+            case .deny, .noAction:
+                break
+            }
+        }
+    }
+}

@@ -1,0 +1,186 @@
+import Foundation
+
+extension ManagedObjectContext {
+    /// Runs a fetch request and returns its results: objects, object IDs or dictionaries,
+    /// as the request's type says. Unsaved changes are included unless the request says not to.
+    ///
+    /// For example:
+    ///
+    /// ```swift
+    /// var request = FetchRequest<Post>()
+    /// request.sortDescriptors = [.descending("timestamp")]
+    /// let posts = try context.fetch(request)
+    /// ```
+    ///
+    /// - Throws: ``ModelError`` for an unknown entity or key; ``FetchError`` for a request the
+    ///   store cannot run, or a result type that does not match the entity's class.
+    public func fetch<Result: FetchRequestResult>(_ request: FetchRequest<Result>) throws -> [Result] {
+        checkQueue(accessing: nil)
+        let entity = try fetchedEntity(request.storeRequest)
+        switch request.storeRequest.resultType {
+        case .managedObject:
+            guard let objectType = Result.self as? ManagedObject.Type,
+                entity.managedObjectClass == objectType || entity.managedObjectClass.isSubclassOrSame(of: objectType)
+            else {
+                throw FetchError(.wrongResultType, "entity \(entity.name) is represented by \(entity.managedObjectClass), which is not \(Result.self)")
+            }
+            return try fetchObjects(request.storeRequest).compactMap { $0 as? Result }
+        case .managedObjectID:
+            return try fetchRows(request.storeRequest).ids.compactMap { $0 as? Result }
+        case .count, .dictionary:
+            throw FetchError(.wrongResultType, "use count(for:) for counts; dictionary results need a FetchRequest of dictionaries")
+        }
+    }
+
+    /// The number of objects a request would return (limit and offset applied).
+    public func count<Result>(for request: FetchRequest<Result>) throws -> Int {
+        checkQueue(accessing: nil)
+        var storeRequest = request.storeRequest
+        storeRequest.resultType = .count
+        _ = try fetchedEntity(storeRequest)
+        return try fetchRows(storeRequest).count
+    }
+
+    // MARK: Internals
+
+    struct FetchedRows {
+        var ids: [ManagedObjectID] = []
+        var snapshots: [ManagedObjectID: StoreSnapshot] = [:]
+        var count: Int = 0
+    }
+
+    func fetchedEntity(_ request: StoreFetchRequest) throws -> EntityDescription {
+        guard let model = managedObjectModel else { throw StoreError(.noStores, "\(self) has no persistent store coordinator") }
+        return try model.entity(named: request.entityName)
+    }
+
+    func fetchObjects(_ request: StoreFetchRequest) throws -> [ManagedObject] {
+        let rows = try fetchRows(request)
+        return rows.ids.compactMap { id in
+            guard let object = registeredOrFaultObject(for: id) else { return nil }
+            if object.isFault, let snapshot = rows.snapshots[id] {
+                if request.returnsObjectsAsFaults {
+                    prefetchedSnapshots[id] = snapshot
+                } else {
+                    object.load(snapshot)
+                    object.awakeFromFetch()
+                }
+            }
+            return object
+        }
+    }
+
+    /// Runs a request against the parent store and folds in this context's pending changes.
+    func fetchRows(_ request: StoreFetchRequest) throws -> FetchedRows {
+        let entity = try fetchedEntity(request)
+        if request.includesPendingChanges { processPendingChanges() }
+        let accepts: (ManagedObject) -> Bool = { object in
+            request.includesSubentities ? object.entity.isKind(of: entity) : object.entity === entity
+        }
+        let pendingInserted = request.includesPendingChanges ? insertedSet.values.filter(accepts) : []
+        let pendingUpdated = request.includesPendingChanges ? updatedSet.values.filter(accepts) : []
+        let pendingDeleted = request.includesPendingChanges ? deletedSet.values.filter(accepts) : []
+        let hasPending = !pendingInserted.isEmpty || !pendingUpdated.isEmpty || !pendingDeleted.isEmpty
+
+        var storeRequest = request
+        if hasPending {
+            storeRequest.fetchLimit = 0
+            storeRequest.fetchOffset = 0
+            storeRequest.resultType = .managedObjectID
+        } else if request.resultType == .managedObject && !request.includesPropertyValues {
+            storeRequest.resultType = .managedObjectID
+        }
+        let result = try parentStore().fetchForChild(storeRequest)
+        var rows = FetchedRows()
+        switch result {
+        case .count(let n):
+            rows.count = n
+            return rows
+        case .objectIDs(let ids):
+            rows.ids = ids
+        case .snapshots(let snapshots):
+            rows.ids = snapshots.map(\.objectID)
+            for snapshot in snapshots { rows.snapshots[snapshot.objectID] = snapshot }
+        case .dictionaries:
+            throw FetchError(.wrongResultType, "the store returned dictionaries for a \(request.resultType) fetch")
+        }
+        guard hasPending else {
+            rows.count = rows.ids.count
+            return rows
+        }
+
+        let evaluator = PredicateEvaluator()
+        let excluded = Set((pendingDeleted + pendingUpdated).map(\.objectID))
+        var candidates: [ManagedObject] = rows.ids.filter { !excluded.contains($0) }.compactMap { registeredOrFaultObject(for: $0) }
+        for object in pendingUpdated + pendingInserted.sorted(by: { $0.insertionOrder < $1.insertionOrder }) {
+            if try request.predicate.map({ try evaluator.evaluate($0, on: object) }) ?? true { candidates.append(object) }
+        }
+        if !request.sortDescriptors.isEmpty {
+            let comparator = SortComparator(request.sortDescriptors)
+            candidates = comparator.sort(candidates, keys: try candidates.map { try comparator.keys(for: $0) })
+        }
+        if request.fetchOffset > 0 { candidates = Array(candidates.dropFirst(request.fetchOffset)) }
+        if request.fetchLimit > 0 { candidates = Array(candidates.prefix(request.fetchLimit)) }
+        rows.ids = candidates.map(\.objectID)
+        rows.count = rows.ids.count
+        rows.snapshots = [:]
+        return rows
+    }
+}
+
+extension ManagedObject {
+    static func isSubclassOrSame(of base: ManagedObject.Type) -> Bool {
+        var current: AnyClass? = self
+        while let next = current {
+            if next == base { return true }
+            current = _getSuperclass(next)
+        }
+        return false
+    }
+}
+
+extension ManagedObjectContext: ObjectStoreParent {
+    func fetchForChild(_ request: StoreFetchRequest) throws -> StoreFetchResult {
+        try performAndWait {
+            let rows = try fetchRows(request)
+            switch request.resultType {
+            case .count: return .count(rows.count)
+            case .managedObjectID: return .objectIDs(rows.ids)
+            default:
+                return .snapshots(rows.ids.compactMap { id in
+                    guard let object = registeredOrFaultObject(for: id) else { return nil }
+                    if object.isFault, let snapshot = rows.snapshots[id] { return snapshot }
+                    return object.currentSnapshot()
+                })
+            }
+        }
+    }
+
+    func snapshotForChild(_ objectID: ManagedObjectID) throws -> StoreSnapshot? {
+        try performAndWait {
+            if let object = registered[objectID] {
+                if object.state.isDeleted { return nil }
+                if object.isFault { fulfillFault(object) }
+                if let failure = object.state.faultFailure {
+                    if failure.code == .objectNotFound { return nil }
+                    throw failure
+                }
+                return object.currentSnapshot()
+            }
+            return try prefetchedSnapshots[objectID] ?? parentStore().snapshotForChild(objectID)
+        }
+    }
+
+    func relationshipForChild(_ name: String, of objectID: ManagedObjectID) throws -> [ManagedObjectID] {
+        try performAndWait {
+            if let object = registered[objectID], let index = object.entity.propertyIndexes[name] {
+                return object.toManyObjects(at: index).objects.filter { !$0.state.isDeleted }.map(\.objectID)
+            }
+            return try parentStore().relationshipForChild(name, of: objectID)
+        }
+    }
+
+    func committedSnapshotForChild(_ objectID: ManagedObjectID) throws -> StoreSnapshot? {
+        try snapshotForChild(objectID)
+    }
+}

@@ -1,0 +1,206 @@
+import Foundation
+
+extension ManagedObjectContext {
+    /// Discards every unsaved change: inserted objects leave the context, changed and deleted
+    /// objects return to their saved values.
+    public func rollback() {
+        checkQueue(accessing: nil)
+        let inserted = Array(insertedSet.values)
+        let touched = Array(updatedSet.values) + Array(deletedSet.values) + Array(deniedDeletions.values)
+        for object in pendingChanges.deleted.values where object.committedSnapshot == nil && !object.isFault {
+            registered[object.objectID] = nil
+            object.state = .init()
+            object.detach()
+        }
+        for object in inserted {
+            registered[object.objectID] = nil
+            object.state = .init()
+            object.detach()
+        }
+        for object in touched {
+            object.state = .init()
+            object.turnIntoFault()
+        }
+        insertedSet.removeAll()
+        updatedSet.removeAll()
+        deletedSet.removeAll()
+        deniedDeletions.removeAll()
+        pendingDeletions.removeAll()
+        assignedStores.removeAll()
+        pendingChanges = PendingChanges()
+    }
+
+    /// Forgets every object: all objects leave the context, unsaved changes are lost.
+    public func reset() {
+        checkQueue(accessing: nil)
+        for object in registered.values {
+            object.state = .init()
+            object.detach()
+        }
+        registered.removeAll()
+        insertedSet.removeAll()
+        updatedSet.removeAll()
+        deletedSet.removeAll()
+        deniedDeletions.removeAll()
+        pendingDeletions.removeAll()
+        prefetchedSnapshots.removeAll()
+        assignedStores.removeAll()
+        pendingChanges = PendingChanges()
+    }
+
+    /// Re-reads an object's saved values. With `mergeChanges` false the object becomes a fault
+    /// and its unsaved changes are lost; with true its unsaved changes are kept on top of the
+    /// latest saved values.
+    public func refresh(_ object: ManagedObject, mergeChanges: Bool) {
+        checkQueue(accessing: object)
+        guard object.managedObjectContext === self, !object.state.isInserted else { return }
+        prefetchedSnapshots[object.objectID] = nil
+        if !mergeChanges || object.changedIndexes.isEmpty || object.isFault {
+            if !object.state.isDeleted || !mergeChanges {
+                updatedSet[ObjectIdentifier(object)] = nil
+                object.state.isUpdated = false
+            }
+            if !object.isFault { object.turnIntoFault() }
+            return
+        }
+        guard let latest = try? parentStore().snapshotForChild(object.objectID) else { return }
+        let changed = object.changedIndexes
+        let kept = changed.map { ($0, object.slots[$0]) }
+        object.load(latest)
+        for (index, slot) in kept { object.slots[index] = slot }
+        object.changedIndexes = changed
+    }
+
+    /// Refreshes every object, keeping unsaved changes.
+    public func refreshAllObjects() {
+        checkQueue(accessing: nil)
+        for object in registered.values { refresh(object, mergeChanges: true) }
+    }
+
+    /// Folds another context's saved changes into this one: updated objects are refreshed
+    /// (keeping this context's own unsaved changes), deleted objects leave the context.
+    ///
+    /// For example:
+    ///
+    /// ```swift
+    /// NotificationCenter.default.addObserver(forName: .managedObjectContextDidSave, object: background, queue: nil) { note in
+    ///     viewContext.perform { viewContext.mergeChanges(fromContextDidSave: note) }
+    /// }
+    /// ```
+    public func mergeChanges(fromContextDidSave notification: Notification) {
+        if let changes = notification.contextChanges {
+            mergeChanges(from: changes)
+        } else if let info = notification.userInfo {
+            var changes = ContextChanges(kind: .didSave)
+            for (key, target) in [(NotificationKey.updatedObjectIDs, \ContextChanges.updatedObjectIDs), (.deletedObjectIDs, \.deletedObjectIDs), (.insertedObjectIDs, \.insertedObjectIDs)] {
+                changes[keyPath: target] = info[key.rawValue] as? Set<ManagedObjectID> ?? []
+            }
+            mergeChanges(from: changes)
+        }
+    }
+
+    /// Folds a set of saved changes into this context; see ``mergeChanges(fromContextDidSave:)``.
+    public func mergeChanges(from changes: ContextChanges) {
+        checkQueue(accessing: nil)
+        var refreshed: [ManagedObject] = []
+        var invalidated: [ManagedObject] = []
+        for id in changes.updatedObjectIDs {
+            guard let object = registered[id] else { continue }
+            refresh(object, mergeChanges: true)
+            refreshed.append(object)
+        }
+        for id in changes.deletedObjectIDs.union(changes.invalidatedObjectIDs) {
+            guard let object = registered[id] else { continue }
+            forget(object)
+            invalidated.append(object)
+        }
+        postObjectsDidChange(refreshed: refreshed, invalidated: invalidated)
+    }
+
+    /// Removes an object deleted elsewhere, and drops it from the loaded relationships of others.
+    private func forget(_ object: ManagedObject) {
+        if !object.isFault {
+            for relationship in object.entity.relationships {
+                guard let inverse = relationship.inverseRelationship, let index = object.entity.propertyIndexes[relationship.name] else { continue }
+                let destinations: [ManagedObject] = switch object.slots[index] {
+                case .toOne(let destination): destination.map { [$0] } ?? []
+                case .toMany(let related): related.objects
+                default: []
+                }
+                for destination in destinations where !destination.isFault {
+                    destination.dropWithoutTracking(object, from: inverse)
+                }
+            }
+        }
+        let id = ObjectIdentifier(object)
+        insertedSet[id] = nil
+        updatedSet[id] = nil
+        deletedSet[id] = nil
+        registered[object.objectID] = nil
+        prefetchedSnapshots[object.objectID] = nil
+        object.state = .init()
+        object.detach()
+    }
+
+    func mergeAutomatically(_ changes: ContextChanges) {
+        perform { [weak self] in
+            guard let self, self.automaticallyMergesChangesFromParent else { return }
+            self.mergeChanges(from: changes)
+        }
+    }
+
+    /// Applies the merge policy to objects in conflict, so that the save can be retried.
+    func resolve(_ error: MergeConflictError) {
+        for conflict in error.conflicts {
+            guard let object = registered[conflict.objectID] else { continue }
+            guard let stored = conflict.storeSnapshot else {
+                // Deleted elsewhere: nothing left to update or delete.
+                forget(object)
+                continue
+            }
+            let changed = object.changedIndexes
+            switch mergePolicy {
+            case .error:
+                return
+            case .rollback:
+                updatedSet[ObjectIdentifier(object)] = nil
+                object.state.isUpdated = false
+                object.load(stored)
+            case .overwrite:
+                object.version = stored.version
+                object.changedIndexes = Set(object.entity.properties.indices.filter { !object.entity.properties[$0].isTransient })
+            case .mergeByPropertyObjectTrump, .mergeByPropertyStoreTrump:
+                let committed = object.committedSnapshot
+                let kept = changed.map { ($0, object.slots[$0]) }
+                object.load(stored)
+                var stillChanged = Set<Int>()
+                for (index, slot) in kept {
+                    let name = object.entity.properties[index].name
+                    let changedElsewhere = committed.map { $0[name] != stored[name] || $0.toMany[name] != stored.toMany[name] } ?? true
+                    if mergePolicy == .mergeByPropertyStoreTrump && changedElsewhere { continue }
+                    object.slots[index] = slot
+                    stillChanged.insert(index)
+                }
+                object.changedIndexes = stillChanged
+                if stillChanged.isEmpty {
+                    updatedSet[ObjectIdentifier(object)] = nil
+                    object.state.isUpdated = false
+                }
+            }
+        }
+    }
+}
+
+extension ManagedObject {
+    /// Removes an object from a loaded relationship slot without recording a change.
+    func dropWithoutTracking(_ object: ManagedObject, from relationship: RelationshipDescription) {
+        guard let index = entity.propertyIndexes[relationship.name] else { return }
+        switch slots[index] {
+        case .toOne(let current) where current === object: slots[index] = .toOne(nil)
+        case .toMany(var related):
+            related.remove(object)
+            slots[index] = .toMany(related)
+        default: break
+        }
+    }
+}

@@ -1,0 +1,214 @@
+import Foundation
+
+extension ManagedObjectContext {
+    /// Inserts a new object (one created with a `nil` context); it is saved by the next save.
+    public func insert(_ object: ManagedObject) {
+        checkQueue(accessing: object)
+        if object.managedObjectContext === self, registered[object.objectID] === object {
+            if object.state.isDeleted { undelete(object) }
+            return
+        }
+        object.managedObjectContext = self
+        registered[object.objectID] = object
+        insertedSet[ObjectIdentifier(object)] = object
+        object.state.isInserted = true
+        insertionCounter += 1
+        object.insertionOrder = insertionCounter
+        pendingChanges.inserted[ObjectIdentifier(object)] = object
+        object.awakeFromInsert()
+    }
+
+    /// Creates and inserts an object of the named entity.
+    ///
+    /// For example:
+    ///
+    /// ```swift
+    /// let comment = try context.insertNewObject(forEntityName: "Comment")
+    /// try comment.setValue("Lovely", forKey: "text")
+    /// ```
+    ///
+    /// - Throws: ``ModelError`` when the entity does not exist or is abstract.
+    @discardableResult
+    public func insertNewObject(forEntityName name: String) throws -> ManagedObject {
+        let entity = try entityForInsertion(named: name, class: nil)
+        return entity.managedObjectClass.init(entity: entity, insertInto: self)
+    }
+
+    /// Marks an object for deletion; delete rules are applied at the next
+    /// ``processPendingChanges()`` (every save and fetch runs it).
+    public func delete(_ object: ManagedObject) {
+        checkQueue(accessing: object)
+        guard object.managedObjectContext === self, !object.state.isDeleted else { return }
+        let id = ObjectIdentifier(object)
+        if object.state.isInserted {
+            insertedSet[id] = nil
+            object.state.isInserted = false
+            pendingChanges.inserted[id] = nil
+        } else {
+            updatedSet[id] = nil
+            deletedSet[id] = object
+        }
+        object.state.isDeleted = true
+        object.state.isUpdated = false
+        pendingChanges.deleted[id] = object
+        pendingDeletions.append(object)
+    }
+
+    private func undelete(_ object: ManagedObject) {
+        let id = ObjectIdentifier(object)
+        deletedSet[id] = nil
+        deniedDeletions[id] = nil
+        object.state.isDeleted = false
+        if object.committedSnapshot == nil, !object.isFault {
+            insertedSet[id] = object
+            object.state.isInserted = true
+        } else if !object.changedIndexes.isEmpty {
+            updatedSet[id] = object
+            object.state.isUpdated = true
+        }
+    }
+
+    /// The object with this ID: the registered one, or a new fault (no store access). Use
+    /// ``existingObject(with:)`` to be told when the object does not exist.
+    ///
+    /// - Throws: ``ModelError`` when the ID names an entity the model does not have.
+    public func object(with objectID: ManagedObjectID) throws -> ManagedObject {
+        checkQueue(accessing: nil)
+        guard let object = registeredOrFaultObject(for: objectID) else {
+            throw ModelError(.unknownEntity, entity: objectID.entityName, "the model has no entity named \(objectID.entityName)")
+        }
+        return object
+    }
+
+    /// The object with this ID, with its values loaded.
+    ///
+    /// - Throws: ``StoreError`` (code `objectNotFound`) when no store holds it.
+    public func existingObject(with objectID: ManagedObjectID) throws -> ManagedObject {
+        checkQueue(accessing: nil)
+        if let object = registered[objectID], !object.isFault { return object }
+        guard let snapshot = try prefetchedSnapshots.removeValue(forKey: objectID) ?? parentStore().snapshotForChild(objectID) else {
+            throw StoreError(.objectNotFound, objectID: objectID, "no store holds this object")
+        }
+        let object = try self.object(with: objectID)
+        if object.isFault {
+            object.load(snapshot)
+            object.awakeFromFetch()
+        }
+        return object
+    }
+
+    /// The registered object with this ID, if the context holds it.
+    public func registeredObject(for objectID: ManagedObjectID) -> ManagedObject? {
+        checkQueue(accessing: nil)
+        return registered[objectID]
+    }
+
+    /// Gives new objects their permanent IDs now rather than at the next save.
+    public func obtainPermanentIDs(for objects: [ManagedObject]) throws {
+        checkQueue(accessing: nil)
+        let pending = objects.filter { $0.objectID.isTemporaryID && $0.managedObjectContext === self }
+        guard !pending.isEmpty else { return }
+        if let outsider = pending.first(where: { !$0.state.isInserted }) {
+            throw StoreError(.unsupportedRequest, objectID: outsider.objectID, "only objects inserted in this context can get permanent IDs here; the object comes from the parent context")
+        }
+        guard let coordinator = persistentStoreCoordinator else { throw try noCoordinator() }
+        let ids = try coordinator.obtainPermanentIDs(for: pending.map { ($0.entity.name, assignedStores[ObjectIdentifier($0)]) })
+        for (object, id) in zip(pending, ids) { reassign(object, to: id) }
+    }
+
+    /// Chooses the store a new object is saved to (by default, the first store whose
+    /// configuration holds its entity).
+    public func assign(_ object: ManagedObject, to store: any PersistentStore) {
+        checkQueue(accessing: object)
+        assignedStores[ObjectIdentifier(object)] = store.identifier
+    }
+
+    // MARK: Internals
+
+    func entityForInsertion(named name: String, class expected: ManagedObject.Type?) throws(ModelError) -> EntityDescription {
+        guard let model = managedObjectModel else {
+            throw ModelError(.unknownEntity, entity: name, "\(self) has no coordinator, so it has no model")
+        }
+        let entity = try model.entity(named: name)
+        if entity.isAbstract {
+            throw ModelError(.abstractEntity, entity: name, "\(name) is abstract; insert one of its sub-entities")
+        }
+        if let expected, !(entity.managedObjectClass == expected || entity.managedObjectClass.isSubclass(of: expected)) {
+            throw ModelError(.classMismatch, entity: name, "entity \(name) is represented by \(entity.managedObjectClass), not \(expected)")
+        }
+        return entity
+    }
+
+    func reassign(_ object: ManagedObject, to id: ManagedObjectID) {
+        registered[object.objectID] = nil
+        object.objectID = id
+        registered[id] = object
+    }
+
+    func registeredOrFaultObject(for id: ManagedObjectID) -> ManagedObject? {
+        if let object = registered[id] { return object }
+        guard let entity = managedObjectModel?.entitiesByName[id.entityName] else { return nil }
+        let object = entity.managedObjectClass.init(entity: entity, insertInto: nil)
+        object.objectID = id
+        object.managedObjectContext = self
+        object.isFault = true
+        for index in object.slots.indices { object.slots[index] = .toManyFault }
+        registered[id] = object
+        return object
+    }
+
+    /// Loads a fault's values (from a prefetched snapshot, the row cache or the store).
+    func fulfillFault(_ object: ManagedObject) {
+        let id = object.objectID
+        let snapshot: StoreSnapshot?
+        do {
+            snapshot = try prefetchedSnapshots.removeValue(forKey: id) ?? parentStore().snapshotForChild(id)
+        } catch let error as StoreError {
+            object.state.faultFailure = error
+            return
+        } catch {
+            object.state.faultFailure = StoreError(.io, objectID: id, "the object's values could not be loaded: \(error)")
+            return
+        }
+        guard let snapshot else {
+            object.state.faultFailure = StoreError(.objectNotFound, objectID: id, "the object's values could not be loaded: no store holds it (it may have been deleted)")
+            return
+        }
+        object.load(snapshot)
+        object.awakeFromFetch()
+    }
+
+    func loadToMany(_ relationship: RelationshipDescription, of object: ManagedObject) -> [ManagedObjectID] {
+        guard !object.state.isInserted || !object.objectID.isTemporaryID || parent != nil else { return [] }
+        return (try? parentStore().relationshipForChild(relationship.name, of: object.objectID)) ?? []
+    }
+
+    func savedSnapshot(of object: ManagedObject) -> StoreSnapshot? {
+        try? parentStore().committedSnapshotForChild(object.objectID)
+    }
+
+    func objectDidChange(_ object: ManagedObject) {
+        let id = ObjectIdentifier(object)
+        if object.state.isInserted || object.state.isDeleted { return }
+        if !object.state.isUpdated {
+            object.state.isUpdated = true
+            updatedSet[id] = object
+        }
+        pendingChanges.updated[id] = object
+    }
+
+    private func noCoordinator() throws -> StoreError {
+        StoreError(.noStores, "\(self) has no persistent store coordinator")
+    }
+}
+
+extension ManagedObject {
+    fileprivate static func isSubclass(of base: ManagedObject.Type) -> Bool {
+        var current: AnyClass? = _getSuperclass(self)
+        while let next = current {
+            if next == base { return true }
+            current = _getSuperclass(next)
+        }
+        return false
+    }
+}

@@ -1,0 +1,106 @@
+import Foundation
+
+extension ManagedObjectContext {
+    /// Every rule broken by the changed objects: the model's rules and the objects' own hooks.
+    func validationErrors() -> [ObjectValidationError] {
+        var errors: [ObjectValidationError] = []
+        for object in insertedSet.values.sorted(by: { $0.insertionOrder < $1.insertionOrder }) {
+            errors += Self.modelRuleErrors(of: object)
+            errors += Self.hookErrors(of: object) { try $0.validateForInsert() }
+        }
+        for object in updatedSet.values {
+            errors += Self.modelRuleErrors(of: object)
+            errors += Self.hookErrors(of: object) { try $0.validateForUpdate() }
+        }
+        for object in deletedSet.values {
+            if let relationship = denyingRelationship(of: object) {
+                errors.append(ObjectValidationError(
+                    .deleteDenied, objectID: object.objectID, entity: object.entity.name, key: relationship.name,
+                    "cannot delete the object: relationship '\(relationship.name)' has the deny rule and still holds objects"))
+            }
+            errors += Self.hookErrors(of: object) { try $0.validateForDelete() }
+        }
+        return errors
+    }
+
+    static func hookErrors(of object: ManagedObject, _ hook: (ManagedObject) throws -> Void) -> [ObjectValidationError] {
+        do {
+            try hook(object)
+            return []
+        } catch let error as ObjectValidationError {
+            return error.allErrors
+        } catch {
+            return [ObjectValidationError(.custom, objectID: object.objectID, entity: object.entity.name, "\(error)", underlyingError: error)]
+        }
+    }
+
+    /// The model's rules for one object: required values, types, ranges, lengths, patterns and
+    /// relationship counts.
+    static func modelRuleErrors(of object: ManagedObject) -> [ObjectValidationError] {
+        var errors: [ObjectValidationError] = []
+        let entity = object.entity
+        func fail(_ code: ObjectValidationError.Code, _ key: String, _ value: StoreValue?, _ message: String) {
+            errors.append(ObjectValidationError(code, objectID: object.objectID, entity: entity.name, key: key, value: value, message))
+        }
+        for (index, property) in entity.properties.enumerated() where !property.isTransient {
+            if let attribute = property as? AttributeDescription {
+                let value = object.attributeValue(at: index)
+                if value.isNull {
+                    if !attribute.isOptional { fail(.missingValue, attribute.name, nil, "a value is required") }
+                    continue
+                }
+                guard attribute.attributeType.coerce(value) != nil else {
+                    fail(.wrongType, attribute.name, value, "expected a \(attribute.attributeType.name) value, got \(value.kindName)")
+                    continue
+                }
+                for rule in attribute.validationRules {
+                    if let message = violation(of: rule, by: value) {
+                        fail(message.code, attribute.name, value, message.text)
+                    }
+                }
+            } else if let relationship = property as? RelationshipDescription {
+                if relationship.isToMany {
+                    let count = object.toManyObjects(at: index).objects.filter { !$0.state.isDeleted }.count
+                    if count < relationship.minCount, !(relationship.isOptional && count == 0) {
+                        fail(.tooFewObjects, relationship.name, nil, "holds \(count) object(s); at least \(relationship.minCount) required")
+                    }
+                    if relationship.maxCount > 0, count > relationship.maxCount {
+                        fail(.tooManyObjects, relationship.name, nil, "holds \(count) object(s); at most \(relationship.maxCount) allowed")
+                    }
+                } else if !relationship.isOptional {
+                    let destination = object.toOneObject(at: index)
+                    if destination == nil || destination?.state.isDeleted == true {
+                        fail(.missingValue, relationship.name, nil, "a \(relationship.destinationEntityName) is required")
+                    }
+                }
+            }
+        }
+        return errors
+    }
+
+    private static func violation(of rule: AttributeValidationRule, by value: StoreValue) -> (code: ObjectValidationError.Code, text: String)? {
+        switch rule {
+        case .minimum(let bound):
+            if let order = ValueComparison.order(value, bound), order == .orderedAscending { return (.tooSmall, "\(value) is below the minimum \(bound)") }
+        case .maximum(let bound):
+            if let order = ValueComparison.order(value, bound), order == .orderedDescending { return (.tooLarge, "\(value) is above the maximum \(bound)") }
+        case .minimumLength(let length):
+            if let count = measuredLength(of: value), count < length { return (.tooShort, "length \(count) is below the minimum \(length)") }
+        case .maximumLength(let length):
+            if let count = measuredLength(of: value), count > length { return (.tooLong, "length \(count) is above the maximum \(length)") }
+        case .pattern(let pattern):
+            guard case .string(let string) = value, let regex = try? NSRegularExpression(pattern: "^(?:\(pattern))$") else { return nil }
+            let range = NSRange(string.startIndex..., in: string)
+            if regex.firstMatch(in: string, range: range) == nil { return (.patternMismatch, "\"\(string)\" does not match /\(pattern)/") }
+        }
+        return nil
+    }
+
+    private static func measuredLength(of value: StoreValue) -> Int? {
+        switch value {
+        case .string(let s): s.count
+        case .data(let d): d.count
+        default: nil
+        }
+    }
+}

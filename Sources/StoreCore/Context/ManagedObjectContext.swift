@@ -1,0 +1,145 @@
+import Foundation
+import Synchronization
+
+/// A scratch pad of managed objects: it tracks what you insert, change and delete, applies
+/// delete rules and inverses, validates, and saves everything together — to its coordinator's
+/// stores (a root context) or into its parent context (a child context).
+///
+/// A context and its objects belong to its queue. Use a private-queue context inside
+/// ``perform(_:)`` or ``performAndWait(_:)``; use a main-queue context on the main thread.
+/// Set `STOWAGE_CONCURRENCY_DEBUG=1` to trap any access from another queue.
+///
+/// For example:
+///
+/// ```swift
+/// let context = container.newBackgroundContext()
+/// try await context.perform {
+///     let post = try Post(context: context)
+///     post.title = "Misty Morning"
+///     try context.save()
+/// }
+/// ```
+public final class ManagedObjectContext: @unchecked Sendable, CustomStringConvertible {
+    // @unchecked: all mutable state is confined to `queue` (the Core Data contract); the
+    // concurrency debug mode traps any access from elsewhere. State shared with other threads
+    // (`observers`, `children`) is guarded by mutexes.
+
+    /// Which queue a context uses.
+    public enum ConcurrencyType: Sendable {
+        /// Its own serial queue; use it through `perform` / `performAndWait`.
+        case privateQueue
+        /// The main queue; use it on the main thread.
+        case mainQueue
+    }
+
+    /// The context's queue kind.
+    public let concurrencyType: ConcurrencyType
+    /// A name for debugging, notifications and history.
+    public var name: String?
+    /// The author recorded in persistent history for this context's saves.
+    public var transactionAuthor: String?
+    /// How save conflicts with changes made elsewhere are resolved.
+    public var mergePolicy: MergePolicy = .error
+    /// Whether the context merges saves made by its parent (or, for a root context, by other
+    /// contexts of its coordinator) as they happen.
+    public var automaticallyMergesChangesFromParent = false
+
+    /// The coordinator this context (or its root ancestor) saves through.
+    public var persistentStoreCoordinator: PersistentStoreCoordinator? {
+        get { coordinatorStorage ?? parent?.persistentStoreCoordinator }
+        set {
+            coordinatorStorage = newValue
+            newValue?.register(self)
+        }
+    }
+    private var coordinatorStorage: PersistentStoreCoordinator?
+
+    /// The parent context, for a child context; saving pushes changes into it.
+    public var parent: ManagedObjectContext? {
+        didSet {
+            oldValue?.children.withLock { $0.removeAll { $0.context === self } }
+            parent?.children.withLock { $0.append(WeakContext(self)) }
+        }
+    }
+
+    let queue: DispatchQueue
+    let queueToken: Int
+
+    // Confined state.
+    var registered: [ManagedObjectID: ManagedObject] = [:]
+    var insertedSet: [ObjectIdentifier: ManagedObject] = [:]
+    var updatedSet: [ObjectIdentifier: ManagedObject] = [:]
+    var deletedSet: [ObjectIdentifier: ManagedObject] = [:]
+    var pendingDeletions: [ManagedObject] = []
+    var deniedDeletions: [ObjectIdentifier: ManagedObject] = [:]
+    var prefetchedSnapshots: [ManagedObjectID: StoreSnapshot] = [:]
+    var assignedStores: [ObjectIdentifier: String] = [:]
+    var insertionCounter = 0
+    var pendingChanges = PendingChanges()
+    var isSaving = false
+
+    struct PendingChanges {
+        var inserted: [ObjectIdentifier: ManagedObject] = [:]
+        var updated: [ObjectIdentifier: ManagedObject] = [:]
+        var deleted: [ObjectIdentifier: ManagedObject] = [:]
+        var isEmpty: Bool { inserted.isEmpty && updated.isEmpty && deleted.isEmpty }
+    }
+
+    // Shared state.
+    let children = Mutex<[WeakContext]>([])
+    let observers = Mutex<[UUID: ChangeObserver]>([:])
+
+    private static let tokens = Atomic<Int>(0)
+    static let queueKey = DispatchSpecificKey<Int>()
+
+    /// Creates a context; give it a ``persistentStoreCoordinator`` or a ``parent`` before use.
+    public init(concurrencyType: ConcurrencyType) {
+        self.concurrencyType = concurrencyType
+        self.queueToken = Self.tokens.add(1, ordering: .relaxed).newValue
+        switch concurrencyType {
+        case .mainQueue:
+            queue = .main
+        case .privateQueue:
+            queue = DispatchQueue(label: "stowage.context.\(queueToken)")
+            queue.setSpecific(key: Self.queueKey, value: queueToken)
+        }
+    }
+
+    deinit {
+        for object in registered.values { object.detach() }
+    }
+
+    /// The model of the context's coordinator.
+    public var managedObjectModel: ManagedObjectModel? { persistentStoreCoordinator?.managedObjectModel }
+
+    /// Objects inserted since the last save.
+    public var insertedObjects: Set<ManagedObject> { checkQueue(accessing: nil); return Set(insertedSet.values) }
+    /// Saved objects changed since the last save.
+    public var updatedObjects: Set<ManagedObject> { checkQueue(accessing: nil); return Set(updatedSet.values) }
+    /// Objects the next save deletes.
+    public var deletedObjects: Set<ManagedObject> { checkQueue(accessing: nil); return Set(deletedSet.values) }
+    /// Every object the context holds.
+    public var registeredObjects: Set<ManagedObject> { checkQueue(accessing: nil); return Set(registered.values) }
+    /// Whether anything is inserted, updated or deleted.
+    public var hasChanges: Bool {
+        checkQueue(accessing: nil)
+        return !insertedSet.isEmpty || !updatedSet.isEmpty || !deletedSet.isEmpty || !pendingDeletions.isEmpty
+    }
+
+    public var description: String {
+        "<ManagedObjectContext \(name ?? "#\(queueToken)") \(concurrencyType == .mainQueue ? "main" : "private") queue>"
+    }
+
+    /// What this context reads from and saves to: its parent or its coordinator.
+    func parentStore() throws -> any ObjectStoreParent {
+        if let parent { return parent }
+        if let coordinatorStorage { return coordinatorStorage }
+        throw StoreError(.noStores, "\(self) has neither a parent context nor a persistent store coordinator")
+    }
+}
+
+/// A weak reference to a context, for lists of observers.
+struct WeakContext {
+    weak var context: ManagedObjectContext?
+    init(_ context: ManagedObjectContext) { self.context = context }
+}

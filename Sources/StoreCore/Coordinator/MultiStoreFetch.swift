@@ -1,0 +1,40 @@
+/// A fetch over several stores that hold the same entity: each store is asked without limit
+/// or offset, the results are merged and sorted, then the offset and limit are applied.
+struct MultiStoreFetch {
+    let request: StoreFetchRequest
+    let stores: [any PersistentStore]
+    let model: ManagedObjectModel
+
+    func run(cache: ([StoreSnapshot]) -> Void) throws -> StoreFetchResult {
+        var perStore = request
+        perStore.fetchLimit = 0
+        perStore.fetchOffset = 0
+        if request.resultType == .count {
+            perStore.resultType = .count
+            var total = 0
+            for store in stores {
+                if case .count(let n) = try store.execute(perStore) { total += n }
+            }
+            return .count(total)
+        }
+        perStore.resultType = .managedObject
+        var snapshots: [StoreSnapshot] = []
+        for store in stores {
+            switch try store.execute(perStore) {
+            case .snapshots(let found): snapshots += found
+            case .objectIDs(let ids): snapshots += try ids.compactMap { try store.snapshot(for: $0) }
+            default: break
+            }
+        }
+        cache(snapshots)
+        let comparator = SortComparator(request.sortDescriptors)
+        let keys = try snapshots.map { try comparator.keys(for: SnapshotSource(snapshot: $0, model: model, resolve: { _ in nil })) }
+        var sorted = comparator.sort(snapshots, keys: keys)
+        if request.fetchOffset > 0 { sorted = Array(sorted.dropFirst(request.fetchOffset)) }
+        if request.fetchLimit > 0 { sorted = Array(sorted.prefix(request.fetchLimit)) }
+        switch request.resultType {
+        case .managedObjectID: return .objectIDs(sorted.map(\.objectID))
+        default: return .snapshots(sorted)
+        }
+    }
+}

@@ -1,0 +1,69 @@
+import Foundation
+
+/// A backend that holds objects: the in-memory store, SQLite, XML, binary, or your own.
+///
+/// Stores never see managed objects or contexts, only `Sendable` values: fetch requests,
+/// snapshots, change sets and IDs. They must be safe to call from any thread. Register a store
+/// type with ``PersistentStoreRegistry`` and load it through a ``PersistentStoreDescription``.
+///
+/// For example, a store that answers from a dictionary:
+///
+/// ```swift
+/// final class MyStore: PersistentStore { … }
+/// PersistentStoreRegistry.register(PersistentStoreType(rawValue: "mine")) { request in
+///     try MyStore(model: request.model, description: request.description)
+/// }
+/// ```
+public protocol PersistentStore: AnyObject, Sendable {
+    /// The store's unique identifier; it appears in its objects' IDs and URIs.
+    var identifier: String { get }
+    /// The store's type.
+    var type: PersistentStoreType { get }
+    /// Where the store lives, if anywhere.
+    var url: URL? { get }
+    /// The model configuration the store holds (`nil`: every entity).
+    var configurationName: String? { get }
+    /// Whether saves are refused.
+    var isReadOnly: Bool { get }
+    /// The store's metadata.
+    var metadata: StoreMetadata { get }
+
+    /// Replaces the application part of the metadata and records it.
+    func setMetadata(_ metadata: StoreMetadata) throws
+    /// Runs a fetch over the saved objects.
+    func execute(_ request: StoreFetchRequest) throws -> StoreFetchResult
+    /// An object's saved values, or `nil` when the store does not hold it.
+    func snapshot(for objectID: ManagedObjectID) throws -> StoreSnapshot?
+    /// The IDs a to-many relationship of a saved object holds (in order for ordered ones).
+    func objectIDs(forRelationship name: String, of objectID: ManagedObjectID) throws -> [ManagedObjectID]
+    /// New permanent IDs, one per entity name given, in order.
+    func newObjectIDs(forEntityNames entityNames: [String]) throws -> [ManagedObjectID]
+    /// Applies a change set entirely or not at all.
+    func save(_ changes: StoreChangeSet) throws
+    /// Releases the store's resources; called when the store is removed from its coordinator.
+    func unload() throws
+}
+
+/// The name of a store type: `.sqlite`, `.xml`, `.binary`, `.inMemory`, or your own.
+///
+/// For example:
+///
+/// ```swift
+/// let description = PersistentStoreDescription(type: .inMemory)
+/// let mine = PersistentStoreType(rawValue: "csv")
+/// ```
+public struct PersistentStoreType: RawRepresentable, Hashable, Sendable, CustomStringConvertible {
+    public let rawValue: String
+    public init(rawValue: String) { self.rawValue = rawValue }
+
+    /// The in-memory store (registered by `MemoryBackend` / `Stowage`).
+    public static let inMemory = PersistentStoreType(rawValue: "memory")
+    /// The SQLite store.
+    public static let sqlite = PersistentStoreType(rawValue: "sqlite")
+    /// The XML store.
+    public static let xml = PersistentStoreType(rawValue: "xml")
+    /// The binary property-list store.
+    public static let binary = PersistentStoreType(rawValue: "binary")
+
+    public var description: String { rawValue }
+}

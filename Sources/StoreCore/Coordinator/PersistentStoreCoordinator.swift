@@ -1,0 +1,248 @@
+import Foundation
+import Synchronization
+
+/// Connects contexts to stores: loads stores from descriptions, routes each entity to the
+/// store whose configuration holds it, assigns permanent IDs, and keeps a snapshot cache shared
+/// by its contexts.
+///
+/// For example:
+///
+/// ```swift
+/// let coordinator = PersistentStoreCoordinator(managedObjectModel: model)
+/// try coordinator.addPersistentStore(with: PersistentStoreDescription(type: .inMemory))
+/// let context = ManagedObjectContext(concurrencyType: .privateQueue)
+/// context.persistentStoreCoordinator = coordinator
+/// ```
+public final class PersistentStoreCoordinator: @unchecked Sendable {
+    // @unchecked: every mutable field lives inside `state`, a Mutex.
+
+    /// The model every store of the coordinator holds (part of).
+    public let managedObjectModel: ManagedObjectModel
+
+    private struct State {
+        var stores: [any PersistentStore] = []
+        var snapshotCache: [ManagedObjectID: StoreSnapshot] = [:]
+        var contexts: [WeakContext] = []
+    }
+    private let state = Mutex(State())
+
+    public init(managedObjectModel: ManagedObjectModel) {
+        self.managedObjectModel = managedObjectModel
+    }
+
+    /// The loaded stores, in the order they were added.
+    public var persistentStores: [any PersistentStore] { state.withLock { $0.stores } }
+
+    /// Loads a store and adds it.
+    ///
+    /// - Throws: ``StoreError`` for an unknown type or a store that cannot be opened;
+    ///   ``ModelError`` for an unknown configuration.
+    @discardableResult
+    public func addPersistentStore(with description: PersistentStoreDescription) throws -> any PersistentStore {
+        _ = try managedObjectModel.entities(forConfiguration: description.configuration)
+        if let url = description.url, persistentStore(for: url) != nil {
+            throw StoreError(.storeAlreadyLoaded, url: url, "a store at this location is already loaded by this coordinator")
+        }
+        let store = try PersistentStoreRegistry.makeStore(PersistentStoreLoadRequest(description: description, model: managedObjectModel))
+        state.withLock { $0.stores.append(store) }
+        return store
+    }
+
+    /// Removes a store; its objects can no longer be fetched or saved.
+    public func removePersistentStore(_ store: any PersistentStore) throws {
+        let removed = state.withLock { state -> Bool in
+            guard let index = state.stores.firstIndex(where: { $0 === store }) else { return false }
+            state.stores.remove(at: index)
+            state.snapshotCache = state.snapshotCache.filter { $0.key.storeIdentifier != store.identifier }
+            return true
+        }
+        guard removed else { throw StoreError(.wrongStore, url: store.url, "the store is not loaded by this coordinator") }
+        try store.unload()
+    }
+
+    /// The loaded store at `url`.
+    public func persistentStore(for url: URL) -> (any PersistentStore)? {
+        let path = url.standardizedFileURL.path
+        return persistentStores.first { $0.url?.standardizedFileURL.path == path }
+    }
+
+    /// The store that holds (or will hold) an object.
+    public func persistentStore(for objectID: ManagedObjectID) -> (any PersistentStore)? {
+        guard let identifier = objectID.storeIdentifier else { return try? store(forEntity: objectID.entityName) }
+        return persistentStores.first { $0.identifier == identifier }
+    }
+
+    /// A store's metadata.
+    public func metadata(for store: any PersistentStore) -> StoreMetadata { store.metadata }
+
+    /// Replaces a store's metadata.
+    public func setMetadata(_ metadata: StoreMetadata, for store: any PersistentStore) throws {
+        guard !store.isReadOnly else { throw StoreError(.readOnly, url: store.url, "the store is read-only") }
+        try store.setMetadata(metadata)
+    }
+
+    /// The ID an object URI names, if it belongs to a loaded store and a known entity.
+    ///
+    /// For example:
+    ///
+    /// ```swift
+    /// let url = post.objectID.uriRepresentation
+    /// let id = coordinator.managedObjectID(forURIRepresentation: url)   // == post.objectID
+    /// ```
+    public func managedObjectID(forURIRepresentation url: URL) -> ManagedObjectID? {
+        guard let id = ManagedObjectID(uriRepresentation: url), managedObjectModel.entitiesByName[id.entityName] != nil else { return nil }
+        if id.isTemporaryID { return id }
+        return persistentStores.contains { $0.identifier == id.storeIdentifier } ? id : nil
+    }
+
+    // MARK: Routing
+
+    /// The first store whose configuration holds the entity.
+    func store(forEntity name: String) throws -> any PersistentStore {
+        let stores = persistentStores
+        guard !stores.isEmpty else { throw StoreError(.noStores, "the coordinator has no persistent stores; load them first") }
+        for store in stores where storeHolds(store, entity: name) { return store }
+        throw StoreError(.wrongStore, "no loaded store's configuration holds entity \(name)")
+    }
+
+    private func storeHolds(_ store: any PersistentStore, entity name: String) -> Bool {
+        guard let configuration = store.configurationName, configuration != "Default" else { return true }
+        return ((try? managedObjectModel.entities(forConfiguration: configuration)) ?? []).contains { $0.name == name }
+    }
+
+    private func store(for objectID: ManagedObjectID) throws -> any PersistentStore {
+        guard let store = persistentStore(for: objectID) else {
+            throw StoreError(.wrongStore, objectID: objectID, "the object's store is not loaded by this coordinator")
+        }
+        return store
+    }
+
+    // MARK: Serving contexts
+
+    func execute(_ request: StoreFetchRequest) throws -> StoreFetchResult {
+        _ = try managedObjectModel.entity(named: request.entityName)
+        let stores = persistentStores.filter { storeHolds($0, entity: request.entityName) }
+        guard !stores.isEmpty else { throw StoreError(.noStores, "no loaded store holds entity \(request.entityName)") }
+        if stores.count == 1 {
+            let result = try stores[0].execute(request)
+            cache(result)
+            return result
+        }
+        return try MultiStoreFetch(request: request, stores: stores, model: managedObjectModel).run { self.cache(.snapshots($0)) }
+    }
+
+    private func cache(_ result: StoreFetchResult) {
+        guard case .snapshots(let snapshots) = result else { return }
+        state.withLock { state in
+            for snapshot in snapshots { state.snapshotCache[snapshot.objectID] = snapshot }
+        }
+    }
+
+    func snapshot(for objectID: ManagedObjectID) throws -> StoreSnapshot? {
+        if let cached = state.withLock({ $0.snapshotCache[objectID] }) { return cached }
+        guard !objectID.isTemporaryID else { return nil }
+        let snapshot = try store(for: objectID).snapshot(for: objectID)
+        if let snapshot { state.withLock { $0.snapshotCache[objectID] = snapshot } }
+        return snapshot
+    }
+
+    func objectIDs(forRelationship name: String, of objectID: ManagedObjectID) throws -> [ManagedObjectID] {
+        guard !objectID.isTemporaryID else { return [] }
+        if let ids = state.withLock({ $0.snapshotCache[objectID]?.toMany[name] }) { return ids }
+        return try store(for: objectID).objectIDs(forRelationship: name, of: objectID)
+    }
+
+    /// Permanent IDs for new objects, each from the store assigned to it (or its entity's store).
+    func obtainPermanentIDs(for requests: [(entity: String, store: String?)]) throws -> [ManagedObjectID] {
+        var result = [ManagedObjectID?](repeating: nil, count: requests.count)
+        var byStore: [ObjectIdentifier: (store: any PersistentStore, positions: [Int])] = [:]
+        let stores = persistentStores
+        for (position, request) in requests.enumerated() {
+            let store: any PersistentStore
+            if let identifier = request.store, let assigned = stores.first(where: { $0.identifier == identifier }) {
+                store = assigned
+            } else {
+                store = try self.store(forEntity: request.entity)
+            }
+            byStore[ObjectIdentifier(store), default: (store, [])].positions.append(position)
+        }
+        for (_, group) in byStore {
+            let ids = try group.store.newObjectIDs(forEntityNames: group.positions.map { requests[$0].entity })
+            guard ids.count == group.positions.count else {
+                throw StoreError(.corrupt, url: group.store.url, "the store returned \(ids.count) IDs for \(group.positions.count) objects")
+            }
+            for (position, id) in zip(group.positions, ids) { result[position] = id }
+        }
+        return result.compactMap { $0 }
+    }
+
+    /// Saves a change set, store by store, and updates the snapshot cache.
+    func save(_ changes: StoreChangeSet) throws {
+        var byStore: [String: StoreChangeSet] = [:]
+        func bucket(_ id: ManagedObjectID) -> String { id.storeIdentifier ?? "" }
+        for snapshot in changes.inserted { byStore[bucket(snapshot.objectID), default: Self.emptySet(like: changes)].inserted.append(snapshot) }
+        for snapshot in changes.updated { byStore[bucket(snapshot.objectID), default: Self.emptySet(like: changes)].updated.append(snapshot) }
+        for snapshot in changes.deleted { byStore[bucket(snapshot.objectID), default: Self.emptySet(like: changes)].deleted.append(snapshot) }
+        let stores = persistentStores
+        for (identifier, set) in byStore.sorted(by: { $0.key < $1.key }) {
+            guard let store = stores.first(where: { $0.identifier == identifier }) else {
+                throw StoreError(.wrongStore, "changes name store \(identifier), which is not loaded")
+            }
+            guard !store.isReadOnly else { throw StoreError(.readOnly, url: store.url, "the store is read-only; nothing was saved") }
+            try store.save(set)
+        }
+        state.withLock { state in
+            for snapshot in changes.inserted {
+                var saved = snapshot
+                saved.version = 1
+                state.snapshotCache[snapshot.objectID] = saved
+            }
+            for snapshot in changes.updated {
+                guard var cached = state.snapshotCache[snapshot.objectID] else { continue }
+                cached.values.merge(snapshot.values) { $1 }
+                cached.toMany.merge(snapshot.toMany) { $1 }
+                cached.version = snapshot.version + 1
+                state.snapshotCache[snapshot.objectID] = cached
+            }
+            for snapshot in changes.deleted { state.snapshotCache[snapshot.objectID] = nil }
+        }
+    }
+
+    /// Forgets cached snapshots (all of them, or those of the given objects).
+    func invalidateCache(_ ids: [ManagedObjectID]? = nil) {
+        state.withLock { state in
+            guard let ids else { state.snapshotCache.removeAll(); return }
+            for id in ids { state.snapshotCache[id] = nil }
+        }
+    }
+
+    private static func emptySet(like changes: StoreChangeSet) -> StoreChangeSet {
+        var set = StoreChangeSet()
+        set.contextName = changes.contextName
+        set.transactionAuthor = changes.transactionAuthor
+        return set
+    }
+
+    // MARK: Contexts that merge saves automatically
+
+    func register(_ context: ManagedObjectContext) {
+        state.withLock { state in
+            state.contexts.removeAll { $0.context == nil || $0.context === context }
+            state.contexts.append(WeakContext(context))
+        }
+    }
+
+    func contextDidSave(_ changes: ContextChanges, from source: ManagedObjectContext) {
+        let others = state.withLock { $0.contexts.compactMap(\.context) }.filter { $0 !== source && $0.parent == nil }
+        for context in others { context.mergeAutomatically(changes) }
+    }
+}
+
+extension PersistentStoreCoordinator: ObjectStoreParent {
+    func fetchForChild(_ request: StoreFetchRequest) throws -> StoreFetchResult { try execute(request) }
+    func snapshotForChild(_ objectID: ManagedObjectID) throws -> StoreSnapshot? { try snapshot(for: objectID) }
+    func relationshipForChild(_ name: String, of objectID: ManagedObjectID) throws -> [ManagedObjectID] {
+        try objectIDs(forRelationship: name, of: objectID)
+    }
+    func committedSnapshotForChild(_ objectID: ManagedObjectID) throws -> StoreSnapshot? { try snapshot(for: objectID) }
+}

@@ -1,0 +1,67 @@
+import Foundation
+import Synchronization
+
+/// What a store factory receives when a coordinator loads a store.
+public struct PersistentStoreLoadRequest: Sendable {
+    /// The description being loaded.
+    public let description: PersistentStoreDescription
+    /// The coordinator's model.
+    public let model: ManagedObjectModel
+}
+
+/// The store types a coordinator can load, by name.
+///
+/// `import Stowage` registers every built-in type; a program that imports `StoreCore` and a
+/// single backend registers just that backend, and user-written backends register the same way.
+///
+/// For example:
+///
+/// ```swift
+/// PersistentStoreRegistry.register(.inMemory) { request in try MemoryStore(request) }
+/// PersistentStoreRegistry.registeredTypes      // [.inMemory, …]
+/// ```
+public enum PersistentStoreRegistry {
+    /// Creates (opens) a store for a description.
+    public typealias Factory = @Sendable (PersistentStoreLoadRequest) throws -> any PersistentStore
+
+    private static let factories = Mutex<[PersistentStoreType: Factory]>([:])
+    private static let builtInsLooked = Atomic<Bool>(false)
+
+    /// Registers the built-in types once, when the `Stowage` module is linked into the process.
+    private static func registerBuiltInsIfLinked() {
+        guard !builtInsLooked.exchange(true, ordering: .acquiringAndReleasing) else { return }
+        // The mangled name of `Stowage.BuiltInStores`; present only when that module is linked.
+        if let registrar = _typeByName("7Stowage13BuiltInStoresO") as? any BuiltInStoreRegistrar.Type {
+            registrar.registerAll()
+        }
+    }
+
+    /// Registers (or replaces) the factory for a store type.
+    public static func register(_ type: PersistentStoreType, factory: @escaping Factory) {
+        factories.withLock { $0[type] = factory }
+    }
+
+    /// The registered store types.
+    public static var registeredTypes: [PersistentStoreType] {
+        registerBuiltInsIfLinked()
+        return factories.withLock { Array($0.keys) }.sorted { $0.rawValue < $1.rawValue }
+    }
+
+    static func makeStore(_ request: PersistentStoreLoadRequest) throws -> any PersistentStore {
+        registerBuiltInsIfLinked()
+        let type = request.description.type
+        guard let factory = factories.withLock({ $0[type] }) else {
+            let known = registeredTypes.map(\.rawValue).joined(separator: ", ")
+            throw StoreError(
+                .unknownStoreType, url: request.description.url,
+                "no store type '\(type.rawValue)' is registered (registered: \(known.isEmpty ? "none" : known)); import Stowage, or register the backend with PersistentStoreRegistry.register")
+        }
+        return try factory(request)
+    }
+}
+
+/// Implemented by the `Stowage` umbrella module to register the built-in store types; the
+/// registry finds it at run time, so StoreCore itself never imports a backend.
+public protocol BuiltInStoreRegistrar {
+    static func registerAll()
+}

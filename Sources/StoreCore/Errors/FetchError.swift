@@ -1,0 +1,28 @@
+/// A fetch that cannot be run: an unknown key path, an unbound variable, a construct the store
+/// cannot evaluate, or a predicate string that does not parse.
+///
+/// For example:
+///
+/// ```swift
+/// catch let error as FetchError where error.code == .invalidKeyPath { print(error) }
+/// ```
+public struct FetchError: Error, CustomStringConvertible, Sendable {
+    public typealias Code = ErrorCode<FetchError>
+    public let code: Code
+    /// What went wrong, in words.
+    public let message: String
+
+    public init(_ code: Code, _ message: String) {
+        self.code = code
+        self.message = message
+    }
+
+    public var description: String { message }
+}
+
+extension ErrorCode where Domain == FetchError {
+    public static let invalidKeyPath = Self("invalidKeyPath")
+    public static let unboundVariable = Self("unboundVariable")
+    public static let unsupported = Self("unsupported")
+    public static let wrongResultType = Self("wrongResultType")
+}

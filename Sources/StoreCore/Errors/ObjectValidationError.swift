@@ -1,0 +1,99 @@
+/// A value that breaks a rule of the model: wrong type, missing, out of range, a relationship
+/// with too few or too many objects, a delete refused by a deny rule, or a failure reported by
+/// an object's own validation hook.
+///
+/// A save validates every changed object and reports every failure together: the thrown error
+/// then has code ``ErrorCode/multipleErrors`` and lists each failure in ``detailedErrors``
+/// (use ``allErrors`` to read one or many the same way). A failed save changes nothing.
+///
+/// For example:
+///
+/// ```swift
+/// do { try context.save() }
+/// catch let error as ObjectValidationError {
+///     for failure in error.allErrors { print(failure.entity, failure.key ?? "", failure.message) }
+/// }
+/// ```
+public struct ObjectValidationError: Error, CustomStringConvertible, @unchecked Sendable {
+    // @unchecked: `underlyingError` is set once at creation and never mutated; the errors users
+    // throw from validation hooks are treated as immutable values.
+    public typealias Code = ErrorCode<ObjectValidationError>
+    public let code: Code
+    /// The object that failed, if any.
+    public let objectID: ManagedObjectID?
+    /// The entity of the object that failed.
+    public let entity: String
+    /// The property that failed, if the failure concerns one.
+    public let key: String?
+    /// The offending value, if there is one.
+    public let value: StoreValue?
+    /// What went wrong, in words.
+    public let message: String
+    /// The error a validation hook threw, for code ``ErrorCode/custom``.
+    public let underlyingError: (any Error)?
+    /// The individual failures when ``code`` is ``ErrorCode/multipleErrors``.
+    public let detailedErrors: [ObjectValidationError]
+
+    public init(
+        _ code: Code, objectID: ManagedObjectID? = nil, entity: String, key: String? = nil,
+        value: StoreValue? = nil, _ message: String, underlyingError: (any Error)? = nil
+    ) {
+        self.code = code
+        self.objectID = objectID
+        self.entity = entity
+        self.key = key
+        self.value = value
+        self.message = message
+        self.underlyingError = underlyingError
+        self.detailedErrors = []
+    }
+
+    /// Combines several failures; a single failure is returned as it is.
+    static func combining(_ errors: [ObjectValidationError]) -> ObjectValidationError? {
+        guard let first = errors.first else { return nil }
+        if errors.count == 1 { return first }
+        var combined = ObjectValidationError(
+            .multipleErrors, entity: first.entity, "\(errors.count) validation errors")
+        combined = ObjectValidationError(copying: combined, details: errors)
+        return combined
+    }
+
+    private init(copying other: ObjectValidationError, details: [ObjectValidationError]) {
+        self.code = other.code
+        self.objectID = other.objectID
+        self.entity = other.entity
+        self.key = other.key
+        self.value = other.value
+        self.message = other.message
+        self.underlyingError = other.underlyingError
+        self.detailedErrors = details
+    }
+
+    /// The individual failures: ``detailedErrors`` for a combined error, otherwise `[self]`.
+    public var allErrors: [ObjectValidationError] { detailedErrors.isEmpty ? [self] : detailedErrors }
+
+    public var description: String {
+        if !detailedErrors.isEmpty {
+            return "\(message):\n" + detailedErrors.map { "  - \($0.description)" }.joined(separator: "\n")
+        }
+        let place = key.map { "\(entity).\($0)" } ?? entity
+        let object = objectID.map { " (\($0))" } ?? ""
+        return "\(place)\(object): \(message)"
+    }
+}
+
+extension ErrorCode where Domain == ObjectValidationError {
+    public static let multipleErrors = Self("multipleErrors")
+    public static let missingValue = Self("missingValue")
+    public static let wrongType = Self("wrongType")
+    public static let tooSmall = Self("tooSmall")
+    public static let tooLarge = Self("tooLarge")
+    public static let tooShort = Self("tooShort")
+    public static let tooLong = Self("tooLong")
+    public static let patternMismatch = Self("patternMismatch")
+    public static let tooFewObjects = Self("tooFewObjects")
+    public static let tooManyObjects = Self("tooManyObjects")
+    public static let deleteDenied = Self("deleteDenied")
+    public static let uniquenessConstraint = Self("uniquenessConstraint")
+    public static let custom = Self("custom")
+}

@@ -1,0 +1,81 @@
+import Foundation
+
+/// The type of an attribute, as in Core Data's `NSAttributeDescription.AttributeType`.
+///
+/// For example:
+///
+/// ```swift
+/// .attribute("magnitude", .double)
+/// .attribute("palette", .transformable(named: "PaletteTransformer"))
+/// ```
+public enum AttributeType: Sendable, Hashable {
+    case integer16
+    case integer32
+    case integer64
+    case decimal
+    case double
+    case float
+    case string
+    case boolean
+    case date
+    case binaryData
+    case uuid
+    case uri
+    /// A Swift value stored as data through the transformer registered under this name
+    /// (see ``AttributeValueTransformers``).
+    case transformable(named: String)
+    case objectID
+
+    /// The name Core Data's model files use for the type.
+    public var name: String {
+        switch self {
+        case .integer16: "Integer 16"
+        case .integer32: "Integer 32"
+        case .integer64: "Integer 64"
+        case .decimal: "Decimal"
+        case .double: "Double"
+        case .float: "Float"
+        case .string: "String"
+        case .boolean: "Boolean"
+        case .date: "Date"
+        case .binaryData: "Binary"
+        case .uuid: "UUID"
+        case .uri: "URI"
+        case .transformable: "Transformable"
+        case .objectID: "ObjectID"
+        }
+    }
+
+    /// Converts a value to this type without losing information, or returns `nil`.
+    ///
+    /// Integers fit-check into 16/32/64 bits; integers widen to floating point and decimal;
+    /// `null` passes (optionality is checked separately).
+    public func coerce(_ value: StoreValue) -> StoreValue? {
+        switch (self, value) {
+        case (_, .null): return .null
+        case (.integer16, .integer(let v)): return Int16(exactly: v) != nil ? value : nil
+        case (.integer32, .integer(let v)): return Int32(exactly: v) != nil ? value : nil
+        case (.integer64, .integer): return value
+        case (.integer16, .boolean(let b)), (.integer32, .boolean(let b)), (.integer64, .boolean(let b)):
+            return .integer(b ? 1 : 0)
+        case (.double, .double): return value
+        case (.double, .float(let v)): return .double(Double(v))
+        case (.double, .integer(let v)): return .double(Double(v))
+        case (.float, .float): return value
+        case (.float, .double(let v)): return .float(Float(v))
+        case (.float, .integer(let v)): return .float(Float(v))
+        case (.decimal, .decimal): return value
+        case (.decimal, .integer(let v)): return .decimal(Decimal(v))
+        case (.decimal, .double(let v)): return .decimal(Decimal(v))
+        case (.string, .string): return value
+        case (.boolean, .boolean): return value
+        case (.boolean, .integer(let v)) where v == 0 || v == 1: return .boolean(v == 1)
+        case (.date, .date): return value
+        case (.binaryData, .data), (.transformable, .data): return value
+        case (.uuid, .uuid): return value
+        case (.uri, .uri): return value
+        case (.objectID, .objectID): return value
+        default: return nil
+        }
+    }
+}

@@ -1,0 +1,165 @@
+import Foundation
+
+/// An entity: a kind of object in a model, with attributes, relationships, an optional
+/// parent entity and the class that represents its objects.
+///
+/// Sub-entities inherit every property of their parent; a fetch of a parent includes the
+/// objects of its sub-entities unless the request says otherwise. An abstract entity has no
+/// objects of its own.
+///
+/// For example:
+///
+/// ```swift
+/// EntityDescription("Post", class: Post.self, uniquenessConstraints: [["slug"]]) {
+///     .attribute("title", .string, optional: false, defaultValue: "")
+///     .attribute("slug", .string)
+///     .toMany("comments", destination: "Comment", inverse: "post", deleteRule: .cascade)
+/// }
+/// EntityDescription("Article", parent: "Post") {
+///     .attribute("summary", .string)
+/// }
+/// ```
+public final class EntityDescription: @unchecked Sendable, CustomStringConvertible {
+    // @unchecked: the `internal(set) var`s are filled in by `ManagedObjectModel.init` before the
+    // model is returned to anyone; afterwards the description is never mutated.
+
+    /// The entity's name, unique in its model.
+    public let name: String
+    /// The class that represents the entity's objects.
+    public let managedObjectClass: ManagedObject.Type
+    /// Whether the entity only serves as a parent and has no objects of its own.
+    public let isAbstract: Bool
+    /// The name of the parent entity, if any.
+    public let superentityName: String?
+    /// Sets of attribute names whose values must be unique together across the entity.
+    public let uniquenessConstraints: [[String]]
+    /// Indexes recorded for stores that build them.
+    public let indexes: [FetchIndexDescription]
+    /// Free-form information for the application.
+    public let userInfo: [String: String]
+    /// The entity's name in the previous model version, for migrations.
+    public let renamingIdentifier: String?
+    /// Extra input to the version hash.
+    public let versionHashModifier: String?
+    /// The properties this entity declares itself (not inherited ones).
+    public let declaredProperties: [PropertyDescription]
+
+    /// The model the entity belongs to.
+    public internal(set) weak var model: ManagedObjectModel?
+    /// The parent entity.
+    public internal(set) weak var superentity: EntityDescription?
+    /// The direct sub-entities.
+    public var subentities: [EntityDescription] {
+        subentityNames.compactMap { model?.entitiesByName[$0] }
+    }
+    var subentityNames: [String] = []
+    /// The entity's own name and the names of all its descendants.
+    public internal(set) var entityAndDescendantNames: Set<String> = []
+
+    /// Every property, inherited ones first, in declaration order.
+    public internal(set) var properties: [PropertyDescription] = []
+    /// Every property by name.
+    public internal(set) var propertiesByName: [String: PropertyDescription] = [:]
+    /// Every attribute by name.
+    public internal(set) var attributesByName: [String: AttributeDescription] = [:]
+    /// Every relationship by name.
+    public internal(set) var relationshipsByName: [String: RelationshipDescription] = [:]
+    /// The position of each property in ``properties``; a sub-entity keeps its parent's positions.
+    public internal(set) var propertyIndexes: [String: Int] = [:]
+    /// A stable hash of everything that changes how the entity's objects are stored.
+    public internal(set) var versionHash = Data()
+
+    /// Creates an entity from its properties.
+    ///
+    /// - Parameters:
+    ///   - name: The entity's name.
+    ///   - managedObjectClass: The class of its objects: `ManagedObject` (access by key) or a subclass.
+    ///   - parent: The parent entity's name.
+    ///   - isAbstract: Whether the entity has no objects of its own.
+    ///   - properties: The properties: a ``PropertyList`` chain of `.attribute` / `.toOne` / `.toMany`, or descriptions.
+    public init(
+        _ name: String, class managedObjectClass: ManagedObject.Type = ManagedObject.self, parent: String? = nil,
+        isAbstract: Bool = false, uniquenessConstraints: [[String]] = [], indexes: [FetchIndexDescription] = [],
+        userInfo: [String: String] = [:], renamingIdentifier: String? = nil, versionHashModifier: String? = nil,
+        @PropertyListBuilder properties: () -> [PropertyDescription] = { [] }
+    ) {
+        self.name = name
+        self.managedObjectClass = managedObjectClass
+        self.superentityName = parent
+        self.isAbstract = isAbstract
+        self.uniquenessConstraints = uniquenessConstraints
+        self.indexes = indexes
+        self.userInfo = userInfo
+        self.renamingIdentifier = renamingIdentifier
+        self.versionHashModifier = versionHashModifier
+        self.declaredProperties = properties()
+    }
+
+    /// The attributes, inherited ones first.
+    public var attributes: [AttributeDescription] { properties.compactMap { $0 as? AttributeDescription } }
+    /// The relationships, inherited ones first.
+    public var relationships: [RelationshipDescription] { properties.compactMap { $0 as? RelationshipDescription } }
+
+    /// The top of the entity's inheritance chain (the entity itself when it has no parent).
+    public var rootEntity: EntityDescription {
+        var entity = self
+        while let parent = entity.superentity { entity = parent }
+        return entity
+    }
+
+    /// Whether this entity is `other` or one of its descendants.
+    public func isKind(of other: EntityDescription) -> Bool {
+        other.entityAndDescendantNames.contains(name)
+    }
+
+    /// The property named `key`, or a ``ModelError/Code/unknownKey`` error naming the entity.
+    public func property(named key: String) throws(ModelError) -> PropertyDescription {
+        guard let property = propertiesByName[key] else {
+            throw ModelError(.unknownKey, entity: name, key: key, "no property '\(key)' on entity \(name)")
+        }
+        return property
+    }
+
+    public var description: String { name }
+}
+
+/// Collects the properties written inside an ``EntityDescription``.
+///
+/// For example:
+///
+/// ```swift
+/// EntityDescription("Comment") {
+///     .attribute("text", .string)
+///     if withAuthors { .attribute("author", .string) }
+/// }
+/// ```
+@resultBuilder
+public enum PropertyListBuilder {
+    public static func buildExpression(_ list: PropertyList) -> [PropertyDescription] { list.properties }
+    public static func buildExpression(_ property: PropertyDescription) -> [PropertyDescription] { [property] }
+    public static func buildBlock(_ parts: [PropertyDescription]...) -> [PropertyDescription] { parts.flatMap { $0 } }
+    public static func buildOptional(_ part: [PropertyDescription]?) -> [PropertyDescription] { part ?? [] }
+    public static func buildEither(first: [PropertyDescription]) -> [PropertyDescription] { first }
+    public static func buildEither(second: [PropertyDescription]) -> [PropertyDescription] { second }
+    public static func buildArray(_ parts: [[PropertyDescription]]) -> [PropertyDescription] { parts.flatMap { $0 } }
+}
+
+/// Collects the entities written inside a ``ManagedObjectModel``.
+///
+/// For example:
+///
+/// ```swift
+/// let model = try ManagedObjectModel {
+///     EntityDescription("Post") { .attribute("title", .string) }
+/// }
+/// ```
+@resultBuilder
+public enum EntityListBuilder {
+    public static func buildExpression(_ entity: EntityDescription) -> [EntityDescription] { [entity] }
+    public static func buildExpression(_ entities: [EntityDescription]) -> [EntityDescription] { entities }
+    public static func buildBlock(_ parts: [EntityDescription]...) -> [EntityDescription] { parts.flatMap { $0 } }
+    public static func buildOptional(_ part: [EntityDescription]?) -> [EntityDescription] { part ?? [] }
+    public static func buildEither(first: [EntityDescription]) -> [EntityDescription] { first }
+    public static func buildEither(second: [EntityDescription]) -> [EntityDescription] { second }
+    public static func buildArray(_ parts: [[EntityDescription]]) -> [EntityDescription] { parts.flatMap { $0 } }
+}

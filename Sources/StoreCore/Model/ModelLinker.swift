@@ -1,0 +1,167 @@
+import Foundation
+
+/// Resolves the names in a freshly built model (parents, destinations, inverses), fills in the
+/// inherited property tables and records every inconsistency it finds.
+struct ModelLinker {
+    let model: ManagedObjectModel
+
+    func link(into problems: inout [ModelError]) {
+        let byName = model.entitiesByName
+        for entity in model.entities {
+            entity.model = model
+            for property in entity.declaredProperties { property.entity = entity }
+            guard let parentName = entity.superentityName else { continue }
+            guard let parent = byName[parentName] else {
+                problems.append(ModelError(.unknownParent, entity: entity.name, "parent entity \(parentName) does not exist"))
+                continue
+            }
+            entity.superentity = parent
+            parent.subentityNames.append(entity.name)
+        }
+        for entity in model.entities where hasInheritanceCycle(entity) {
+            problems.append(ModelError(.inheritanceCycle, entity: entity.name, "the entity is its own ancestor"))
+        }
+        guard problems.isEmpty else { return }
+
+        for entity in model.entities { buildPropertyTables(entity, problems: &problems) }
+        guard problems.isEmpty else { return }
+        for entity in model.entities {
+            for property in entity.declaredProperties {
+                if let attribute = property as? AttributeDescription { check(attribute, of: entity, into: &problems) }
+                if let relationship = property as? RelationshipDescription { resolve(relationship, of: entity, into: &problems) }
+            }
+            checkConstraintsAndIndexes(of: entity, into: &problems)
+        }
+        guard problems.isEmpty else { return }
+        for entity in model.entities { checkClass(of: entity, into: &problems) }
+    }
+
+    private func hasInheritanceCycle(_ entity: EntityDescription) -> Bool {
+        var seen: Set<String> = [entity.name]
+        var current = entity.superentity
+        while let next = current {
+            if !seen.insert(next.name).inserted { return true }
+            current = next.superentity
+        }
+        return false
+    }
+
+    private func buildPropertyTables(_ entity: EntityDescription, problems: inout [ModelError]) {
+        var chain: [EntityDescription] = []
+        var current: EntityDescription? = entity
+        while let next = current {
+            chain.insert(next, at: 0)
+            current = next.superentity
+        }
+        var properties: [PropertyDescription] = []
+        var byName: [String: PropertyDescription] = [:]
+        for ancestor in chain {
+            for property in ancestor.declaredProperties {
+                if !ManagedObjectModel.isValidName(property.name) {
+                    problems.append(ModelError(.invalidName, entity: ancestor.name, key: property.name, "'\(property.name)' is not a valid property name"))
+                }
+                if byName[property.name] != nil {
+                    if ancestor === entity {
+                        problems.append(ModelError(.duplicateProperty, entity: entity.name, key: property.name, "the property is declared twice (or also by a parent entity)"))
+                    }
+                    continue
+                }
+                byName[property.name] = property
+                properties.append(property)
+            }
+        }
+        entity.properties = properties
+        entity.propertiesByName = byName
+        entity.attributesByName = byName.compactMapValues { $0 as? AttributeDescription }
+        entity.relationshipsByName = byName.compactMapValues { $0 as? RelationshipDescription }
+        entity.propertyIndexes = Dictionary(uniqueKeysWithValues: properties.enumerated().map { ($1.name, $0) })
+        var descendants: Set<String> = [entity.name]
+        var pending = [entity]
+        while let next = pending.popLast() {
+            for child in next.subentities where descendants.insert(child.name).inserted { pending.append(child) }
+        }
+        entity.entityAndDescendantNames = descendants
+    }
+
+    private func check(_ attribute: AttributeDescription, of entity: EntityDescription, into problems: inout [ModelError]) {
+        if attribute.attributeType.coerce(attribute.defaultValue) == nil {
+            problems.append(ModelError(
+                .invalidDefaultValue, entity: entity.name, key: attribute.name,
+                "default value \(attribute.defaultValue) is not a valid \(attribute.attributeType.name)"))
+        }
+        for rule in attribute.validationRules {
+            switch rule {
+            case .minimum(let bound), .maximum(let bound):
+                if bound.numericValue == nil {
+                    problems.append(ModelError(.invalidValidationRule, entity: entity.name, key: attribute.name, "a minimum or maximum must be a number or a date, not \(bound.kindName)"))
+                }
+            case .minimumLength(let n), .maximumLength(let n):
+                if n < 0 {
+                    problems.append(ModelError(.invalidValidationRule, entity: entity.name, key: attribute.name, "a length limit cannot be negative"))
+                }
+            case .pattern(let pattern):
+                if (try? NSRegularExpression(pattern: pattern)) == nil {
+                    problems.append(ModelError(.invalidValidationRule, entity: entity.name, key: attribute.name, "'\(pattern)' is not a valid regular expression"))
+                }
+            }
+        }
+    }
+
+    private func resolve(_ relationship: RelationshipDescription, of entity: EntityDescription, into problems: inout [ModelError]) {
+        guard let destination = model.entitiesByName[relationship.destinationEntityName] else {
+            problems.append(ModelError(.unknownDestination, entity: entity.name, key: relationship.name, "destination entity \(relationship.destinationEntityName) does not exist"))
+            return
+        }
+        relationship.destinationEntity = destination
+        if relationship.minCount < 0 || relationship.maxCount < 0
+            || (relationship.maxCount > 0 && relationship.minCount > relationship.maxCount)
+        {
+            problems.append(ModelError(.invalidRelationshipCount, entity: entity.name, key: relationship.name, "minimum count \(relationship.minCount) and maximum count \(relationship.maxCount) do not make a valid range"))
+        }
+        guard let inverse = destination.relationshipsByName[relationship.inverseName] else {
+            problems.append(ModelError(.missingInverse, entity: entity.name, key: relationship.name, "inverse '\(relationship.inverseName)' not found on \(destination.name); every relationship needs an inverse"))
+            return
+        }
+        guard inverse.inverseName == relationship.name, let back = model.entitiesByName[inverse.destinationEntityName],
+            entity.isKind(of: back)
+        else {
+            problems.append(ModelError(.inverseMismatch, entity: entity.name, key: relationship.name, "\(destination.name).\(inverse.name) does not point back to \(entity.name).\(relationship.name)"))
+            return
+        }
+        relationship.inverseRelationship = inverse
+    }
+
+    private func checkConstraintsAndIndexes(of entity: EntityDescription, into problems: inout [ModelError]) {
+        for constraint in entity.uniquenessConstraints {
+            if constraint.isEmpty {
+                problems.append(ModelError(.invalidConstraint, entity: entity.name, "a uniqueness constraint must name at least one property"))
+            }
+            for key in constraint {
+                let property = entity.propertiesByName[key]
+                if property == nil || (property as? RelationshipDescription)?.isToMany == true || property?.isTransient == true {
+                    problems.append(ModelError(.invalidConstraint, entity: entity.name, key: key, "a uniqueness constraint must name stored attributes or to-one relationships"))
+                }
+            }
+        }
+        for index in entity.indexes {
+            if index.elements.isEmpty {
+                problems.append(ModelError(.invalidIndex, entity: entity.name, "index \(index.name) has no elements"))
+            }
+            for element in index.elements where entity.propertiesByName[element.property] == nil {
+                problems.append(ModelError(.invalidIndex, entity: entity.name, key: element.property, "index \(index.name) names unknown property \(element.property)"))
+            }
+        }
+    }
+
+    private func checkClass(of entity: EntityDescription, into problems: inout [ModelError]) {
+        for declared in entity.managedObjectClass.declaredManagedProperties(for: entity) {
+            guard let property = entity.propertiesByName[declared.key] else {
+                problems.append(ModelError(.classMismatch, entity: entity.name, key: declared.key, "\(entity.managedObjectClass) declares '\(declared.key)' but the entity has no such property"))
+                continue
+            }
+            if let message = declared.mismatch(with: property) {
+                problems.append(ModelError(.classMismatch, entity: entity.name, key: declared.key, "\(entity.managedObjectClass).\(declared.key): \(message)"))
+            }
+        }
+    }
+}

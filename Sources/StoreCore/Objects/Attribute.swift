@@ -1,0 +1,129 @@
+import Foundation
+
+/// A typed attribute property on a ``ManagedObject`` subclass.
+///
+/// The property's name is the attribute's key unless you pass another. Reading loads a fault;
+/// writing records the change in the object's context.
+///
+/// For example:
+///
+/// ```swift
+/// final class Quake: ManagedObject {
+///     @Attribute var magnitude: Double
+///     @Attribute var place: String?
+///     @Attribute("time") var occurredAt: Date?
+/// }
+/// quake.magnitude = 4.2
+/// ```
+@propertyWrapper
+public struct Attribute<Value: StoreValueConvertible> {
+    let explicitKey: String?
+
+    /// Uses the property's own name as the key.
+    public init() { explicitKey = nil }
+    /// Uses `key` as the key.
+    public init(_ key: String) { explicitKey = key }
+
+    public static subscript<Object: ManagedObject>(
+        _enclosingInstance object: Object,
+        wrapped wrappedKeyPath: ReferenceWritableKeyPath<Object, Value>,
+        storage storageKeyPath: ReferenceWritableKeyPath<Object, Self>
+    ) -> Value {
+        get {
+            let key = object[keyPath: storageKeyPath].explicitKey ?? PropertyWrapperKeys.key(for: storageKeyPath)
+            guard let index = object.entity.propertyIndexes[key] else { return Value.emptyValue }
+            let value = object.attributeValue(at: index)
+            return Value(storeValue: value) ?? Value.emptyValue
+        }
+        set {
+            let key = object[keyPath: storageKeyPath].explicitKey ?? PropertyWrapperKeys.key(for: storageKeyPath)
+            guard let index = object.entity.propertyIndexes[key],
+                let attribute = object.entity.properties[index] as? AttributeDescription,
+                let value = attribute.attributeType.coerce(newValue.storeValue)
+            else { return }
+            object.setAttributeValue(value, at: index)
+        }
+    }
+
+    @available(*, unavailable, message: "@Attribute is only available on ManagedObject subclasses")
+    public var wrappedValue: Value {
+        get { fatalError("unavailable") }
+        set { fatalError("unavailable") }
+    }
+}
+
+extension Attribute: ManagedPropertyDeclaration {
+    func mismatch(with property: PropertyDescription) -> String? {
+        guard let attribute = property as? AttributeDescription else { return "declared with @Attribute but it is a relationship" }
+        if attribute.valueTransformerName != nil { return "a transformable attribute must be declared with @Transformable" }
+        let sample: StoreValue? = switch attribute.attributeType {
+        case .integer16, .integer32, .integer64: .integer(1)
+        case .decimal: .decimal(1)
+        case .double: .double(1)
+        case .float: .float(1)
+        case .string: .string("")
+        case .boolean: .boolean(true)
+        case .date: .date(Date(timeIntervalSinceReferenceDate: 0))
+        case .binaryData: .data(Data())
+        case .uuid: .uuid(UUID())
+        case .uri: .uri(URL(fileURLWithPath: "/"))
+        case .objectID: .objectID(ManagedObjectID(temporaryFor: ""))
+        case .transformable: nil
+        }
+        if let sample, Value(storeValue: sample) == nil {
+            return "Swift type \(Value.self) cannot hold a \(attribute.attributeType.name) value"
+        }
+        return nil
+    }
+}
+
+/// A typed transformable property on a ``ManagedObject`` subclass: any `Codable` value,
+/// stored through the transformer the model names for the attribute.
+///
+/// For example:
+///
+/// ```swift
+/// final class Theme: ManagedObject {
+///     @Transformable var palette: Palette?
+/// }
+/// ```
+@propertyWrapper
+public struct Transformable<Value> {
+    let explicitKey: String?
+
+    public init() { explicitKey = nil }
+    public init(_ key: String) { explicitKey = key }
+
+    public static subscript<Object: ManagedObject>(
+        _enclosingInstance object: Object,
+        wrapped wrappedKeyPath: ReferenceWritableKeyPath<Object, Value?>,
+        storage storageKeyPath: ReferenceWritableKeyPath<Object, Self>
+    ) -> Value? {
+        get {
+            let key = object[keyPath: storageKeyPath].explicitKey ?? PropertyWrapperKeys.key(for: storageKeyPath)
+            return (try? object.value(forKey: key)).flatMap { $0 as? Value }
+        }
+        set {
+            let key = object[keyPath: storageKeyPath].explicitKey ?? PropertyWrapperKeys.key(for: storageKeyPath)
+            try? object.setValue(newValue, forKey: key)
+        }
+    }
+
+    @available(*, unavailable, message: "@Transformable is only available on ManagedObject subclasses")
+    public var wrappedValue: Value? {
+        get { fatalError("unavailable") }
+        set { fatalError("unavailable") }
+    }
+}
+
+extension Transformable: ManagedPropertyDeclaration {
+    func mismatch(with property: PropertyDescription) -> String? {
+        guard let attribute = property as? AttributeDescription, let name = attribute.valueTransformerName else {
+            return "declared with @Transformable but it is not a transformable attribute"
+        }
+        if let transformer = AttributeValueTransformers.transformer(named: name), transformer.valueType != Value.self {
+            return "transformer '\(name)' handles \(transformer.valueType), not \(Value.self)"
+        }
+        return nil
+    }
+}

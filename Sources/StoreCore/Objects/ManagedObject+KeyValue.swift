@@ -1,0 +1,194 @@
+import Foundation
+
+/// Access by key, for code that works with any entity (Core Data's key-value coding).
+extension ManagedObject {
+    /// The value of a property: an attribute's Swift value (`String`, `Int64`, `Double`, `Date`…,
+    /// transformable values decoded), a to-one destination, a to-many `Set<ManagedObject>` or an
+    /// ordered `[ManagedObject]`; `nil` for a missing value.
+    ///
+    /// - Throws: ``ModelError`` for an unknown key; ``StoreError`` when a fault cannot be loaded;
+    ///   ``ObjectValidationError`` when a transformable value cannot be decoded.
+    public func value(forKey key: String) throws -> Any? {
+        let index = try slotIndex(forKey: key)
+        willAccess()
+        if let failure = state.faultFailure { throw failure }
+        switch entity.properties[index] {
+        case let attribute as AttributeDescription:
+            let value = attributeValue(at: index)
+            if let name = attribute.valueTransformerName, case .data(let data) = value {
+                let decoded: Any = try Self.transformer(named: name, for: attribute, of: entity) { try $0.decode(data) }
+                return decoded
+            }
+            return value.anyValue
+        case let relationship as RelationshipDescription:
+            if !relationship.isToMany { return toOneObject(at: index) }
+            let objects = toManyObjects(at: index).objects
+            return relationship.isOrdered ? objects as Any : Set(objects) as Any
+        default:
+            return nil
+        }
+    }
+
+    /// Sets a property from a Swift value. Attributes accept values of their type (integers
+    /// are range-checked, numbers widen, `nil` clears); relationships accept a managed object
+    /// (to-one) or a set or array of them (to-many). Inverses are updated at once.
+    ///
+    /// - Throws: ``ModelError`` for an unknown key; ``ObjectValidationError`` (code `wrongType`) for a
+    ///   value of the wrong type — the object is left unchanged.
+    public func setValue(_ value: Any?, forKey key: String) throws {
+        let index = try slotIndex(forKey: key)
+        switch entity.properties[index] {
+        case let attribute as AttributeDescription:
+            setAttributeValue(try storeValue(from: value, for: attribute), at: index)
+        case let relationship as RelationshipDescription:
+            if relationship.isToMany {
+                let objects: [ManagedObject]
+                switch value {
+                case nil: objects = []
+                case let array as [ManagedObject]: objects = array
+                case let set as Set<ManagedObject>: objects = Array(set)
+                default: throw wrongType(relationship.name, "a set or array of managed objects", value)
+                }
+                for object in objects { try checkDestination(object, of: relationship) }
+                setToMany(objects, at: index)
+            } else {
+                let object = value.flatMap { $0 as? ManagedObject }
+                if value != nil, object == nil { throw wrongType(relationship.name, "a managed object", value) }
+                if let object { try checkDestination(object, of: relationship) }
+                setToOne(object, at: index)
+            }
+        default:
+            break
+        }
+    }
+
+    /// An attribute's value (to-one relationships: the destination's ID) as a ``StoreValue``.
+    public func storeValue(forKey key: String) throws -> StoreValue {
+        let index = try slotIndex(forKey: key)
+        willAccess()
+        if let failure = state.faultFailure { throw failure }
+        if let relationship = entity.properties[index] as? RelationshipDescription {
+            guard !relationship.isToMany else { throw wrongType(key, "an attribute or to-one relationship", nil) }
+            return toOneObject(at: index).map { .objectID($0.objectID) } ?? .null
+        }
+        return attributeValue(at: index)
+    }
+
+    /// Sets an attribute from a ``StoreValue`` (converted to the attribute's type).
+    public func setStoreValue(_ value: StoreValue, forKey key: String) throws {
+        let index = try slotIndex(forKey: key)
+        guard let attribute = entity.properties[index] as? AttributeDescription else {
+            throw wrongType(key, "an attribute", value.anyValue)
+        }
+        guard let coerced = attribute.attributeType.coerce(value) else {
+            throw wrongType(key, "a \(attribute.attributeType.name) value", value.anyValue)
+        }
+        setAttributeValue(coerced, at: index)
+    }
+
+    /// Adds an object to a to-many relationship (and sets its inverse).
+    public func add(_ object: ManagedObject, toRelationship key: String) throws {
+        let (index, relationship) = try toManyRelationship(key)
+        try checkDestination(object, of: relationship)
+        if let inverse = relationship.inverseRelationship { addToToMany(object, at: index, inverse: inverse) }
+    }
+
+    /// Removes an object from a to-many relationship (and clears its inverse).
+    public func remove(_ object: ManagedObject, fromRelationship key: String) throws {
+        let (index, relationship) = try toManyRelationship(key)
+        if let inverse = relationship.inverseRelationship { removeFromToMany(object, at: index, inverse: inverse) }
+    }
+
+    /// The values changed since the last save (or since insertion), by key.
+    public func changedValues() -> [String: Any] {
+        willAccess()
+        var result: [String: Any] = [:]
+        for index in changedIndexes.sorted() {
+            let property = entity.properties[index]
+            let current = (try? value(forKey: property.name)) ?? nil
+            if let attribute = property as? AttributeDescription, let committed = committedSnapshot,
+                attribute.isTransient == false, committed[attribute.name] == attributeValue(at: index)
+            {
+                continue
+            }
+            result[property.name] = current ?? NSNull()
+        }
+        return result
+    }
+
+    /// The last saved values of the given keys (every stored key for `nil`); empty for an
+    /// object that was never saved. To-one values are object IDs, to-many values arrays of IDs.
+    public func committedValues(forKeys keys: [String]?) -> [String: Any] {
+        willAccess()
+        guard let snapshot = committedSnapshot ?? managedObjectContext?.savedSnapshot(of: self) else { return [:] }
+        var result: [String: Any] = [:]
+        for property in entity.properties where !property.isTransient && (keys?.contains(property.name) ?? true) {
+            if let ids = snapshot.toMany[property.name] {
+                result[property.name] = ids
+            } else if let relationship = property as? RelationshipDescription, relationship.isToMany {
+                result[property.name] = managedObjectContext?.loadToMany(relationship, of: self) ?? []
+            } else {
+                result[property.name] = snapshot[property.name].anyValue ?? NSNull()
+            }
+        }
+        return result
+    }
+
+    // MARK: Helpers
+
+    func storeValue(from value: Any?, for attribute: AttributeDescription) throws -> StoreValue {
+        if let name = attribute.valueTransformerName {
+            guard let value, !(value is NSNull) else { return .null }
+            if let storeValue = value as? StoreValue { return storeValue }
+            if let optional = value as? any StoreValueConvertible, optional.storeValue.isNull { return .null }
+            return .data(try Self.transformer(named: name, for: attribute, of: entity) { try $0.encode(value) })
+        }
+        let raw: StoreValue
+        switch value {
+        case nil, is NSNull: raw = .null
+        case let convertible as any StoreValueConvertible: raw = convertible.storeValue
+        case let object as ManagedObject: raw = .objectID(object.objectID)
+        default: throw wrongType(attribute.name, "a \(attribute.attributeType.name) value", value)
+        }
+        guard let coerced = attribute.attributeType.coerce(raw) else {
+            throw wrongType(attribute.name, "a \(attribute.attributeType.name) value", value)
+        }
+        return coerced
+    }
+
+    static func transformer<T>(
+        named name: String, for attribute: AttributeDescription, of entity: EntityDescription,
+        _ body: (any AttributeValueTransformer) throws -> T
+    ) throws -> T {
+        guard let transformer = AttributeValueTransformers.transformer(named: name) else {
+            throw ModelError(.unknownTransformer, entity: entity.name, key: attribute.name, "no transformer is registered under the name '\(name)'; register it with AttributeValueTransformers.register")
+        }
+        do {
+            return try body(transformer)
+        } catch {
+            throw ObjectValidationError(.wrongType, entity: entity.name, key: attribute.name, "transformer '\(name)' refused the value: \(error)", underlyingError: error)
+        }
+    }
+
+    private func toManyRelationship(_ key: String) throws -> (Int, RelationshipDescription) {
+        let index = try slotIndex(forKey: key)
+        guard let relationship = entity.properties[index] as? RelationshipDescription, relationship.isToMany else {
+            throw wrongType(key, "a to-many relationship", nil)
+        }
+        return (index, relationship)
+    }
+
+    private func checkDestination(_ object: ManagedObject, of relationship: RelationshipDescription) throws {
+        guard let destination = relationship.destinationEntity, object.entity.isKind(of: destination) else {
+            throw ObjectValidationError(.wrongType, objectID: objectID, entity: entity.name, key: relationship.name, "expected a \(relationship.destinationEntityName) object, got a \(object.entity.name)")
+        }
+        if let mine = managedObjectContext, let theirs = object.managedObjectContext, mine !== theirs {
+            throw ObjectValidationError(.wrongType, objectID: objectID, entity: entity.name, key: relationship.name, "cannot relate objects that belong to different contexts")
+        }
+    }
+
+    private func wrongType(_ key: String, _ expected: String, _ value: Any?) -> ObjectValidationError {
+        let given = value.map { "\(type(of: $0))" } ?? "nil"
+        return ObjectValidationError(.wrongType, objectID: objectID, entity: entity.name, key: key, "expected \(expected), got \(given)")
+    }
+}

@@ -1,0 +1,167 @@
+import Foundation
+
+/// An object in an object graph: an instance of an entity, owned by one context.
+///
+/// Read and write its properties by key, or subclass it and declare typed properties with
+/// ``Attribute`` and ``Relationship``. A fetched or related object starts as a *fault*: its
+/// values are loaded the first time one is read. Objects belong to their context's queue:
+/// use them only inside `context.perform` / `performAndWait` (or on the main thread for a
+/// main-queue context).
+///
+/// For example:
+///
+/// ```swift
+/// final class Post: ManagedObject {
+///     @Attribute var title: String
+///     @Attribute var timestamp: Date?
+///     @Relationship var comments: Set<Comment>
+/// }
+///
+/// let post = try Post(context: context)
+/// post.title = "Misty Morning"
+/// post.comments.insert(comment)            // comment.post is now post
+/// try post.setValue(Date(), forKey: "timestamp")
+/// ```
+open class ManagedObject: FetchRequestResult, Hashable, CustomStringConvertible {
+    public static var fetchResultType: FetchResultType { .managedObject }
+
+    /// The name of the entity a subclass represents; by default the class's own name.
+    open class var entityName: String { String(describing: self) }
+
+    /// The object's entity.
+    public let entity: EntityDescription
+    /// The object's identity (temporary until saved).
+    public internal(set) var objectID: ManagedObjectID
+    /// The context that owns the object; `nil` once it is deleted and saved, or for a detached object.
+    public internal(set) weak var managedObjectContext: ManagedObjectContext?
+
+    /// Whether the values have not been loaded yet.
+    public internal(set) var isFault = false
+
+    var slots: ContiguousArray<Slot>
+    /// The values last saved (or loaded), for `committedValues(forKeys:)` and `changedValues()`.
+    var committedSnapshot: StoreSnapshot?
+    var changedIndexes = Set<Int>()
+    var insertionOrder = 0
+    var state = LifecycleState()
+    /// The store version the current values were read at.
+    var version: Int64 = 0
+
+    struct LifecycleState {
+        var isInserted = false
+        var isUpdated = false
+        var isDeleted = false
+        var faultFailure: StoreError?
+    }
+
+    /// Creates an object of `entity` and inserts it into `context` (pass `nil` to create a
+    /// detached object that belongs to no context yet; insert it later with `context.insert`).
+    public required init(entity: EntityDescription, insertInto context: ManagedObjectContext?) {
+        self.entity = entity
+        self.objectID = ManagedObjectID(temporaryFor: entity.name)
+        self.slots = ContiguousArray(entity.properties.map { Slot.initial(for: $0) })
+        if let context { context.insert(self) }
+    }
+
+    /// Creates an object of the entity named ``entityName`` in `context`'s model and inserts it.
+    ///
+    /// - Throws: ``ModelError`` when the model has no such entity or it is abstract.
+    public convenience init(context: ManagedObjectContext) throws {
+        let entity = try context.entityForInsertion(named: Self.entityName, class: Self.self)
+        self.init(entity: entity, insertInto: context)
+    }
+
+    // MARK: State
+
+    /// Whether the object was inserted since the last save.
+    public var isInserted: Bool { state.isInserted }
+    /// Whether the object has unsaved changes to saved values.
+    public var isUpdated: Bool { state.isUpdated }
+    /// Whether the object will be deleted by the next save.
+    public var isDeleted: Bool { state.isDeleted }
+    /// Whether the object is inserted, updated or deleted.
+    public var hasChanges: Bool { state.isInserted || state.isUpdated || state.isDeleted }
+
+    // MARK: Lifecycle hooks (override in subclasses; call super)
+
+    /// Called once when the object is first inserted into a context — set initial values here.
+    open func awakeFromInsert() {}
+    /// Called when a fault's values have been loaded from the store.
+    open func awakeFromFetch() {}
+    /// Called for every changed object at the start of a save.
+    open func willSave() {}
+    /// Called for every saved object after the save succeeded.
+    open func didSave() {}
+    /// Called when the object is deleted, before delete rules are applied.
+    open func prepareForDeletion() {}
+    /// Called when the object is turned back into a fault.
+    open func didTurnIntoFault() {}
+
+    // MARK: Validation hooks (override to add rules; throw to refuse)
+
+    /// Checks the object before an inserted object is saved. The default checks the model's rules.
+    open func validateForInsert() throws {}
+    /// Checks the object before an updated object is saved.
+    open func validateForUpdate() throws {}
+    /// Checks the object before a deleted object is saved.
+    open func validateForDelete() throws {}
+
+    // MARK: Hashable by identity
+
+    public static func == (lhs: ManagedObject, rhs: ManagedObject) -> Bool { lhs === rhs }
+    public func hash(into hasher: inout Hasher) { hasher.combine(ObjectIdentifier(self)) }
+
+    public var description: String {
+        "<\(type(of: self)) \(entity.name) \(objectID)\(isFault ? " fault" : "")>"
+    }
+}
+
+/// The storage of one property in an object.
+enum Slot {
+    /// An attribute value.
+    case value(StoreValue)
+    /// A to-one destination known by ID only (resolved to an object when read).
+    case toOneID(ManagedObjectID?)
+    /// A to-one destination.
+    case toOne(ManagedObject?)
+    /// A to-many relationship not loaded yet.
+    case toManyFault
+    /// A to-many relationship known by IDs only.
+    case toManyIDs([ManagedObjectID])
+    /// A to-many relationship's objects.
+    case toMany(RelatedObjects)
+
+    static func initial(for property: PropertyDescription) -> Slot {
+        if let attribute = property as? AttributeDescription { return .value(attribute.defaultValue) }
+        if let relationship = property as? RelationshipDescription, relationship.isToMany { return .toMany(RelatedObjects()) }
+        return .toOne(nil)
+    }
+}
+
+/// The objects of a to-many relationship: in order, without duplicates.
+struct RelatedObjects {
+    private(set) var objects: [ManagedObject] = []
+    private var members = Set<ObjectIdentifier>()
+
+    init() {}
+    init(_ objects: [ManagedObject]) {
+        for object in objects { insert(object) }
+    }
+
+    var count: Int { objects.count }
+    func contains(_ object: ManagedObject) -> Bool { members.contains(ObjectIdentifier(object)) }
+
+    @discardableResult
+    mutating func insert(_ object: ManagedObject, at index: Int? = nil) -> Bool {
+        guard members.insert(ObjectIdentifier(object)).inserted else { return false }
+        if let index, index <= objects.count { objects.insert(object, at: index) } else { objects.append(object) }
+        return true
+    }
+
+    @discardableResult
+    mutating func remove(_ object: ManagedObject) -> Bool {
+        guard members.remove(ObjectIdentifier(object)) != nil else { return false }
+        if let index = objects.firstIndex(where: { $0 === object }) { objects.remove(at: index) }
+        return true
+    }
+}

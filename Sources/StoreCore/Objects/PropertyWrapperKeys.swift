@@ -1,0 +1,55 @@
+import Synchronization
+
+/// What the model checks about a typed property declared on a subclass.
+protocol ManagedPropertyDeclaration {
+    var explicitKey: String? { get }
+    /// Why the declaration does not fit the model's property, or `nil` when it does.
+    func mismatch(with property: PropertyDescription) -> String?
+}
+
+/// A typed property found on a subclass: its key and its declaration.
+struct DeclaredManagedProperty {
+    let key: String
+    let declaration: any ManagedPropertyDeclaration
+    func mismatch(with property: PropertyDescription) -> String? { declaration.mismatch(with: property) }
+}
+
+/// Derives a typed property's key from its name (`_title` → `title`), once per property.
+enum PropertyWrapperKeys {
+    /// Key paths are immutable once created, so sharing them between threads is safe.
+    private struct CachedKeyPath: Hashable, @unchecked Sendable {
+        let keyPath: AnyKeyPath
+    }
+
+    private static let cache = Mutex<[CachedKeyPath: String]>([:])
+
+    static func key(for storageKeyPath: AnyKeyPath) -> String {
+        let cacheKey = CachedKeyPath(keyPath: storageKeyPath)
+        if let key = cache.withLock({ $0[cacheKey] }) { return key }
+        // `\Post._title` → "title"
+        let text = String(describing: storageKeyPath)
+        var name = text.split(separator: ".").last.map(String.init) ?? text
+        if name.hasPrefix("_") { name.removeFirst() }
+        cache.withLock { $0[cacheKey] = name }
+        return name
+    }
+}
+
+extension ManagedObject {
+    /// The typed properties a subclass declares, found by reflecting a detached instance.
+    class func declaredManagedProperties(for entity: EntityDescription) -> [DeclaredManagedProperty] {
+        guard self != ManagedObject.self else { return [] }
+        let prototype = self.init(entity: entity, insertInto: nil)
+        var result: [DeclaredManagedProperty] = []
+        var mirror: Mirror? = Mirror(reflecting: prototype)
+        while let current = mirror {
+            for child in current.children {
+                guard let declaration = child.value as? any ManagedPropertyDeclaration, var label = child.label else { continue }
+                if label.hasPrefix("_") { label.removeFirst() }
+                result.append(DeclaredManagedProperty(key: declaration.explicitKey ?? label, declaration: declaration))
+            }
+            mirror = current.superclassMirror
+        }
+        return result
+    }
+}

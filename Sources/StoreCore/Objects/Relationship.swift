@@ -1,0 +1,122 @@
+/// A typed relationship property on a ``ManagedObject`` subclass: `Destination?` for to-one,
+/// `Set<Destination>` for to-many, `[Destination]` for ordered to-many.
+///
+/// Setting one side updates the inverse at once; a to-many is loaded the first time it is read.
+///
+/// For example:
+///
+/// ```swift
+/// final class Post: ManagedObject {
+///     @Relationship var comments: Set<Comment>
+/// }
+/// final class Comment: ManagedObject {
+///     @Relationship var post: Post?
+/// }
+/// post.comments.insert(comment)      // comment.post === post
+/// ```
+@propertyWrapper
+public struct Relationship<Value: RelationshipValue> {
+    let explicitKey: String?
+
+    public init() { explicitKey = nil }
+    public init(_ key: String) { explicitKey = key }
+
+    public static subscript<Object: ManagedObject>(
+        _enclosingInstance object: Object,
+        wrapped wrappedKeyPath: ReferenceWritableKeyPath<Object, Value>,
+        storage storageKeyPath: ReferenceWritableKeyPath<Object, Self>
+    ) -> Value {
+        get {
+            let key = object[keyPath: storageKeyPath].explicitKey ?? PropertyWrapperKeys.key(for: storageKeyPath)
+            guard let index = object.entity.propertyIndexes[key],
+                let relationship = object.entity.properties[index] as? RelationshipDescription
+            else { return Value(relatedObjects: []) }
+            if relationship.isToMany { return Value(relatedObjects: object.toManyObjects(at: index).objects) }
+            return Value(relatedObjects: object.toOneObject(at: index).map { [$0] } ?? [])
+        }
+        set {
+            let key = object[keyPath: storageKeyPath].explicitKey ?? PropertyWrapperKeys.key(for: storageKeyPath)
+            guard let index = object.entity.propertyIndexes[key],
+                let relationship = object.entity.properties[index] as? RelationshipDescription
+            else { return }
+            if relationship.isToMany {
+                object.setToMany(newValue.relatedObjects, at: index)
+            } else {
+                object.setToOne(newValue.relatedObjects.first, at: index)
+            }
+        }
+    }
+
+    @available(*, unavailable, message: "@Relationship is only available on ManagedObject subclasses")
+    public var wrappedValue: Value {
+        get { fatalError("unavailable") }
+        set { fatalError("unavailable") }
+    }
+}
+
+extension Relationship: ManagedPropertyDeclaration {
+    func mismatch(with property: PropertyDescription) -> String? {
+        guard let relationship = property as? RelationshipDescription else { return "declared with @Relationship but it is an attribute" }
+        switch Value.kind {
+        case .toOne where relationship.isToMany: return "a to-many relationship must be declared as Set<…> or [...]"
+        case .toMany where !relationship.isToMany, .ordered where !relationship.isToMany: return "a to-one relationship must be declared as Destination?"
+        case .toMany where relationship.isOrdered: return "an ordered relationship must be declared as [Destination]"
+        case .ordered where !relationship.isOrdered: return "an unordered relationship must be declared as Set<Destination>"
+        default: break
+        }
+        if let destinationClass = relationship.destinationEntity?.managedObjectClass,
+            !(destinationClass == Value.destinationClass || isSubclass(destinationClass, of: Value.destinationClass))
+        {
+            return "destination \(relationship.destinationEntityName) is represented by \(destinationClass), not \(Value.destinationClass)"
+        }
+        return nil
+    }
+
+    private func isSubclass(_ type: ManagedObject.Type, of base: ManagedObject.Type) -> Bool {
+        var current: AnyClass? = type
+        while let next = current {
+            if next == base { return true }
+            current = class_getSuperclassCompat(next)
+        }
+        return false
+    }
+}
+
+private func class_getSuperclassCompat(_ type: AnyClass) -> AnyClass? {
+    (type as? ManagedObject.Type).flatMap { _getSuperclass($0) }
+}
+
+/// A Swift type that can hold a relationship's value: `Destination?`, `Set<Destination>` or
+/// `[Destination]`.
+public protocol RelationshipValue {
+    init(relatedObjects: [ManagedObject])
+    var relatedObjects: [ManagedObject] { get }
+    static var kind: RelationshipValueKind { get }
+    static var destinationClass: ManagedObject.Type { get }
+}
+
+/// Which relationship shapes a ``RelationshipValue`` type can hold.
+public enum RelationshipValueKind: Sendable {
+    case toOne, toMany, ordered
+}
+
+extension Optional: RelationshipValue where Wrapped: ManagedObject {
+    public init(relatedObjects: [ManagedObject]) { self = relatedObjects.first as? Wrapped }
+    public var relatedObjects: [ManagedObject] { self.map { [$0] } ?? [] }
+    public static var kind: RelationshipValueKind { .toOne }
+    public static var destinationClass: ManagedObject.Type { Wrapped.self }
+}
+
+extension Set: RelationshipValue where Element: ManagedObject {
+    public init(relatedObjects: [ManagedObject]) { self.init(relatedObjects.compactMap { $0 as? Element }) }
+    public var relatedObjects: [ManagedObject] { Array(self) }
+    public static var kind: RelationshipValueKind { .toMany }
+    public static var destinationClass: ManagedObject.Type { Element.self }
+}
+
+extension Array: RelationshipValue where Element: ManagedObject {
+    public init(relatedObjects: [ManagedObject]) { self = relatedObjects.compactMap { $0 as? Element } }
+    public var relatedObjects: [ManagedObject] { self }
+    public static var kind: RelationshipValueKind { .ordered }
+    public static var destinationClass: ManagedObject.Type { Element.self }
+}

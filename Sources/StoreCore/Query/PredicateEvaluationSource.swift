@@ -1,0 +1,26 @@
+/// Something predicates and sort descriptors can be evaluated against: a managed object, or a
+/// snapshot in an atomic store's graph.
+package protocol PredicateEvaluationSource {
+    /// The object's ID, if it has one.
+    var evaluationObjectID: ManagedObjectID? { get }
+    /// The value of one property: an attribute, a to-one destination or a to-many collection.
+    func evaluationValue(forKey key: String) throws -> EvaluatedValue
+}
+
+/// A value met while evaluating an expression.
+package enum EvaluatedValue {
+    case value(StoreValue)
+    case object(any PredicateEvaluationSource)
+    case collection([EvaluatedValue])
+
+    static var null: EvaluatedValue { .value(.null) }
+
+    /// The value as a store value; objects become their IDs.
+    var storeValue: StoreValue {
+        switch self {
+        case .value(let v): v
+        case .object(let o): o.evaluationObjectID.map(StoreValue.objectID) ?? .null
+        case .collection: .null
+        }
+    }
+}

@@ -1,0 +1,63 @@
+/// What a fetch returns, as in Core Data's `NSFetchRequestResultType`.
+public enum FetchResultType: Sendable, Hashable {
+    case managedObject
+    case managedObjectID
+    case dictionary
+    case count
+}
+
+/// The `Sendable` description of a fetch that contexts hand to the coordinator and stores.
+///
+/// Users normally build a ``FetchRequest`` instead, which wraps this and fixes the result type.
+///
+/// For example:
+///
+/// ```swift
+/// var request = StoreFetchRequest(entityName: "Post", resultType: .managedObjectID)
+/// request.sortDescriptors = [.descending("timestamp")]
+/// request.fetchLimit = 10
+/// ```
+public struct StoreFetchRequest: Sendable, Hashable {
+    /// The entity to fetch.
+    public var entityName: String
+    /// Which objects to return; `nil` returns every object of the entity.
+    public var predicate: StorePredicate?
+    /// The order of the results; unsorted results come in an unspecified order.
+    public var sortDescriptors: [StoreSortDescriptor] = []
+    /// The most results to return (0: no limit).
+    public var fetchLimit: Int = 0
+    /// How many leading results to skip.
+    public var fetchOffset: Int = 0
+    /// How many objects a batched result materializes at a time (0: all at once).
+    public var fetchBatchSize: Int = 0
+    /// What the fetch returns.
+    public var resultType: FetchResultType
+    /// Whether objects of sub-entities are included.
+    public var includesSubentities: Bool = true
+    /// Whether the context's unsaved inserts, updates and deletes are taken into account.
+    public var includesPendingChanges: Bool = true
+    /// Whether fetched objects start as faults (their values are still cached when
+    /// ``includesPropertyValues`` is true, so first access needs no store round trip).
+    public var returnsObjectsAsFaults: Bool = true
+    /// Whether the store returns property values with the IDs.
+    public var includesPropertyValues: Bool = true
+    /// Relationship key paths whose destinations are loaded along with the results.
+    public var relationshipKeyPathsForPrefetching: [String] = []
+
+    public init(entityName: String, resultType: FetchResultType = .managedObject) {
+        self.entityName = entityName
+        self.resultType = resultType
+    }
+}
+
+/// What a store returns for a ``StoreFetchRequest``.
+public enum StoreFetchResult: Sendable {
+    /// Objects' saved values (for managed-object results).
+    case snapshots([StoreSnapshot])
+    /// Object IDs (for object-ID results, or managed objects without property values).
+    case objectIDs([ManagedObjectID])
+    /// The number of matching objects.
+    case count(Int)
+    /// One dictionary per result row (for dictionary results).
+    case dictionaries([[String: StoreValue]])
+}

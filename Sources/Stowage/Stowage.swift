@@ -1,0 +1,18 @@
+@_exported import StoreCore
+import MemoryBackend
+
+/// Registers every built-in store type. `PersistentStoreRegistry` calls this by itself the
+/// first time it is asked for a store type, whenever this module is linked, so users of
+/// `import Stowage` never need to; calling it again is harmless.
+///
+/// For example:
+///
+/// ```swift
+/// import Stowage
+/// let container = PersistentContainer(name: "Blog", managedObjectModel: model)   // every type available
+/// ```
+public enum BuiltInStores: BuiltInStoreRegistrar {
+    public static func registerAll() {
+        MemoryStore.register()
+    }
+}

@@ -1,0 +1,78 @@
+import ArgumentParser
+import Foundation
+import Stowage
+
+/// `stowage demo`: builds the Post/Comment model, saves posts and comments from a background
+/// context, reads them back in the view context, and shows a cascading delete.
+struct DemoCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "demo",
+        abstract: "Insert, relate, fetch, change and delete objects end to end, and print what happens."
+    )
+
+    func run() async throws {
+        let model = try DemoModel.make()
+        let container = PersistentContainer(name: "Demo", managedObjectModel: model)
+        container.persistentStoreDescriptions = [PersistentStoreDescription(type: .inMemory)]
+        try container.loadPersistentStores()
+        print("Loaded an in-memory store for model: \(model.entities.map(\.name).joined(separator: ", "))")
+
+        let saved = try await container.performBackgroundTask { context in
+            context.name = "importer"
+            let start = Date(timeIntervalSince1970: 1_700_000_000)
+            let titles = ["Misty Morning", "Harbour Lights", "First Snow"]
+            for (day, title) in titles.enumerated() {
+                let post = try Post(context: context)
+                post.title = title
+                post.timestamp = start.addingTimeInterval(Double(day) * 86_400)
+                post.image = Data(repeating: UInt8(day), count: 1_024 * (day + 1))
+                for (n, author) in ["ada", "grace", "linus"].prefix(day + 1).enumerated() {
+                    let comment = try Comment(context: context)
+                    comment.author = author
+                    comment.text = "Comment \(n + 1) on \(title)"
+                    post.comments.insert(comment)
+                }
+            }
+            let counts = (context.insertedObjects.count, context.insertedObjects.filter { $0 is Comment }.count)
+            try context.save()
+            return counts
+        }
+        print("Background context saved \(saved.0) objects (\(saved.0 - saved.1) posts, \(saved.1) comments).")
+
+        let context = container.viewContext
+        var request = FetchRequest<Post>()
+        request.sortDescriptors = [.ascending("timestamp")]
+        let posts = try context.fetch(request)
+        print("\nPosts in the view context, oldest first:")
+        for post in posts {
+            let wasFault = post.isFault
+            let day = post.timestamp.map { $0.formatted(.iso8601.year().month().day()) } ?? "?"
+            print("  \(day)  \(post.title)  — \(post.comments.count) comment(s), \(post.image?.count ?? 0) bytes of image\(wasFault ? " (was a fault until now)" : "")")
+            for comment in post.comments.sorted(by: { $0.text < $1.text }) {
+                print("      \(comment.author): \(comment.text)")
+            }
+        }
+
+        guard let doomed = posts.last else { return }
+        let commentsBefore = try context.count(for: FetchRequest<Comment>())
+        print("\nDeleting \"\(doomed.title)\" (its comments cascade)…")
+        context.delete(doomed)
+        context.processPendingChanges()
+        print("  objects marked for deletion: \(context.deletedObjects.count) (1 post + \(context.deletedObjects.count - 1) comments)")
+        try context.save()
+        let commentsAfter = try context.count(for: FetchRequest<Comment>())
+        let postsAfter = try context.count(for: FetchRequest<Post>())
+        print("  after save: \(postsAfter) posts, \(commentsAfter) comments (was \(commentsBefore))")
+
+        print("\nTrying to save a comment without a post (the relationship is required)…")
+        let orphan = try Comment(context: context)
+        orphan.text = "Nobody's comment"
+        do {
+            try context.save()
+        } catch let error as ObjectValidationError {
+            for failure in error.allErrors { print("  refused: \(failure)") }
+            context.rollback()
+            print("  rolled back; the store is unchanged: \(try context.count(for: FetchRequest<Comment>())) comments")
+        }
+    }
+}

@@ -1,0 +1,10 @@
+import ArgumentParser
+
+@main
+struct StowageCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "stowage",
+        abstract: "Stowage: a Core Data–style object graph and persistence framework for Swift.",
+        subcommands: [DemoCommand.self]
+    )
+}

@@ -1,0 +1,103 @@
+import Foundation
+import StoreCore
+
+/// A blog model shared by the test targets: posts with cascading comments, tags (many-to-many),
+/// an ordered gallery, a deny rule, validation rules and an entity hierarchy.
+public final class Post: ManagedObject {
+    @Attribute public var title: String
+    @Attribute public var timestamp: Date?
+    @Attribute public var views: Int64
+    @Attribute public var image: Data?
+    @Relationship public var comments: Set<Comment>
+    @Relationship public var tags: Set<Tag>
+    @Relationship public var photos: [Photo]
+    @Relationship public var author: Author?
+
+    public var awakeFromInsertCalls = 0
+    public var awakeFromFetchCalls = 0
+    public var willSaveCalls = 0
+    public var didSaveCalls = 0
+    public var prepareForDeletionCalls = 0
+
+    public override func awakeFromInsert() {
+        awakeFromInsertCalls += 1
+        timestamp = Date(timeIntervalSinceReferenceDate: 0)
+    }
+    public override func awakeFromFetch() { awakeFromFetchCalls += 1 }
+    public override func willSave() { willSaveCalls += 1 }
+    public override func didSave() { didSaveCalls += 1 }
+    public override func prepareForDeletion() { prepareForDeletionCalls += 1 }
+    public override func validateForInsert() throws {
+        if title == "forbidden" { throw BlogRuleError.forbiddenTitle }
+    }
+}
+
+public enum BlogRuleError: Error { case forbiddenTitle }
+
+public final class Comment: ManagedObject {
+    @Attribute public var author: String
+    @Attribute public var text: String
+    @Relationship public var post: Post?
+}
+
+public final class Tag: ManagedObject {
+    @Attribute public var name: String
+    @Relationship public var posts: Set<Post>
+}
+
+public final class Photo: ManagedObject {
+    @Attribute public var caption: String?
+    @Relationship public var post: Post?
+}
+
+/// Authors cannot be deleted while they have posts (deny rule).
+public final class Author: ManagedObject {
+    @Attribute public var name: String
+    @Attribute("email") public var emailAddress: String?
+    @Relationship public var posts: Set<Post>
+}
+
+public enum BlogModel {
+    /// A fresh model instance (entity descriptions belong to one model each).
+    public static func make() throws -> ManagedObjectModel {
+        try ManagedObjectModel(configurations: ["People": ["Author"], "Content": ["Post", "Comment", "Tag", "Photo", "Item"]]) {
+            EntityDescription("Post", class: Post.self, indexes: [FetchIndexDescription(name: "byTime", elements: [.init("timestamp", ascending: false)])]) {
+                .attribute("title", .string, optional: false, defaultValue: "", rules: .length(1...80))
+                .attribute("timestamp", .date)
+                .attribute("views", .integer64, optional: false, defaultValue: 0, rules: .range(Int64(0)...Int64(1_000_000)))
+                .attribute("image", .binaryData)
+                .toMany("comments", destination: "Comment", inverse: "post", deleteRule: .cascade)
+                .toMany("tags", destination: "Tag", inverse: "posts")
+                .toMany("photos", destination: "Photo", inverse: "post", ordered: true, deleteRule: .cascade)
+                .toOne("author", destination: "Author", inverse: "posts")
+            }
+            EntityDescription("Comment", class: Comment.self) {
+                .attribute("author", .string, optional: false, defaultValue: "anonymous", rules: [.pattern("[a-z]+")])
+                .attribute("text", .string, optional: false, defaultValue: "")
+                .toOne("post", destination: "Post", inverse: "comments")
+            }
+            EntityDescription("Tag", class: Tag.self, uniquenessConstraints: [["name"]]) {
+                .attribute("name", .string, optional: false, defaultValue: "")
+                .toMany("posts", destination: "Post", inverse: "tags")
+            }
+            EntityDescription("Photo", class: Photo.self) {
+                .attribute("caption", .string)
+                .toOne("post", destination: "Post", inverse: "photos")
+            }
+            EntityDescription("Author", class: Author.self) {
+                .attribute("name", .string, optional: false, defaultValue: "")
+                .attribute("email", .string)
+                .toMany("posts", destination: "Post", inverse: "author", deleteRule: .deny)
+            }
+            EntityDescription("Item", isAbstract: true) {
+                .attribute("label", .string)
+            }
+            EntityDescription("Book", parent: "Item") {
+                .attribute("isbn", .string)
+            }
+            EntityDescription("Film", parent: "Item") {
+                .attribute("minutes", .integer32)
+            }
+        }
+    }
+}
