@@ -7,6 +7,11 @@ public struct PersistentStoreLoadRequest: Sendable {
     public let description: PersistentStoreDescription
     /// The coordinator's model.
     public let model: ManagedObjectModel
+
+    public init(description: PersistentStoreDescription, model: ManagedObjectModel) {
+        self.description = description
+        self.model = model
+    }
 }
 
 /// The store types a coordinator can load, by name.

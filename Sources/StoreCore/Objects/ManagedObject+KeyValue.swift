@@ -192,3 +192,26 @@ extension ManagedObject {
         return ObjectValidationError(.wrongType, objectID: objectID, entity: entity.name, key: key, "expected \(expected), got \(given)")
     }
 }
+
+extension ManagedObject {
+    /// Whether a relationship's destination has not been loaded yet (a to-many known only to
+    /// the store, or a to-one known only by ID). Reading it loads it.
+    ///
+    /// For example:
+    ///
+    /// ```swift
+    /// post.hasFault(forRelationshipNamed: "comments")   // true after a fetch
+    /// _ = post.comments
+    /// post.hasFault(forRelationshipNamed: "comments")   // false
+    /// ```
+    public func hasFault(forRelationshipNamed name: String) -> Bool {
+        guard let index = entity.propertyIndexes[name], entity.properties[index] is RelationshipDescription else { return false }
+        if isFault { return true }
+        switch slots[index] {
+        case .toManyFault, .toManyIDs: return true
+        case .toOneID(let id): return id != nil
+        case .toOne(let object): return object?.isFault ?? false
+        default: return false
+        }
+    }
+}

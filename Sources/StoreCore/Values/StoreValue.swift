@@ -108,12 +108,13 @@ extension StoreValue: CustomStringConvertible {
     }
 }
 
+/// Literals for the common cases. (There is deliberately no `nil` literal: `StoreValue?` must
+/// stay unambiguous; write ``null``.)
 extension StoreValue: ExpressibleByStringLiteral, ExpressibleByIntegerLiteral, ExpressibleByFloatLiteral,
-    ExpressibleByBooleanLiteral, ExpressibleByNilLiteral
+    ExpressibleByBooleanLiteral
 {
     public init(stringLiteral value: String) { self = .string(value) }
     public init(integerLiteral value: Int64) { self = .integer(value) }
     public init(floatLiteral value: Double) { self = .double(value) }
     public init(booleanLiteral value: Bool) { self = .boolean(value) }
-    public init(nilLiteral: ()) { self = .null }
 }

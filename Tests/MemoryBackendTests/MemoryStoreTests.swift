@@ -1,0 +1,77 @@
+import Foundation
+import MemoryBackend
+import StoreCore
+import StoreTestSupport
+import XCTest
+
+/// The in-memory store on its own: snapshots in, snapshots out, all-or-nothing saves.
+final class MemoryStoreTests: XCTestCase {
+    private func store() throws -> MemoryStore {
+        try MemoryStore(PersistentStoreLoadRequest(description: PersistentStoreDescription(type: .inMemory), model: BlogModel.make()))
+    }
+
+    func testSaveFetchAndRelationshipsByID() throws {
+        let store = try store()
+        let ids = try store.newObjectIDs(forEntityNames: ["Post", "Comment"])
+        XCTAssertEqual(ids.map(\.primaryKey), [1, 2])
+        var changes = StoreChangeSet()
+        changes.inserted = [
+            StoreSnapshot(objectID: ids[0], version: 0, values: ["title": "Hello", "views": 3], toMany: ["comments": [ids[1]]]),
+            StoreSnapshot(objectID: ids[1], version: 0, values: ["text": "Hi", "post": .objectID(ids[0])]),
+        ]
+        try store.save(changes)
+        XCTAssertEqual(try store.snapshot(for: ids[0])?.version, 1)
+        XCTAssertEqual(try store.objectIDs(forRelationship: "comments", of: ids[0]), [ids[1]])
+        var request = StoreFetchRequest(entityName: "Comment", resultType: .managedObjectID)
+        request.predicate = .comparison(StoreComparison(.keyPath("post.title"), .equalTo, .constant("Hello")))
+        guard case .objectIDs(let found) = try store.execute(request) else { return XCTFail() }
+        XCTAssertEqual(found, [ids[1]])
+    }
+
+    func testStaleVersionsAreRefusedAndNothingIsApplied() throws {
+        let store = try store()
+        let ids = try store.newObjectIDs(forEntityNames: ["Post", "Post"])
+        var insert = StoreChangeSet()
+        insert.inserted = ids.map { StoreSnapshot(objectID: $0, version: 0, values: ["title": "v1"]) }
+        try store.save(insert)
+
+        var mixed = StoreChangeSet()
+        mixed.updated = [
+            StoreSnapshot(objectID: ids[0], version: 1, values: ["title": "fresh"]),
+            StoreSnapshot(objectID: ids[1], version: 7, values: ["title": "stale"]),
+        ]
+        XCTAssertThrowsError(try store.save(mixed)) { error in
+            XCTAssertEqual((error as? MergeConflictError)?.conflicts.map(\.objectID), [ids[1]])
+        }
+        XCTAssertEqual(try store.snapshot(for: ids[0])?["title"], "v1", "the valid half was not applied either")
+    }
+
+    func testStoresAreIsolatedAndReadOnlyIsHonoured() throws {
+        let a = try store()
+        let b = try store()
+        XCTAssertNotEqual(a.identifier, b.identifier)
+        let id = try a.newObjectIDs(forEntityNames: ["Post"])[0]
+        var changes = StoreChangeSet()
+        changes.inserted = [StoreSnapshot(objectID: id, version: 0, values: ["title": "A"])]
+        XCTAssertThrowsError(try b.save(changes)) { XCTAssertEqual(($0 as? StoreError)?.code, .wrongStore) }
+        try a.save(changes)
+        guard case .count(let n) = try b.execute(StoreFetchRequest(entityName: "Post", resultType: .count)) else { return XCTFail() }
+        XCTAssertEqual(n, 0)
+
+        var description = PersistentStoreDescription(type: .inMemory)
+        description.isReadOnly = true
+        let readOnly = try MemoryStore(PersistentStoreLoadRequest(description: description, model: BlogModel.make()))
+        XCTAssertThrowsError(try readOnly.save(StoreChangeSet())) { XCTAssertEqual(($0 as? StoreError)?.code, .readOnly) }
+    }
+
+    func testManyContainersCanBeCreatedQuickly() throws {
+        // Not a timing test: 200 containers on one model each load their own empty store.
+        let model = try BlogModel.make()
+        var identifiers = Set<String>()
+        for _ in 0..<200 {
+            let container = try TestStack.container(model)
+            identifiers.insert(container.persistentStoreCoordinator.persistentStores[0].identifier)
+        }
+        XCTAssertEqual(identifiers.count, 200)
+    }
+}

@@ -1,0 +1,135 @@
+import Foundation
+import StoreCore
+import StoreTestSupport
+import XCTest
+
+final class NotificationTests: XCTestCase {
+    /// Collects notifications posted by one context.
+    private final class Recorder: @unchecked Sendable {
+        // @unchecked: notifications are posted synchronously on the context's queue, which the
+        // test waits on before reading.
+        var notes: [Notification] = []
+        var tokens: [NSObjectProtocol] = []
+        init(_ context: ManagedObjectContext, names: [Notification.Name]) {
+            for name in names {
+                tokens.append(NotificationCenter.default.addObserver(forName: name, object: context, queue: nil) { [unowned self] in
+                    self.notes.append($0)
+                })
+            }
+        }
+        deinit { tokens.forEach(NotificationCenter.default.removeObserver) }
+        func last(_ name: Notification.Name) -> Notification? { notes.last { $0.name == name } }
+    }
+
+    func testDidSaveCarriesObjectsAndObjectIDs() throws {
+        let context = try TestStack.context()
+        let recorder = Recorder(context, names: [.managedObjectContextWillSave, .managedObjectContextDidSave, .managedObjectContextDidSaveObjectIDs, .managedObjectContextObjectsDidChange])
+        try context.performAndWait {
+            let post = try Post(context: context)
+            post.title = "Notify"
+            let doomed = try Post(context: context)
+            doomed.title = "Doomed"
+            try context.save()
+
+            let saved = try XCTUnwrap(recorder.last(.managedObjectContextDidSave))
+            typealias Key = ManagedObjectContext.NotificationKey
+            XCTAssertEqual(saved.userInfo?[Key.insertedObjects.rawValue] as? Set<ManagedObject>, [post, doomed])
+            XCTAssertEqual(saved.contextChanges?.insertedObjectIDs, [post.objectID, doomed.objectID])
+            XCTAssertFalse(saved.contextChanges?.insertedObjectIDs.contains { $0.isTemporaryID } ?? true, "IDs are permanent")
+            XCTAssertNotNil(recorder.last(.managedObjectContextWillSave))
+
+            post.title = "Updated"
+            context.delete(doomed)
+            let doomedID = doomed.objectID
+            try context.save()
+            let second = try XCTUnwrap(recorder.last(.managedObjectContextDidSave))
+            XCTAssertEqual(second.userInfo?[Key.updatedObjects.rawValue] as? Set<ManagedObject>, [post])
+            XCTAssertEqual(second.userInfo?[Key.deletedObjects.rawValue] as? Set<ManagedObject>, [doomed])
+            let ids = try XCTUnwrap(recorder.last(.managedObjectContextDidSaveObjectIDs))
+            XCTAssertEqual(ids.userInfo?[Key.deletedObjectIDs.rawValue] as? Set<ManagedObjectID>, [doomedID])
+            XCTAssertEqual(ids.userInfo?[Key.updatedObjectIDs.rawValue] as? Set<ManagedObjectID>, [post.objectID])
+
+            let changed = recorder.notes.filter { $0.name == .managedObjectContextObjectsDidChange }
+            XCTAssertTrue(changed.contains { ($0.userInfo?[Key.deletedObjects.rawValue] as? Set<ManagedObject>)?.contains(doomed) == true })
+        }
+    }
+
+    func testChangesAreAvailableAsAnAsyncSequence() async throws {
+        let context = try TestStack.context()
+        let stream = context.changes(of: .didSave)
+        try await context.perform {
+            let post = try Post(context: context)
+            post.title = "Async"
+            try context.save()
+        }
+        var iterator = stream.makeAsyncIterator()
+        let first = await iterator.next()
+        XCTAssertEqual(first?.kind, .didSave)
+        XCTAssertEqual(first?.insertedObjectIDs.count, 1)
+        XCTAssertEqual(first?.insertedObjectIDs.first?.entityName, "Post")
+    }
+
+    func testMergeChangesFromContextDidSaveRefreshesAndRemoves() throws {
+        let container = try TestStack.container()
+        let writer = container.newBackgroundContext()
+        let reader = container.newBackgroundContext()
+        let (postID, commentID) = try writer.performAndWait {
+            let post = try Post(context: writer)
+            post.title = "Before"
+            let comment = try Comment(context: writer)
+            comment.post = post
+            try writer.save()
+            return (post.objectID, comment.objectID)
+        }
+        try reader.performAndWait {
+            let post = try XCTUnwrap(reader.existingObject(with: postID) as? Post)
+            XCTAssertEqual(post.title, "Before")
+            XCTAssertEqual(post.comments.count, 1)
+        }
+        let recorder = Recorder(writer, names: [.managedObjectContextDidSave])
+        try writer.performAndWait {
+            let post = try XCTUnwrap(writer.registeredObject(for: postID) as? Post)
+            post.title = "After"
+            writer.delete(try writer.object(with: commentID))
+            try writer.save()
+        }
+        let note = try XCTUnwrap(recorder.last(.managedObjectContextDidSave))
+        try reader.performAndWait {
+            reader.mergeChanges(fromContextDidSave: note)
+            let post = try XCTUnwrap(reader.registeredObject(for: postID) as? Post)
+            XCTAssertEqual(post.title, "After")
+            XCTAssertTrue(post.comments.isEmpty)
+            XCTAssertNil(reader.registeredObject(for: commentID), "deleted objects leave the context")
+        }
+    }
+
+    func testAutomaticallyMergesChangesFromOtherContextsAndParent() throws {
+        let container = try TestStack.container()
+        let writer = container.newBackgroundContext()
+        let watcher = container.newBackgroundContext()
+        watcher.automaticallyMergesChangesFromParent = true
+        let child = ManagedObjectContext(concurrencyType: .privateQueue)
+        child.parent = watcher
+        child.automaticallyMergesChangesFromParent = true
+
+        let id = try writer.performAndWait {
+            let post = try Post(context: writer)
+            post.title = "v1"
+            try writer.save()
+            return post.objectID
+        }
+        let watched = try watcher.performAndWait { try XCTUnwrap(watcher.existingObject(with: id) as? Post) }
+        let childCopy = try child.performAndWait { try XCTUnwrap(child.existingObject(with: id) as? Post) }
+        try writer.performAndWait {
+            (writer.registeredObject(for: id) as? Post)?.title = "v2"
+            try writer.save()
+        }
+        // The merge is queued on the watcher's queue; a synchronous block behind it sees it done.
+        watcher.performAndWait { XCTAssertEqual(watched.title, "v2") }
+        try watcher.performAndWait {
+            watched.title = "v3"
+            try watcher.save()
+        }
+        child.performAndWait { XCTAssertEqual(childCopy.title, "v3") }
+    }
+}

@@ -1,0 +1,222 @@
+import Foundation
+import StoreCore
+import StoreTestSupport
+import XCTest
+
+/// Faults, uniquing, inverse maintenance, typed and keyed access.
+final class ObjectGraphTests: XCTestCase {
+    private func savedPost(in container: PersistentContainer, comments: Int = 2) throws -> ManagedObjectID {
+        let context = container.newBackgroundContext()
+        return try context.performAndWait {
+            let post = try Post(context: context)
+            post.title = "Misty Morning"
+            for n in 0..<comments {
+                let comment = try Comment(context: context)
+                comment.text = "comment \(n)"
+                comment.post = post
+            }
+            try context.save()
+            return post.objectID
+        }
+    }
+
+    func testFetchedAndRelatedObjectsAreFaultsUntilTouched() throws {
+        let container = try TestStack.container()
+        let id = try savedPost(in: container)
+        let context = container.newBackgroundContext()
+        try context.performAndWait {
+            let post = try XCTUnwrap(context.fetch(FetchRequest<Post>()).first)
+            XCTAssertEqual(post.objectID, id)
+            XCTAssertTrue(post.isFault)
+            XCTAssertEqual(post.awakeFromFetchCalls, 0)
+            XCTAssertEqual(post.title, "Misty Morning")
+            XCTAssertFalse(post.isFault)
+            XCTAssertEqual(post.awakeFromFetchCalls, 1)
+            XCTAssertTrue(post.hasFault(forRelationshipNamed: "comments"))
+            let comments = post.comments
+            XCTAssertFalse(post.hasFault(forRelationshipNamed: "comments"))
+            XCTAssertEqual(comments.count, 2)
+            XCTAssertTrue(comments.allSatisfy(\.isFault))
+            XCTAssertEqual(Set(comments.map(\.text)), ["comment 0", "comment 1"])
+            XCTAssertTrue(comments.allSatisfy { !$0.isFault && $0.post === post })
+        }
+    }
+
+    func testReturnsObjectsAsFaultsFalseLoadsValues() throws {
+        let container = try TestStack.container()
+        _ = try savedPost(in: container)
+        let context = container.newBackgroundContext()
+        try context.performAndWait {
+            var request = FetchRequest<Post>()
+            request.returnsObjectsAsFaults = false
+            let post = try XCTUnwrap(context.fetch(request).first)
+            XCTAssertFalse(post.isFault)
+            XCTAssertEqual(post.awakeFromFetchCalls, 1)
+        }
+    }
+
+    func testUniquingGivesOneObjectPerIDPerContext() throws {
+        let container = try TestStack.container()
+        let id = try savedPost(in: container)
+        let context = container.newBackgroundContext()
+        let other = container.newBackgroundContext()
+        try context.performAndWait {
+            let first = try context.fetch(FetchRequest<Post>())
+            let second = try context.fetch(FetchRequest<Post>())
+            XCTAssertTrue(first[0] === second[0])
+            XCTAssertTrue(try context.object(with: id) === first[0])
+            let viaComment = try XCTUnwrap(context.fetch(FetchRequest<Comment>()).first?.post)
+            XCTAssertTrue(viaComment === first[0])
+            let elsewhere = try other.performAndWait { try other.object(with: id) }
+            XCTAssertFalse(elsewhere === first[0])
+        }
+    }
+
+    func testSettingEitherSideOfARelationshipUpdatesTheOther() throws {
+        let context = try TestStack.context()
+        try context.performAndWait {
+            let a = try Post(context: context)
+            let b = try Post(context: context)
+            let comment = try Comment(context: context)
+            comment.post = a
+            XCTAssertEqual(a.comments, [comment])
+            b.comments.insert(comment)
+            XCTAssertTrue(comment.post === b)
+            XCTAssertTrue(a.comments.isEmpty, "moving a comment takes it out of its old post")
+            comment.post = nil
+            XCTAssertTrue(b.comments.isEmpty)
+
+            let swift = try Tag(context: context)
+            swift.name = "swift"
+            a.tags.insert(swift)
+            b.tags.insert(swift)
+            XCTAssertEqual(swift.posts, [a, b])
+            swift.posts.remove(a)
+            XCTAssertTrue(a.tags.isEmpty)
+            XCTAssertEqual(b.tags, [swift])
+
+            let photos = try (0..<3).map { n -> Photo in
+                let photo = try Photo(context: context)
+                photo.caption = "p\(n)"
+                return photo
+            }
+            a.photos = photos.reversed()
+            XCTAssertEqual(a.photos.map(\.caption), ["p2", "p1", "p0"])
+            XCTAssertTrue(photos.allSatisfy { $0.post === a })
+            a.photos = [photos[0], photos[2], photos[1]]
+            XCTAssertEqual(a.photos.map(\.caption), ["p0", "p2", "p1"])
+            photos[1].post = b
+            XCTAssertEqual(a.photos.map(\.caption), ["p0", "p2"])
+            XCTAssertEqual(b.photos.map(\.caption), ["p1"])
+        }
+    }
+
+    func testOrderedRelationshipKeepsItsOrderThroughASave() throws {
+        let container = try TestStack.container()
+        let context = container.newBackgroundContext()
+        let id = try context.performAndWait {
+            let post = try Post(context: context)
+            post.title = "Gallery"
+            post.photos = try ["c", "a", "b"].map { caption in
+                let photo = try Photo(context: context)
+                photo.caption = caption
+                return photo
+            }
+            try context.save()
+            return post.objectID
+        }
+        let reader = container.newBackgroundContext()
+        try reader.performAndWait {
+            let post = try XCTUnwrap(reader.existingObject(with: id) as? Post)
+            XCTAssertEqual(post.photos.map(\.caption), ["c", "a", "b"])
+        }
+    }
+
+    func testKeyedAccessConvertsAndChecksTypes() throws {
+        let context = try TestStack.context()
+        try context.performAndWait {
+            let post = try context.insertNewObject(forEntityName: "Post")
+            XCTAssertTrue(post is Post)
+            try post.setValue("Keyed", forKey: "title")
+            try post.setValue(42, forKey: "views")
+            XCTAssertEqual(try post.value(forKey: "title") as? String, "Keyed")
+            XCTAssertEqual(try post.value(forKey: "views") as? Int64, 42)
+            XCTAssertEqual(try post.storeValue(forKey: "views"), .integer(42))
+
+            XCTAssertThrowsError(try post.setValue("many", forKey: "views")) { error in
+                XCTAssertEqual((error as? ObjectValidationError)?.code, .wrongType)
+                XCTAssertEqual((error as? ObjectValidationError)?.key, "views")
+            }
+            XCTAssertEqual(try post.value(forKey: "views") as? Int64, 42, "a refused value changes nothing")
+            XCTAssertThrowsError(try post.setValue(1, forKey: "nope")) { error in
+                XCTAssertEqual((error as? ModelError)?.code, .unknownKey)
+            }
+            XCTAssertThrowsError(try post.value(forKey: "nope"))
+
+            let comment = try context.insertNewObject(forEntityName: "Comment")
+            try post.add(comment, toRelationship: "comments")
+            XCTAssertTrue(try comment.value(forKey: "post") as? ManagedObject === post)
+            XCTAssertEqual((try post.value(forKey: "comments") as? Set<ManagedObject>)?.count, 1)
+            XCTAssertThrowsError(try post.setValue(comment, forKey: "author")) { error in
+                XCTAssertEqual((error as? ObjectValidationError)?.code, .wrongType)
+            }
+            try post.remove(comment, fromRelationship: "comments")
+            XCTAssertNil(try comment.value(forKey: "post"))
+
+            let item = try context.insertNewObject(forEntityName: "Film")
+            try item.setValue(Int16(90), forKey: "minutes")
+            XCTAssertThrowsError(try item.setValue(Int64.max, forKey: "minutes"), "does not fit Integer 32")
+            XCTAssertThrowsError(try context.insertNewObject(forEntityName: "Item")) { error in
+                XCTAssertEqual((error as? ModelError)?.code, .abstractEntity)
+            }
+            XCTAssertThrowsError(try context.insertNewObject(forEntityName: "Ghost")) { error in
+                XCTAssertEqual((error as? ModelError)?.code, .unknownEntity)
+            }
+        }
+    }
+
+    func testExplicitKeyOnATypedProperty() throws {
+        let context = try TestStack.context()
+        try context.performAndWait {
+            let author = try Author(context: context)
+            author.emailAddress = "ada@example.com"
+            XCTAssertEqual(try author.value(forKey: "email") as? String, "ada@example.com")
+        }
+    }
+
+    func testChangedAndCommittedValues() throws {
+        let container = try TestStack.container()
+        let id = try savedPost(in: container, comments: 0)
+        let context = container.newBackgroundContext()
+        try context.performAndWait {
+            let post = try XCTUnwrap(context.existingObject(with: id) as? Post)
+            XCTAssertFalse(post.hasChanges)
+            XCTAssertTrue(post.changedValues().isEmpty)
+            post.title = "Renamed"
+            XCTAssertTrue(post.isUpdated)
+            XCTAssertEqual(post.changedValues()["title"] as? String, "Renamed")
+            XCTAssertEqual(post.committedValues(forKeys: ["title"])["title"] as? String, "Misty Morning")
+            try context.save()
+            XCTAssertFalse(post.hasChanges)
+            XCTAssertEqual(post.committedValues(forKeys: ["title"])["title"] as? String, "Renamed")
+        }
+    }
+
+    func testLifecycleHooksRun() throws {
+        let context = try TestStack.context()
+        try context.performAndWait {
+            let post = try Post(context: context)
+            XCTAssertEqual(post.awakeFromInsertCalls, 1)
+            XCTAssertEqual(post.timestamp, Date(timeIntervalSinceReferenceDate: 0), "awakeFromInsert set an initial value")
+            post.title = "Hooks"
+            try context.save()
+            XCTAssertEqual(post.willSaveCalls, 1)
+            XCTAssertEqual(post.didSaveCalls, 1)
+            context.delete(post)
+            try context.save()
+            XCTAssertEqual(post.prepareForDeletionCalls, 1)
+            XCTAssertEqual(post.didSaveCalls, 2)
+            XCTAssertNil(post.managedObjectContext)
+        }
+    }
+}

@@ -1,0 +1,59 @@
+import Foundation
+import StoreCore
+import StoreTestSupport
+import XCTest
+
+final class ObjectIDTests: XCTestCase {
+    func testIDsAreTemporaryUntilSaveThenPermanentAndRoundTripAsURIs() throws {
+        let container = try TestStack.container()
+        let context = container.newBackgroundContext()
+        try context.performAndWait {
+            let post = try Post(context: context)
+            post.title = "Hello"
+            let temporary = post.objectID
+            XCTAssertTrue(temporary.isTemporaryID)
+            XCTAssertTrue(temporary.uriRepresentation.absoluteString.hasPrefix("x-coredata:///Post/t"))
+            XCTAssertEqual(ManagedObjectID(uriRepresentation: temporary.uriRepresentation), temporary)
+            try context.save()
+            let permanent = post.objectID
+            XCTAssertFalse(permanent.isTemporaryID)
+            XCTAssertNotEqual(permanent, temporary)
+            let store = try XCTUnwrap(container.persistentStoreCoordinator.persistentStores.first)
+            XCTAssertEqual(permanent.uriRepresentation.absoluteString, "x-coredata://\(store.identifier)/Post/p\(permanent.primaryKey ?? 0)")
+            let again = container.persistentStoreCoordinator.managedObjectID(forURIRepresentation: permanent.uriRepresentation)
+            XCTAssertEqual(again, permanent)
+            XCTAssertTrue(try context.existingObject(with: XCTUnwrap(again)) === post)
+            XCTAssertTrue(context.registeredObject(for: permanent) === post)
+        }
+    }
+
+    func testForeignOrMalformedURIsAreRejected() throws {
+        let container = try TestStack.container()
+        let coordinator = container.persistentStoreCoordinator
+        XCTAssertNil(coordinator.managedObjectID(forURIRepresentation: URL(string: "x-coredata://OTHER-STORE/Post/p1")!))
+        XCTAssertNil(coordinator.managedObjectID(forURIRepresentation: URL(string: "https://example.com/Post/p1")!))
+        XCTAssertNil(ManagedObjectID(uriRepresentation: URL(string: "x-coredata://S/Post/q1")!))
+        XCTAssertNil(ManagedObjectID(uriRepresentation: URL(string: "x-coredata://S/Post/p-4")!))
+        let store = try XCTUnwrap(coordinator.persistentStores.first)
+        XCTAssertNil(coordinator.managedObjectID(forURIRepresentation: URL(string: "x-coredata://\(store.identifier)/Nope/p1")!))
+    }
+
+    func testExistingObjectReportsMissingObjects() throws {
+        let container = try TestStack.container()
+        let store = try XCTUnwrap(container.persistentStoreCoordinator.persistentStores.first)
+        let context = container.newBackgroundContext()
+        let ghost = ManagedObjectID(entityName: "Post", storeIdentifier: store.identifier, primaryKey: 999)
+        try context.performAndWait {
+            XCTAssertThrowsError(try context.existingObject(with: ghost)) { error in
+                XCTAssertEqual((error as? StoreError)?.code, .objectNotFound)
+            }
+            // object(with:) hands out a fault; reading it reports the missing object instead of crashing.
+            let fault = try? context.object(with: ghost)
+            XCTAssertEqual(fault?.isFault, true)
+            XCTAssertThrowsError(try fault?.value(forKey: "title")) { error in
+                XCTAssertEqual((error as? StoreError)?.code, .objectNotFound)
+            }
+            XCTAssertThrowsError(try context.object(with: ManagedObjectID(entityName: "Nope", storeIdentifier: store.identifier, primaryKey: 1)))
+        }
+    }
+}

@@ -1,0 +1,89 @@
+import Foundation
+import StoreCore
+import StoreTestSupport
+import XCTest
+
+final class ValidationTests: XCTestCase {
+    func testEveryFailureIsReportedTogetherAndNothingIsSaved() throws {
+        let container = try TestStack.container()
+        let context = container.newBackgroundContext()
+        try context.performAndWait {
+            let post = try Post(context: context)
+            post.title = String(repeating: "x", count: 81)
+            post.views = -1
+            let comment = try Comment(context: context)
+            comment.author = "Not Lowercase"
+            comment.post = post
+            XCTAssertThrowsError(try context.save()) { error in
+                guard let error = error as? ObjectValidationError else { return XCTFail("\(error)") }
+                XCTAssertEqual(error.code, .multipleErrors)
+                let found = Set(error.allErrors.map { "\($0.entity).\($0.key ?? ""):\($0.code)" })
+                XCTAssertEqual(found, ["Post.title:tooLong", "Post.views:tooSmall", "Comment.author:patternMismatch"])
+                XCTAssertTrue(error.description.contains("3 validation errors"), error.description)
+            }
+            XCTAssertTrue(post.isInserted, "the context keeps its changes")
+            XCTAssertTrue(post.objectID.isTemporaryID, "IDs go back to temporary after a failed save")
+            let reader = container.newBackgroundContext()
+            XCTAssertEqual(try reader.performAndWait { try reader.count(for: FetchRequest<Post>()) }, 0)
+
+            post.title = "Fixed"
+            post.views = 3
+            comment.author = "ada"
+            try context.save()
+            XCTAssertEqual(try reader.performAndWait { try reader.count(for: FetchRequest<Post>()) }, 1)
+        }
+    }
+
+    func testRequiredValuesAndRelationshipCounts() throws {
+        let model = try ManagedObjectModel {
+            EntityDescription("Team") {
+                .attribute("name", .string, optional: false)
+                .toMany("members", destination: "Member", inverse: "team", minCount: 2, maxCount: 3)
+            }
+            EntityDescription("Member") { .toOne("team", destination: "Team", inverse: "members", optional: false) }
+        }
+        let context = try TestStack.context(model)
+        try context.performAndWait {
+            let team = try context.insertNewObject(forEntityName: "Team")
+            let member = try context.insertNewObject(forEntityName: "Member")
+            try member.setValue(team, forKey: "team")
+            _ = try context.insertNewObject(forEntityName: "Member")
+            XCTAssertThrowsError(try context.save()) { error in
+                let codes = ((error as? ObjectValidationError)?.allErrors ?? []).map { "\($0.entity).\($0.key ?? ""):\($0.code)" }
+                XCTAssertEqual(Set(codes), ["Team.name:missingValue", "Team.members:tooFewObjects", "Member.team:missingValue"])
+            }
+        }
+    }
+
+    func testCustomValidationHookErrorsAreIncluded() throws {
+        let context = try TestStack.context()
+        try context.performAndWait {
+            let post = try Post(context: context)
+            post.title = "forbidden"
+            XCTAssertThrowsError(try context.save()) { error in
+                let failure = (error as? ObjectValidationError)?.allErrors.first
+                XCTAssertEqual(failure?.code, .custom)
+                XCTAssertTrue(failure?.underlyingError is BlogRuleError)
+            }
+        }
+    }
+
+    func testUniquenessConstraintRefusesDuplicatesAndSavesNothing() throws {
+        let container = try TestStack.container()
+        let context = container.newBackgroundContext()
+        try context.performAndWait {
+            let a = try Tag(context: context)
+            a.name = "swift"
+            try context.save()
+            let b = try Tag(context: context)
+            b.name = "swift"
+            let c = try Tag(context: context)
+            c.name = "linux"
+            XCTAssertThrowsError(try context.save()) { error in
+                XCTAssertEqual((error as? ObjectValidationError)?.code, .uniquenessConstraint)
+            }
+            context.rollback()
+            XCTAssertEqual(try context.count(for: FetchRequest<Tag>()), 1)
+        }
+    }
+}

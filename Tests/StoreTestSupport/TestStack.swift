@@ -1,0 +1,22 @@
+import Foundation
+import MemoryBackend
+import StoreCore
+
+/// A container on fresh in-memory stores, for tests.
+public enum TestStack {
+    /// A loaded container for `model` (the blog model by default) with one in-memory store.
+    public static func container(
+        _ model: ManagedObjectModel? = nil, descriptions: [PersistentStoreDescription]? = nil
+    ) throws -> PersistentContainer {
+        MemoryStore.register()
+        let container = PersistentContainer(name: "Test", managedObjectModel: try model ?? BlogModel.make())
+        container.persistentStoreDescriptions = descriptions ?? [PersistentStoreDescription(type: .inMemory)]
+        try container.loadPersistentStores()
+        return container
+    }
+
+    /// A private-queue root context of a fresh container.
+    public static func context(_ model: ManagedObjectModel? = nil) throws -> ManagedObjectContext {
+        try container(model).newBackgroundContext()
+    }
+}
