@@ -79,14 +79,16 @@ package struct SnapshotGraph: Sendable {
             let keys = try matches.map { try comparator.keys(for: SnapshotSource(snapshot: $0, model: model, resolve: resolve)) }
             matches = comparator.sort(matches, keys: keys)
         }
+        if request.resultType == .dictionary {
+            let sources = matches.map { SnapshotSource(snapshot: $0, model: model, resolve: resolve) }
+            return .dictionaries(try DictionaryFetch(request: request, entity: entity).rows(from: sources))
+        }
         if request.fetchOffset > 0 { matches = Array(matches.dropFirst(request.fetchOffset)) }
         if request.fetchLimit > 0 { matches = Array(matches.prefix(request.fetchLimit)) }
         switch request.resultType {
         case .count: return .count(matches.count)
         case .managedObjectID: return .objectIDs(matches.map(\.objectID))
-        case .managedObject: return .snapshots(matches)
-        case .dictionary:
-            throw FetchError(.unsupported, "dictionary results are not supported by this store yet")
+        case .managedObject, .dictionary: return .snapshots(matches)
         }
     }
 

@@ -27,8 +27,13 @@ extension ManagedObjectContext {
             return try fetchObjects(request.storeRequest).compactMap { $0 as? Result }
         case .managedObjectID:
             return try fetchRows(request.storeRequest).ids.compactMap { $0 as? Result }
-        case .count, .dictionary:
-            throw FetchError(.wrongResultType, "use count(for:) for counts; dictionary results need a FetchRequest of dictionaries")
+        case .dictionary:
+            guard case .dictionaries(let rows) = try parentStore().fetchForChild(request.storeRequest) else {
+                throw FetchError(.wrongResultType, "the store did not return dictionaries for a dictionary fetch")
+            }
+            return rows.compactMap { $0 as? Result }
+        case .count:
+            throw FetchError(.wrongResultType, "use count(for:) to count results")
         }
     }
 
@@ -141,7 +146,8 @@ extension ManagedObject {
 
 extension ManagedObjectContext: ObjectStoreParent {
     func fetchForChild(_ request: StoreFetchRequest) throws -> StoreFetchResult {
-        try performAndWait {
+        if request.resultType == .dictionary { return try parentStore().fetchForChild(request) }
+        return try performAndWait {
             let rows = try fetchRows(request)
             switch request.resultType {
             case .count: return .count(rows.count)

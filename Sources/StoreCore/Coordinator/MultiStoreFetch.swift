@@ -18,6 +18,10 @@ struct MultiStoreFetch {
             return .count(total)
         }
         perStore.resultType = .managedObject
+        perStore.propertiesToFetch = nil
+        perStore.propertiesToGroupBy = nil
+        perStore.havingPredicate = nil
+        perStore.returnsDistinctResults = false
         var snapshots: [StoreSnapshot] = []
         for store in stores {
             switch try store.execute(perStore) {
@@ -27,9 +31,18 @@ struct MultiStoreFetch {
             }
         }
         cache(snapshots)
+        let stores = self.stores
+        let resolve: (ManagedObjectID) -> StoreSnapshot? = { id in
+            try? stores.first { $0.identifier == id.storeIdentifier }?.snapshot(for: id)
+        }
         let comparator = SortComparator(request.sortDescriptors)
-        let keys = try snapshots.map { try comparator.keys(for: SnapshotSource(snapshot: $0, model: model, resolve: { _ in nil })) }
+        let keys = try snapshots.map { try comparator.keys(for: SnapshotSource(snapshot: $0, model: model, resolve: resolve)) }
         var sorted = comparator.sort(snapshots, keys: keys)
+        if request.resultType == .dictionary {
+            let entity = try model.entity(named: request.entityName)
+            let sources = sorted.map { SnapshotSource(snapshot: $0, model: model, resolve: resolve) }
+            return .dictionaries(try DictionaryFetch(request: request, entity: entity).rows(from: sources))
+        }
         if request.fetchOffset > 0 { sorted = Array(sorted.dropFirst(request.fetchOffset)) }
         if request.fetchLimit > 0 { sorted = Array(sorted.prefix(request.fetchLimit)) }
         switch request.resultType {

@@ -24,7 +24,15 @@ extension ManagedObjectID: FetchRequestResult {
 ///
 /// let ids = try context.fetch(FetchRequest<ManagedObjectID>(entityName: "Post"))
 /// let any = try context.fetch(FetchRequest<ManagedObject>(entityName: "Comment"))
+///
+/// var perPlace = FetchRequest<FetchedDictionary>(entityName: "Quake")
+/// perPlace.propertiesToFetch = ["place", .expression(.init(name: "n", expression: .function("count:", [.keyPath("place")])))]
+/// perPlace.propertiesToGroupBy = ["place"]
+/// let rows = try context.fetch(perPlace)                 // [["place": "Tokyo", "n": 3], …]
 /// ```
+///
+/// As in Core Data, dictionary results reflect the saved state: they ignore the context's
+/// unsaved changes.
 @dynamicMemberLookup
 public struct FetchRequest<Result: FetchRequestResult>: Sendable {
     /// The request as contexts hand it to stores.

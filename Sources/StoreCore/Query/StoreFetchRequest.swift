@@ -43,6 +43,15 @@ public struct StoreFetchRequest: Sendable, Hashable {
     public var includesPropertyValues: Bool = true
     /// Relationship key paths whose destinations are loaded along with the results.
     public var relationshipKeyPathsForPrefetching: [String] = []
+    /// The columns of dictionary results (`nil`: every attribute).
+    public var propertiesToFetch: [PropertyToFetch]?
+    /// The columns dictionary results are grouped by; other columns must then be aggregates
+    /// (or take the group's first value).
+    public var propertiesToGroupBy: [PropertyToFetch]?
+    /// A condition on grouped dictionary rows, naming their columns.
+    public var havingPredicate: StorePredicate?
+    /// Whether duplicate dictionary rows are dropped.
+    public var returnsDistinctResults: Bool = false
 
     public init(entityName: String, resultType: FetchResultType = .managedObject) {
         self.entityName = entityName
