@@ -221,3 +221,32 @@ final class ContextLifecycleTests: XCTestCase {
         }
     }
 }
+
+extension ContextLifecycleTests {
+    func testChildAdoptsPermanentIDsAfterTheParentSaves() throws {
+        let container = try TestStack.container()
+        let parent = container.newBackgroundContext()
+        let child = ManagedObjectContext(concurrencyType: .privateQueue)
+        child.parent = parent
+        let draft = try child.performAndWait {
+            let post = try Post(context: child)
+            post.title = "Draft"
+            try child.save()
+            return post
+        }
+        try parent.performAndWait { try parent.save() }
+        try child.performAndWait {
+            XCTAssertFalse(draft.objectID.isTemporaryID)
+            let fetched = try child.fetch(FetchRequest<Post>())
+            XCTAssertEqual(fetched.count, 1)
+            XCTAssertTrue(fetched[0] === draft, "one object per ID, even across the parent's save")
+            draft.title = "Edited in child"
+            try child.save()
+        }
+        try parent.performAndWait {
+            try parent.save()
+            let reader = container.newBackgroundContext()
+            XCTAssertEqual(try reader.performAndWait { try reader.fetch(FetchRequest<Post>()).map(\.title) }, ["Edited in child"])
+        }
+    }
+}

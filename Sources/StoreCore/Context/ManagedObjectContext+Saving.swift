@@ -36,19 +36,22 @@ extension ManagedObjectContext {
         let deletedIDs = deleted.map(\.objectID)
         for object in inserted + updated { object.resolveReferences() }
 
+        var permanentIDs: [ManagedObjectID: ManagedObjectID] = [:]
         if let parent {
             try parent.performAndWait { try parent.applyChildChanges(makeChangeSet(inserted, updated, deleted), from: self) }
         } else {
-            try saveToStores(inserted, updated, deleted)
+            permanentIDs = try saveToStores(inserted, updated, deleted)
         }
         finishSave(inserted, updated, deleted, deletedIDs: deletedIDs)
+        if !permanentIDs.isEmpty { passPermanentIDsToChildren(permanentIDs) }
     }
 
     private func changedObjectsInOrder() -> [ManagedObject] {
         insertedSet.values.sorted { $0.insertionOrder < $1.insertionOrder } + Array(updatedSet.values) + Array(deletedSet.values)
     }
 
-    private func saveToStores(_ inserted: [ManagedObject], _ updated: [ManagedObject], _ deleted: [ManagedObject]) throws {
+    /// Saves through the coordinator; returns the permanent ID each new object received, by its temporary ID.
+    private func saveToStores(_ inserted: [ManagedObject], _ updated: [ManagedObject], _ deleted: [ManagedObject]) throws -> [ManagedObjectID: ManagedObjectID] {
         guard let coordinator = persistentStoreCoordinator else { throw StoreError(.noStores, "\(self) has no persistent store coordinator") }
         let needingIDs = inserted.filter { $0.objectID.isTemporaryID }
         let temporaryIDs = needingIDs.map(\.objectID)
@@ -59,7 +62,7 @@ extension ManagedObjectContext {
             while true {
                 do {
                     try coordinator.save(makeChangeSet(inserted, updated, deleted))
-                    return
+                    return Dictionary(uniqueKeysWithValues: zip(temporaryIDs, permanentIDs))
                 } catch let conflict as MergeConflictError where mergePolicy != .error && attempt < 3 {
                     attempt += 1
                     resolve(conflict)
@@ -121,6 +124,23 @@ extension ManagedObjectContext {
             persistentStoreCoordinator?.contextDidSave(changes, from: self)
             notifyChildren(changes, except: nil)
         }
+    }
+
+    /// Child contexts hold objects they pushed here under their temporary IDs; once this context
+    /// saved them, the children adopt the permanent IDs (on their own queues, in order).
+    func passPermanentIDsToChildren(_ permanentIDs: [ManagedObjectID: ManagedObjectID]) {
+        for child in children.withLock({ $0.compactMap(\.context) }) {
+            child.perform { [weak child] in child?.adoptPermanentIDs(permanentIDs) }
+        }
+    }
+
+    func adoptPermanentIDs(_ permanentIDs: [ManagedObjectID: ManagedObjectID]) {
+        for (temporary, permanent) in permanentIDs {
+            guard let object = registered[temporary] else { continue }
+            reassign(object, to: permanent)
+            if !object.state.isInserted { object.version = max(object.version, 1) }
+        }
+        passPermanentIDsToChildren(permanentIDs)
     }
 
     func notifyChildren(_ changes: ContextChanges, except source: ManagedObjectContext?) {
