@@ -59,3 +59,17 @@ final class TransformableTests: XCTestCase {
         }
     }
 }
+
+extension TransformableTests {
+    func testTypedTransformableSetterFailureIsReportedAtSave() throws {
+        let container = try TestStack.container(try model(transformer: "AlsoNeverRegistered"))
+        let context = container.newBackgroundContext()
+        try context.performAndWait {
+            let theme = try Theme(context: context)
+            theme.palette = Palette(colors: ["#fff"])
+            XCTAssertThrowsError(try context.save()) { error in
+                XCTAssertEqual((error as? ObjectValidationError)?.allErrors.first?.key, "palette")
+            }
+        }
+    }
+}

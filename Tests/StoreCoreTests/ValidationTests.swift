@@ -87,3 +87,28 @@ final class ValidationTests: XCTestCase {
         }
     }
 }
+
+extension ValidationTests {
+    func testTypedSettersNeverLoseAValueSilently() throws {
+        final class Gauge: ManagedObject {
+            @Attribute var level: Int
+        }
+        let model = try ManagedObjectModel {
+            EntityDescription("Gauge", class: Gauge.self) { .attribute("level", .integer16, optional: false, defaultValue: 0) }
+        }
+        let context = try TestStack.context(model)
+        try context.performAndWait {
+            let gauge = try Gauge(context: context)
+            gauge.level = 100_000
+            XCTAssertEqual(gauge.level, 100_000, "the value is kept as given")
+            XCTAssertThrowsError(try context.save()) { error in
+                let failure = (error as? ObjectValidationError)?.allErrors.first
+                XCTAssertEqual(failure?.code, .wrongType)
+                XCTAssertEqual(failure?.key, "level")
+                XCTAssertTrue(failure?.message.contains("Integer 16") ?? false, failure?.message ?? "")
+            }
+            gauge.level = 12
+            try context.save()
+        }
+    }
+}

@@ -37,7 +37,7 @@ extension ManagedObjectContext {
     /// The model's rules for one object: required values, types, ranges, lengths, patterns and
     /// relationship counts.
     static func modelRuleErrors(of object: ManagedObject) -> [ObjectValidationError] {
-        var errors: [ObjectValidationError] = []
+        var errors: [ObjectValidationError] = object.state.failedSets.sorted { $0.key < $1.key }.map(\.value)
         let entity = object.entity
         func fail(_ code: ObjectValidationError.Code, _ key: String, _ value: StoreValue?, _ message: String) {
             errors.append(ObjectValidationError(code, objectID: object.objectID, entity: entity.name, key: key, value: value, message))
@@ -50,7 +50,7 @@ extension ManagedObjectContext {
                     continue
                 }
                 guard attribute.attributeType.coerce(value) != nil else {
-                    fail(.wrongType, attribute.name, value, "expected a \(attribute.attributeType.name) value, got \(value.kindName)")
+                    fail(.wrongType, attribute.name, value, "\(value) (\(value.kindName)) is not a valid \(attribute.attributeType.name) value")
                     continue
                 }
                 for rule in attribute.validationRules {

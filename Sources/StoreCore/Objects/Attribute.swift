@@ -38,10 +38,12 @@ public struct Attribute<Value: StoreValueConvertible> {
         set {
             let key = object[keyPath: storageKeyPath].explicitKey ?? PropertyWrapperKeys.key(for: storageKeyPath)
             guard let index = object.entity.propertyIndexes[key],
-                let attribute = object.entity.properties[index] as? AttributeDescription,
-                let value = attribute.attributeType.coerce(newValue.storeValue)
+                let attribute = object.entity.properties[index] as? AttributeDescription
             else { return }
-            object.setAttributeValue(value, at: index)
+            // A value that does not fit (an integer too large for Integer 16, say) is kept as
+            // given, so that the next save reports it instead of losing it silently.
+            let value = newValue.storeValue
+            object.setAttributeValue(attribute.attributeType.coerce(value) ?? value, at: index)
         }
     }
 
@@ -105,7 +107,12 @@ public struct Transformable<Value> {
         }
         set {
             let key = object[keyPath: storageKeyPath].explicitKey ?? PropertyWrapperKeys.key(for: storageKeyPath)
-            try? object.setValue(newValue, forKey: key)
+            do {
+                try object.setValue(newValue, forKey: key)
+            } catch {
+                // A setter cannot throw: keep the failure for the next save to report.
+                object.recordFailedSet(error, forKey: key)
+            }
         }
     }
 

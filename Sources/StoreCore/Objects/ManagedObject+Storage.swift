@@ -17,6 +17,13 @@ extension ManagedObject {
         return index
     }
 
+    func recordFailedSet(_ error: any Error, forKey key: String) {
+        guard let index = entity.propertyIndexes[key] else { return }
+        state.failedSets[index] = error as? ObjectValidationError
+            ?? ObjectValidationError(.wrongType, objectID: objectID, entity: entity.name, key: key, "the value could not be set: \(error)", underlyingError: error)
+        managedObjectContext?.objectDidChange(self)
+    }
+
     func noteChange(at index: Int) {
         changedIndexes.insert(index)
         managedObjectContext?.objectDidChange(self)
@@ -32,6 +39,7 @@ extension ManagedObject {
 
     func setAttributeValue(_ value: StoreValue, at index: Int) {
         willAccess()
+        state.failedSets[index] = nil
         slots[index] = .value(value)
         noteChange(at: index)
     }

@@ -52,6 +52,8 @@ open class ManagedObject: FetchRequestResult, Hashable, CustomStringConvertible 
         var isUpdated = false
         var isDeleted = false
         var faultFailure: StoreError?
+        /// Values a typed setter could not store, by property index; reported by the next save.
+        var failedSets: [Int: ObjectValidationError] = [:]
     }
 
     /// Creates an object of `entity` and inserts it into `context` (pass `nil` to create a
