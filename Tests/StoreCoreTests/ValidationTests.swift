@@ -112,3 +112,21 @@ extension ValidationTests {
         }
     }
 }
+
+extension ValidationTests {
+    func testPerPropertyValidationHookNamesTheKey() throws {
+        let context = try TestStack.context()
+        try context.performAndWait {
+            let tag = try Tag(context: context)
+            tag.name = "Swift"
+            XCTAssertThrowsError(try context.save()) { error in
+                let failure = (error as? ObjectValidationError)?.allErrors.first
+                XCTAssertEqual(failure?.code, .custom)
+                XCTAssertEqual(failure?.key, "name")
+                XCTAssertTrue(failure?.underlyingError is BlogRuleError)
+            }
+            tag.name = "swift"
+            try context.save()
+        }
+    }
+}

@@ -32,7 +32,7 @@ public final class Post: ManagedObject {
     }
 }
 
-public enum BlogRuleError: Error { case forbiddenTitle }
+public enum BlogRuleError: Error { case forbiddenTitle, uppercaseTag }
 
 public final class Comment: ManagedObject {
     @Attribute public var author: String
@@ -43,6 +43,11 @@ public final class Comment: ManagedObject {
 public final class Tag: ManagedObject {
     @Attribute public var name: String
     @Relationship public var posts: Set<Post>
+
+    /// Tags are lowercase (a per-property validation hook).
+    public override func validateValue(_ value: StoreValue, forKey key: String) throws {
+        if key == "name", case .string(let name) = value, name != name.lowercased() { throw BlogRuleError.uppercaseTag }
+    }
 }
 
 public final class Photo: ManagedObject {

@@ -23,14 +23,14 @@ extension ManagedObjectContext {
         return errors
     }
 
-    static func hookErrors(of object: ManagedObject, _ hook: (ManagedObject) throws -> Void) -> [ObjectValidationError] {
+    static func hookErrors(of object: ManagedObject, key: String? = nil, _ hook: (ManagedObject) throws -> Void) -> [ObjectValidationError] {
         do {
             try hook(object)
             return []
         } catch let error as ObjectValidationError {
             return error.allErrors
         } catch {
-            return [ObjectValidationError(.custom, objectID: object.objectID, entity: object.entity.name, "\(error)", underlyingError: error)]
+            return [ObjectValidationError(.custom, objectID: object.objectID, entity: object.entity.name, key: key, "\(error)", underlyingError: error)]
         }
     }
 
@@ -53,10 +53,15 @@ extension ManagedObjectContext {
                     fail(.wrongType, attribute.name, value, "\(value) (\(value.kindName)) is not a valid \(attribute.attributeType.name) value")
                     continue
                 }
+                var passed = true
                 for rule in attribute.validationRules {
                     if let message = violation(of: rule, by: value) {
                         fail(message.code, attribute.name, value, message.text)
+                        passed = false
                     }
+                }
+                if passed {
+                    errors += hookErrors(of: object, key: attribute.name) { try $0.validateValue(value, forKey: attribute.name) }
                 }
             } else if let relationship = property as? RelationshipDescription {
                 if relationship.isToMany {

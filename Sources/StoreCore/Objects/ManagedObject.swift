@@ -107,6 +107,17 @@ open class ManagedObject: FetchRequestResult, Hashable, CustomStringConvertible 
     open func validateForUpdate() throws {}
     /// Checks the object before a deleted object is saved.
     open func validateForDelete() throws {}
+    /// Checks one stored attribute's value before the object is saved, after the model's own
+    /// rules passed; throw to refuse it. Called for every attribute of inserted and updated objects.
+    ///
+    /// For example:
+    ///
+    /// ```swift
+    /// override func validateValue(_ value: StoreValue, forKey key: String) throws {
+    ///     if key == "title", value == "untitled" { throw TitleError.placeholder }
+    /// }
+    /// ```
+    open func validateValue(_ value: StoreValue, forKey key: String) throws {}
 
     // MARK: Hashable by identity
 
