@@ -1,0 +1,24 @@
+// swift-tools-version: 6.0
+import PackageDescription
+
+let package = Package(
+    name: "StowageBenchmarks",
+    platforms: [.macOS(.v15)],
+    products: [
+        .executable(name: "stowage-bench", targets: ["StowageBench"]),
+    ],
+    dependencies: [
+        .package(name: "Stowage", path: ".."),
+        .package(url: "https://github.com/groue/GRDB.swift", exact: "7.10.0"),
+    ],
+    targets: [
+        .executableTarget(
+            name: "StowageBench",
+            dependencies: [
+                .product(name: "Stowage", package: "Stowage"),
+                .product(name: "GRDB", package: "GRDB.swift"),
+            ]
+        ),
+    ],
+    swiftLanguageModes: [.v6]
+)

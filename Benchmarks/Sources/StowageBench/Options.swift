@@ -1,0 +1,46 @@
+/// The command line: `stowage-bench [--filter SUBSTRING] [--rounds N] [--json FILE] [--list]`.
+///
+/// `--child NAME [--baseline]` is internal: the parent re-runs itself that way to measure one
+/// workload's peak resident memory in a process of its own.
+struct Options {
+    var filter: String?
+    var rounds = 5
+    var jsonPath: String?
+    var list = false
+    var skipMemory = false
+    var child: String?
+    var childRunsBaseline = false
+
+    static let usage = """
+        usage: stowage-bench [--filter SUBSTRING] [--rounds N] [--json FILE] [--list] [--skip-memory]
+        """
+
+    init(arguments: [String]) throws(UsageError) {
+        var rest = arguments[...]
+        func value(for flag: String) throws(UsageError) -> String {
+            guard let value = rest.popFirst() else { throw UsageError("\(flag) needs a value") }
+            return value
+        }
+        while let argument = rest.popFirst() {
+            switch argument {
+            case "--filter": filter = try value(for: argument)
+            case "--rounds":
+                let text = try value(for: argument)
+                guard let n = Int(text), n > 0 else { throw UsageError("--rounds wants a positive integer, got \(text)") }
+                rounds = n
+            case "--json": jsonPath = try value(for: argument)
+            case "--list": list = true
+            case "--skip-memory": skipMemory = true
+            case "--child": child = try value(for: argument)
+            case "--baseline": childRunsBaseline = true
+            case "-h", "--help": throw UsageError(nil)
+            default: throw UsageError("unknown argument \(argument)")
+            }
+        }
+    }
+}
+
+struct UsageError: Error {
+    let message: String?
+    init(_ message: String?) { self.message = message }
+}
