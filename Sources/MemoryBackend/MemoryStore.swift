@@ -25,6 +25,8 @@ public final class MemoryStore: PersistentStore {
         var graph: SnapshotGraph
         var metadata: StoreMetadata
         var nextPrimaryKey: Int64 = 1
+        /// One ID per entity whose entity-and-store part new IDs share.
+        var idPrototypes: [String: ManagedObjectID] = [:]
     }
     private let state: Mutex<State>
 
@@ -72,7 +74,12 @@ public final class MemoryStore: PersistentStore {
         state.withLock { state in
             entityNames.map { name in
                 defer { state.nextPrimaryKey += 1 }
-                return ManagedObjectID(entityName: name, storeIdentifier: identifier, primaryKey: state.nextPrimaryKey)
+                if let prototype = state.idPrototypes[name] {
+                    return ManagedObjectID(primaryKey: state.nextPrimaryKey, sameEntityAndStoreAs: prototype)
+                }
+                let id = ManagedObjectID(entityName: name, storeIdentifier: identifier, primaryKey: state.nextPrimaryKey)
+                state.idPrototypes[name] = id
+                return id
             }
         }
     }

@@ -26,49 +26,49 @@ extension ManagedObjectContext {
         let pending = pendingChanges
         pendingChanges = PendingChanges()
         guard !pending.isEmpty || !refreshed.isEmpty || !invalidated.isEmpty else { return }
-        let updated = pending.updated.filter { pending.inserted[$0.key] == nil && pending.deleted[$0.key] == nil }
-        post(
-            .managedObjectContextObjectsDidChange, kind: .objectsDidChange,
-            inserted: Array(pending.inserted.values.filter { $0.state.isInserted }), updated: Array(updated.values),
-            deleted: Array(pending.deleted.values), refreshed: refreshed, invalidated: invalidated)
-    }
-
-    @discardableResult
-    func post(
-        _ name: Notification.Name, kind: ContextChanges.Kind, inserted: [ManagedObject], updated: [ManagedObject],
-        deleted: [ManagedObject], refreshed: [ManagedObject] = [], invalidated: [ManagedObject] = [],
-        deletedIDs: [ManagedObjectID]? = nil
-    ) -> ContextChanges {
-        var changes = ContextChanges(kind: kind, contextName: self.name)
-        changes.insertedObjectIDs = Set(inserted.map(\.objectID))
-        changes.updatedObjectIDs = Set(updated.map(\.objectID))
-        changes.deletedObjectIDs = Set(deletedIDs ?? deleted.map(\.objectID))
+        let inserted = Array(pending.inserted.values.filter { $0.state.isInserted })
+        let updated = Array(pending.updated.filter { pending.inserted[$0.key] == nil && pending.deleted[$0.key] == nil }.values)
+        let deleted = Array(pending.deleted.values)
+        var changes = makeChanges(.objectsDidChange, inserted: inserted, updated: updated, deletedIDs: deleted.map(\.objectID))
         changes.refreshedObjectIDs = Set(refreshed.map(\.objectID))
         changes.invalidatedObjectIDs = Set(invalidated.map(\.objectID))
+        post(.managedObjectContextObjectsDidChange, changes, inserted: inserted, updated: updated, deleted: deleted, refreshed: refreshed, invalidated: invalidated)
+    }
+
+    func makeChanges(_ kind: ContextChanges.Kind, inserted: [ManagedObject], updated: [ManagedObject], deletedIDs: [ManagedObjectID]) -> ContextChanges {
+        var changes = ContextChanges(kind: kind, contextName: name)
+        changes.insertedObjectIDs = Set(inserted.map(\.objectID))
+        changes.updatedObjectIDs = Set(updated.map(\.objectID))
+        changes.deletedObjectIDs = Set(deletedIDs)
+        return changes
+    }
+
+    /// Posts a notification (objects under the object keys, IDs under the ID keys, the
+    /// ``ContextChanges`` under `changes`) and feeds the async sequences of that kind.
+    func post(
+        _ name: Notification.Name, _ changes: ContextChanges, inserted: [ManagedObject] = [], updated: [ManagedObject] = [],
+        deleted: [ManagedObject] = [], refreshed: [ManagedObject] = [], invalidated: [ManagedObject] = []
+    ) {
         typealias Key = NotificationKey
         var info: [AnyHashable: Any] = [Key.changes.rawValue: changes]
-        if name == .managedObjectContextDidSaveObjectIDs {
+        if name != .managedObjectContextWillSave {
             info[Key.insertedObjectIDs.rawValue] = changes.insertedObjectIDs
             info[Key.updatedObjectIDs.rawValue] = changes.updatedObjectIDs
             info[Key.deletedObjectIDs.rawValue] = changes.deletedObjectIDs
-        } else if kind != .willSave {
+            if !changes.refreshedObjectIDs.isEmpty { info[Key.refreshedObjectIDs.rawValue] = changes.refreshedObjectIDs }
+            if !changes.invalidatedObjectIDs.isEmpty { info[Key.invalidatedObjectIDs.rawValue] = changes.invalidatedObjectIDs }
+        }
+        if name == .managedObjectContextDidSave || name == .managedObjectContextObjectsDidChange {
             info[Key.insertedObjects.rawValue] = Set(inserted)
             info[Key.updatedObjects.rawValue] = Set(updated)
             info[Key.deletedObjects.rawValue] = Set(deleted)
             if !refreshed.isEmpty { info[Key.refreshedObjects.rawValue] = Set(refreshed) }
             if !invalidated.isEmpty { info[Key.invalidatedObjects.rawValue] = Set(invalidated) }
-            info[Key.insertedObjectIDs.rawValue] = changes.insertedObjectIDs
-            info[Key.updatedObjectIDs.rawValue] = changes.updatedObjectIDs
-            info[Key.deletedObjectIDs.rawValue] = changes.deletedObjectIDs
-            if !refreshed.isEmpty { info[Key.refreshedObjectIDs.rawValue] = changes.refreshedObjectIDs }
-            if !invalidated.isEmpty { info[Key.invalidatedObjectIDs.rawValue] = changes.invalidatedObjectIDs }
         }
         NotificationCenter.default.post(name: name, object: self, userInfo: info)
-        if name != .managedObjectContextDidSaveObjectIDs {
-            for observer in observers.withLock({ Array($0.values) }) where observer.kind == kind {
-                observer.continuation.yield(changes)
-            }
+        guard name != .managedObjectContextDidSaveObjectIDs else { return }
+        for observer in observers.withLock({ Array($0.values) }) where observer.kind == changes.kind {
+            observer.continuation.yield(changes)
         }
-        return changes
     }
 }

@@ -24,7 +24,8 @@ extension ManagedObjectContext {
         processPendingChanges()
         guard hasChanges else { return }
 
-        post(.managedObjectContextWillSave, kind: .willSave, inserted: Array(insertedSet.values), updated: Array(updatedSet.values), deleted: Array(deletedSet.values))
+        post(.managedObjectContextWillSave, makeChanges(
+            .willSave, inserted: Array(insertedSet.values), updated: Array(updatedSet.values), deletedIDs: deletedSet.values.map(\.objectID)))
         for object in changedObjectsInOrder() { object.willSave() }
         processPendingChanges()
 
@@ -37,12 +38,14 @@ extension ManagedObjectContext {
         for object in inserted + updated { object.resolveReferences() }
 
         var permanentIDs: [ManagedObjectID: ManagedObjectID] = [:]
+        let saved: StoreChangeSet
         if let parent {
-            try parent.performAndWait { try parent.applyChildChanges(makeChangeSet(inserted, updated, deleted), from: self) }
+            saved = makeChangeSet(inserted, updated, deleted)
+            try parent.performAndWait { try parent.applyChildChanges(saved, from: self) }
         } else {
-            permanentIDs = try saveToStores(inserted, updated, deleted)
+            (saved, permanentIDs) = try saveToStores(inserted, updated, deleted)
         }
-        finishSave(inserted, updated, deleted, deletedIDs: deletedIDs)
+        finishSave(inserted, updated, deleted, deletedIDs: deletedIDs, saved: saved)
         if !permanentIDs.isEmpty { passPermanentIDsToChildren(permanentIDs) }
     }
 
@@ -50,8 +53,11 @@ extension ManagedObjectContext {
         insertedSet.values.sorted { $0.insertionOrder < $1.insertionOrder } + Array(updatedSet.values) + Array(deletedSet.values)
     }
 
-    /// Saves through the coordinator; returns the permanent ID each new object received, by its temporary ID.
-    private func saveToStores(_ inserted: [ManagedObject], _ updated: [ManagedObject], _ deleted: [ManagedObject]) throws -> [ManagedObjectID: ManagedObjectID] {
+    /// Saves through the coordinator; returns what was saved and the permanent ID each new object
+    /// received, by its temporary ID.
+    private func saveToStores(
+        _ inserted: [ManagedObject], _ updated: [ManagedObject], _ deleted: [ManagedObject]
+    ) throws -> (StoreChangeSet, [ManagedObjectID: ManagedObjectID]) {
         guard let coordinator = persistentStoreCoordinator else { throw StoreError(.noStores, "\(self) has no persistent store coordinator") }
         let needingIDs = inserted.filter { $0.objectID.isTemporaryID }
         let temporaryIDs = needingIDs.map(\.objectID)
@@ -61,8 +67,9 @@ extension ManagedObjectContext {
             var attempt = 0
             while true {
                 do {
-                    try coordinator.save(makeChangeSet(inserted, updated, deleted))
-                    return Dictionary(uniqueKeysWithValues: zip(temporaryIDs, permanentIDs))
+                    let changes = makeChangeSet(inserted, updated, deleted)
+                    try coordinator.save(changes)
+                    return (changes, Dictionary(uniqueKeysWithValues: zip(temporaryIDs, permanentIDs)))
                 } catch let conflict as MergeConflictError where mergePolicy != .error && attempt < 3 {
                     attempt += 1
                     resolve(conflict)
@@ -87,18 +94,31 @@ extension ManagedObjectContext {
         return changes
     }
 
-    private func finishSave(_ inserted: [ManagedObject], _ updated: [ManagedObject], _ deleted: [ManagedObject], deletedIDs: [ManagedObjectID]) {
+    private func finishSave(
+        _ inserted: [ManagedObject], _ updated: [ManagedObject], _ deleted: [ManagedObject], deletedIDs: [ManagedObjectID],
+        saved: StoreChangeSet
+    ) {
         let toParent = parent != nil
-        for object in inserted {
+        // The saved snapshots become the committed state (no second copy of the values).
+        for (object, snapshot) in zip(inserted, saved.inserted) {
             object.state.isInserted = false
             if !toParent { object.version = 1 }
-            object.committedSnapshot = object.currentSnapshot()
+            object.committedSnapshot = snapshot
+            object.committedSnapshot?.version = object.version
             object.changedIndexes.removeAll()
         }
+        let savedUpdates = Dictionary(saved.updated.map { ($0.objectID, $0) }, uniquingKeysWith: { first, _ in first })
         for object in updated {
             object.state.isUpdated = false
-            if !toParent, object.changedIndexes.contains(where: { !object.entity.properties[$0].isTransient }) { object.version += 1 }
-            object.committedSnapshot = object.currentSnapshot()
+            if let change = savedUpdates[object.objectID] {
+                if !toParent { object.version += 1 }
+                if var committed = object.committedSnapshot {
+                    committed.values.merge(change.values) { $1 }
+                    committed.toMany.merge(change.toMany) { $1 }
+                    committed.version = object.version
+                    object.committedSnapshot = committed
+                }
+            }
             object.changedIndexes.removeAll()
         }
         for object in deleted {
@@ -116,8 +136,9 @@ extension ManagedObjectContext {
         for object in inserted + updated + deleted { object.didSave() }
         for object in deleted { object.detach() }
 
-        post(.managedObjectContextDidSave, kind: .didSave, inserted: inserted, updated: updated, deleted: deleted, deletedIDs: deletedIDs)
-        let changes = post(.managedObjectContextDidSaveObjectIDs, kind: .didSave, inserted: inserted, updated: updated, deleted: [], deletedIDs: deletedIDs)
+        let changes = makeChanges(.didSave, inserted: inserted, updated: updated, deletedIDs: deletedIDs)
+        post(.managedObjectContextDidSave, changes, inserted: inserted, updated: updated, deleted: deleted)
+        post(.managedObjectContextDidSaveObjectIDs, changes)
         if let parent {
             parent.childDidSave(changes, from: self)
         } else {

@@ -68,6 +68,8 @@ public final class EntityDescription: @unchecked Sendable, CustomStringConvertib
     public internal(set) var propertyIndexes: [String: Int] = [:]
     /// A stable hash of everything that changes how the entity's objects are stored.
     public internal(set) var versionHash = Data()
+    /// Shared by the temporary IDs of the entity's new objects.
+    let temporaryIDSpace: ManagedObjectID.Space
 
     /// Creates an entity from its properties.
     ///
@@ -84,6 +86,7 @@ public final class EntityDescription: @unchecked Sendable, CustomStringConvertib
         @PropertyListBuilder properties: () -> [PropertyDescription] = { [] }
     ) {
         self.name = name
+        self.temporaryIDSpace = ManagedObjectID.Space(entityName: name, storeIdentifier: nil)
         self.managedObjectClass = managedObjectClass
         self.superentityName = parent
         self.isAbstract = isAbstract

@@ -77,6 +77,7 @@ public final class ManagedObjectModel: @unchecked Sendable, CustomStringConverti
             }
         }
         guard problems.isEmpty else { throw Self.combined(problems) }
+        for entity in list { entity.model = self }
 
         var modelHash = "M|"
         for entity in list {

@@ -8,7 +8,6 @@ struct ModelLinker {
     func link(into problems: inout [ModelError]) {
         let byName = model.entitiesByName
         for entity in model.entities {
-            entity.model = model
             for property in entity.declaredProperties { property.entity = entity }
             guard let parentName = entity.superentityName else { continue }
             guard let parent = byName[parentName] else {
@@ -78,7 +77,9 @@ struct ModelLinker {
         var descendants: Set<String> = [entity.name]
         var pending = [entity]
         while let next = pending.popLast() {
-            for child in next.subentities where descendants.insert(child.name).inserted { pending.append(child) }
+            for child in next.subentityNames.compactMap({ model.entitiesByName[$0] }) where descendants.insert(child.name).inserted {
+                pending.append(child)
+            }
         }
         entity.entityAndDescendantNames = descendants
     }

@@ -69,7 +69,7 @@ extension Attribute: ManagedPropertyDeclaration {
         case .binaryData: .data(Data())
         case .uuid: .uuid(UUID())
         case .uri: .uri(URL(fileURLWithPath: "/"))
-        case .objectID: .objectID(ManagedObjectID(temporaryFor: ""))
+        case .objectID: .objectID(.emptyValue)
         case .transformable: nil
         }
         if let sample, Value(storeValue: sample) == nil {

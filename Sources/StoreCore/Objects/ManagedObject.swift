@@ -60,7 +60,7 @@ open class ManagedObject: FetchRequestResult, Hashable, CustomStringConvertible 
     /// detached object that belongs to no context yet; insert it later with `context.insert`).
     public required init(entity: EntityDescription, insertInto context: ManagedObjectContext?) {
         self.entity = entity
-        self.objectID = ManagedObjectID(temporaryFor: entity.name)
+        self.objectID = ManagedObjectID(temporaryIn: entity.temporaryIDSpace)
         self.slots = ContiguousArray(entity.properties.map { Slot.initial(for: $0) })
         if let context { context.insert(self) }
     }

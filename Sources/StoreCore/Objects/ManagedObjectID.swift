@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 
 /// The identity of a managed object: which store holds it, its entity and its key there.
 ///
@@ -17,27 +18,53 @@ import Foundation
 /// let again = coordinator.managedObjectID(forURIRepresentation: url)   // == id
 /// ```
 public struct ManagedObjectID: Sendable, Hashable {
-    /// The name of the object's entity.
-    public let entityName: String
-    /// The identifier of the store that holds the object; `nil` while the ID is temporary.
-    public let storeIdentifier: String?
+    /// The entity and store an ID belongs to, shared by every ID of that entity in that store so
+    /// that an ID is one reference and one integer, and hashes without touching strings.
+    final class Space: Sendable {
+        let entityName: String
+        let storeIdentifier: String?
+        let hash: Int
+
+        init(entityName: String, storeIdentifier: String?) {
+            self.entityName = entityName
+            self.storeIdentifier = storeIdentifier
+            var hasher = Hasher()
+            hasher.combine(entityName)
+            hasher.combine(storeIdentifier)
+            self.hash = hasher.finalize()
+        }
+
+        func matches(_ other: Space) -> Bool {
+            self === other || (hash == other.hash && entityName == other.entityName && storeIdentifier == other.storeIdentifier)
+        }
+    }
+
+    let space: Space
     let key: Key
 
     enum Key: Sendable, Hashable {
-        case temporary(UUID)
+        /// A process-wide sequence number (never reused while the process runs).
+        case temporary(Int64)
         case permanent(Int64)
     }
 
-    private init(entityName: String, storeIdentifier: String?, key: Key) {
-        self.entityName = entityName
-        self.storeIdentifier = storeIdentifier
+    /// The name of the object's entity.
+    public var entityName: String { space.entityName }
+    /// The identifier of the store that holds the object; `nil` while the ID is temporary.
+    public var storeIdentifier: String? { space.storeIdentifier }
+
+    private static let temporaryCounter = Atomic<Int64>(0)
+    /// Distinguishes this process's temporary IDs in URIs from another process's.
+    private static let processToken = UUID().uuidString
+
+    init(space: Space, key: Key) {
+        self.space = space
         self.key = key
     }
 
-    init(temporaryFor entityName: String) {
-        self.entityName = entityName
-        self.storeIdentifier = nil
-        self.key = .temporary(UUID())
+    /// A new temporary ID in `space` (whose store identifier is `nil`).
+    init(temporaryIn space: Space) {
+        self.init(space: space, key: .temporary(Self.temporaryCounter.add(1, ordering: .relaxed).newValue))
     }
 
     /// Creates a permanent ID. Stores call this when they assign keys to new objects.
@@ -47,9 +74,22 @@ public struct ManagedObjectID: Sendable, Hashable {
     ///   - storeIdentifier: The identifier of the store that holds it.
     ///   - primaryKey: The object's key in that store (positive).
     public init(entityName: String, storeIdentifier: String, primaryKey: Int64) {
-        self.entityName = entityName
-        self.storeIdentifier = storeIdentifier
-        self.key = .permanent(primaryKey)
+        self.init(space: Space(entityName: entityName, storeIdentifier: storeIdentifier), key: .permanent(primaryKey))
+    }
+
+    /// A permanent ID for another object of the same entity and store as `other` — cheaper than
+    /// ``init(entityName:storeIdentifier:primaryKey:)`` when a store makes many IDs.
+    public init(primaryKey: Int64, sameEntityAndStoreAs other: ManagedObjectID) {
+        self.init(space: other.space, key: .permanent(primaryKey))
+    }
+
+    public static func == (lhs: ManagedObjectID, rhs: ManagedObjectID) -> Bool {
+        lhs.key == rhs.key && lhs.space.matches(rhs.space)
+    }
+
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(space.hash)
+        hasher.combine(key)
     }
 
     /// Whether the object has not been saved yet.
@@ -65,14 +105,14 @@ public struct ManagedObjectID: Sendable, Hashable {
     }
 
     /// A URL naming the object, `x-coredata://<store>/<Entity>/p<key>` (temporary IDs:
-    /// `x-coredata:///<Entity>/t<UUID>`), as in Core Data.
+    /// `x-coredata:///<Entity>/t<process UUID>-<n>`), as in Core Data.
     public var uriRepresentation: URL {
         var components = URLComponents()
         components.scheme = "x-coredata"
         switch key {
-        case .temporary(let uuid):
+        case .temporary(let number):
             components.host = ""
-            components.path = "/\(entityName)/t\(uuid.uuidString)"
+            components.path = "/\(entityName)/t\(Self.processToken)-\(number)"
         case .permanent(let pk):
             components.host = storeIdentifier ?? ""
             components.path = "/\(entityName)/p\(pk)"
@@ -94,8 +134,11 @@ public struct ManagedObjectID: Sendable, Hashable {
             guard !host.isEmpty, let pk = Int64(rest), pk > 0 else { return nil }
             self.init(entityName: entityName, storeIdentifier: host, primaryKey: pk)
         case "t":
-            guard host.isEmpty, let uuid = UUID(uuidString: rest) else { return nil }
-            self.init(entityName: entityName, storeIdentifier: nil, key: .temporary(uuid))
+            // Temporary IDs only mean something in the process that made them.
+            guard host.isEmpty, rest.hasPrefix(Self.processToken + "-"),
+                let number = Int64(rest.dropFirst(Self.processToken.count + 1)), number > 0
+            else { return nil }
+            self.init(space: Space(entityName: entityName, storeIdentifier: nil), key: .temporary(number))
         default:
             return nil
         }

@@ -16,21 +16,24 @@ struct DeclaredManagedProperty {
 
 /// Derives a typed property's key from its name (`_title` → `title`), once per property.
 enum PropertyWrapperKeys {
-    /// Key paths are immutable once created, so sharing them between threads is safe.
-    private struct CachedKeyPath: Hashable, @unchecked Sendable {
+    /// Key path literals are instantiated once per use site, so the same object comes back on
+    /// every access; the entry keeps it alive so that its identifier cannot be reused. Key paths
+    /// are immutable, so sharing them between threads is safe.
+    private struct Entry: @unchecked Sendable {
         let keyPath: AnyKeyPath
+        let key: String
     }
 
-    private static let cache = Mutex<[CachedKeyPath: String]>([:])
+    private static let cache = Mutex<[ObjectIdentifier: Entry]>([:])
 
     static func key(for storageKeyPath: AnyKeyPath) -> String {
-        let cacheKey = CachedKeyPath(keyPath: storageKeyPath)
-        if let key = cache.withLock({ $0[cacheKey] }) { return key }
+        let id = ObjectIdentifier(storageKeyPath)
+        if let entry = cache.withLock({ $0[id] }), entry.keyPath === storageKeyPath { return entry.key }
         // `\Post._title` → "title"
         let text = String(describing: storageKeyPath)
         var name = text.split(separator: ".").last.map(String.init) ?? text
         if name.hasPrefix("_") { name.removeFirst() }
-        cache.withLock { $0[cacheKey] = name }
+        cache.withLock { $0[id] = Entry(keyPath: storageKeyPath, key: name) }
         return name
     }
 }
