@@ -47,6 +47,7 @@ package enum ValueComparison {
             case .beginsWith: return fx.hasPrefix(fy)
             case .endsWith: return fx.hasSuffix(fy)
             case .contains: return fx.contains(fy)
+            case .like: return LikePattern.matches(fx, fy)
             default: return false
             }
         case .in, .between:
