@@ -25,7 +25,8 @@ final class RegularExpressionCache: @unchecked Sendable {
         defer { lock.unlock() }
         if let cached = compiled[key] { return cached }
         do {
-            _ = try NSRegularExpression(pattern: pattern)
+            // Compiled alone first, so a pattern like `a)(b` cannot escape the group below.
+            if !pattern.isEmpty { _ = try NSRegularExpression(pattern: pattern) }
             let regex = try NSRegularExpression(pattern: "(?:\(pattern))\\z", options: caseInsensitive ? [.caseInsensitive] : [])
             if compiled.count > 256 { compiled.removeAll() }
             compiled[key] = regex
