@@ -72,12 +72,3 @@ extension StorePredicate: ExpressibleByStringLiteral {
         return message
     }
 }
-
-extension ErrorCode where Domain == FetchError {
-    /// A predicate written as a string literal that does not parse.
-    public static let invalidPredicate = Self("invalidPredicate")
-    /// A MATCHES pattern that is not a valid regular expression.
-    public static let invalidRegularExpression = Self("invalidRegularExpression")
-    /// A function applied to arguments of the wrong number or kind.
-    public static let invalidArgument = Self("invalidArgument")
-}
