@@ -82,10 +82,10 @@ struct QueryFixture {
                 ["reports": reports])
         }
         quake("q1", 6.5, 10, "Ridgecrest, California", 1000, true, "ci38457511", "red", "ca", ["p1", "p2", "p3"])
-        quake("q2", 4.2, 35, "Anchorage, Alaska", 2000, false, "ak0191", nil, "ak", ["p4"])
-        quake("q3", 5.0, 0, "Résumé Island", 3000, true, nil, "yellow", nil, [])
+        quake("q2", 4.2, 35, "Anchorage, Alaska", 2000, false, "ak0191", .null, "ak", ["p4"])
+        quake("q3", 5.0, 0, "Résumé Island", 3000, true, .null, "yellow", nil, [])
         quake("q4", 2.25, 120, "calexico", nil, false, "ci0001", "green", "ca", ["p5", "p6"])
-        quake("q5", nil, nil, nil, 500, nil, "", nil, "ak", [])
+        quake("q5", .null, .null, .null, 500, .null, "", .null, "ak", [])
         func report(_ name: String, _ rating: Int64, _ author: String, _ text: String, _ quake: String) {
             add(name, ["rating": .integer(rating), "author": .string(author), "text": .string(text), "quake": ref(quake)])
         }
