@@ -63,3 +63,12 @@ final class PredicateSyntaxErrorTests: XCTestCase {
         XCTAssertEqual(try StorePredicate(format: "#in == 2"), .comparison(StoreComparison(.keyPath("in"), .equalTo, .constant(2))))
     }
 }
+
+extension PredicateSyntaxErrorTests {
+    func testKeyPathArgumentMustBeAKeyPath() throws {
+        for bad in ["", "a b", "1x", "a..b", "a.", "@"] {
+            XCTAssertEqual(error("%K == 1", bad)?.code, .wrongArgumentType, bad)
+        }
+        XCTAssertNil(error("%K == 1", "author.posts.@count"))
+    }
+}

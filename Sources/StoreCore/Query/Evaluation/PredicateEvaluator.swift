@@ -75,7 +75,11 @@ package struct PredicateEvaluator {
     // MARK: Key paths
 
     private func value(ofKeyPath path: String, from start: EvaluatedValue) throws -> EvaluatedValue {
-        try follow(path.split(separator: ".").map(String.init)[...], from: start)
+        // Most key paths are one plain key: skip splitting (this runs once per object and key).
+        if !path.utf8.contains(UInt8(ascii: ".")), path.utf8.first != UInt8(ascii: "@"), path != "self", path != "SELF" {
+            return try step(start, path)
+        }
+        return try follow(path.split(separator: ".").map(String.init)[...], from: start)
     }
 
     /// Follows key path components; a collection operator (`@sum`) applies the rest of the path

@@ -17,10 +17,13 @@ enum PredicateArgument {
     static func expression(for argument: Any, specifier spec: String) -> Result<StoreExpression, Mismatch> {
         switch spec {
         case "K":
-            if let path = argument as? String, !path.isEmpty { return .success(.keyPath(path)) }
-            if let path = argument as? Substring, !path.isEmpty { return .success(.keyPath(String(path))) }
-            if let expression = argument as? StoreExpression, case .keyPath = expression { return .success(expression) }
-            return .failure(Mismatch("%K expects a non-empty key path string, got \(kind(of: argument))"))
+            let path = (argument as? String) ?? (argument as? Substring).map(String.init)
+            if let path, isKeyPath(path) { return .success(.keyPath(path)) }
+            if let expression = argument as? StoreExpression, case .keyPath(let path) = expression, isKeyPath(path) {
+                return .success(expression)
+            }
+            let got = path.map { "'\($0)'" } ?? kind(of: argument)
+            return .failure(Mismatch("%K expects a key path (names and @operators joined by dots), got \(got)"))
         case "d", "i", "ld", "lld", "u", "lu", "llu":
             if let value = integer(argument) { return .success(.constant(.integer(value))) }
             return .failure(Mismatch("%\(spec) expects an integer, got \(kind(of: argument))"))
@@ -58,6 +61,15 @@ enum PredicateArgument {
             return .success(.aggregate(items))
         }
         return .failure(Mismatch("%@ cannot take a value of type \(kind(of: argument))"))
+    }
+
+    /// Whether `path` is dot-separated names (`author.name`) and collection operators (`@count`).
+    static func isKeyPath(_ path: String) -> Bool {
+        !path.isEmpty && path.split(separator: ".", omittingEmptySubsequences: false).allSatisfy { component in
+            let name = component.hasPrefix("@") ? component.dropFirst() : component
+            guard let first = name.unicodeScalars.first, PredicateLexer.isWordStart(first) else { return false }
+            return name.unicodeScalars.allSatisfy(PredicateLexer.isWordPart)
+        }
     }
 
     private static func integer(_ argument: Any) -> Int64? {

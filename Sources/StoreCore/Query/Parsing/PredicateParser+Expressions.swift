@@ -194,6 +194,7 @@ extension PredicateParser {
         }
         try expect("(", "to open the arguments of \(name)")
         let args = try parseArguments(closing: "the arguments of \(name)")
+        if name == ConstantCast.functionName, args.count == 2 { return ConstantCast.fold(args[0], args[1]) }
         return .function(name, args)
     }
 

@@ -38,31 +38,51 @@ extension StoreExpression: CustomStringConvertible {
         }
     }
 
-    /// Whether this prints with a leading minus or an infix operator, and so needs parentheses
-    /// as an operand or a member base.
-    var isOperatorForm: Bool {
+    /// How tightly the printed form binds, as in the grammar: 1 for `+ -`, 2 for `* /`, 3 for
+    /// `**`, 4 for a leading minus (negation or a negative number), 5 for everything else.
+    var precedence: Int {
         switch self {
-        case .function(let name, let args):
-            return args.count == 2 && Self.infixOperators[name] != nil
+        case .function(let name, let args) where args.count == 2:
+            if Self.printsAsNegation(name, args) { return 4 }
+            switch name {
+            case "add:to:", "from:subtract:": return 1
+            case "multiply:by:", "divide:by:": return 2
+            case "raise:toPower:": return 3
+            default: return 5
+            }
         case .constant(.integer(let v)):
-            return v < 0
+            return v < 0 ? 4 : 5
         case .constant(.double(let v)):
-            return v < 0 || v.sign == .minus
+            return v.sign == .minus ? 4 : 5
         default:
-            return false
+            return 5
         }
     }
 
-    var operandDescription: String {
-        isOperatorForm ? "(\(description))" : description
+    /// The description, parenthesized when it binds less tightly than `minimum`.
+    func operandDescription(binding minimum: Int) -> String {
+        precedence < minimum ? "(\(description))" : description
+    }
+
+    /// The description as the base of `.key`: parenthesized unless it is a primary.
+    var operandDescription: String { operandDescription(binding: 5) }
+
+    /// `multiply:by:(-1, x)` prints as `-x`, unless `x` is a number (`-5` would read back as the
+    /// constant -5).
+    private static func printsAsNegation(_ name: String, _ args: [StoreExpression]) -> Bool {
+        guard name == "multiply:by:", args.count == 2, args[0] == .constant(.integer(-1)) else { return false }
+        switch args[1] {
+        case .constant(.integer), .constant(.double): return false
+        default: return true
+        }
     }
 
     private static func functionDescription(_ name: String, _ args: [StoreExpression]) -> String {
         if args.count == 2, let symbol = infixOperators[name] {
-            if name == "multiply:by:", args[0] == .constant(.integer(-1)) {
-                return "-" + args[1].operandDescription
-            }
-            return "\(args[0].operandDescription) \(symbol) \(args[1].operandDescription)"
+            if printsAsNegation(name, args) { return "-" + args[1].operandDescription(binding: 4) }
+            // Every level is left-associative: a right operand of the same level needs parentheses.
+            let level = StoreExpression.function(name, args).precedence
+            return "\(args[0].operandDescription(binding: level)) \(symbol) \(args[1].operandDescription(binding: level + 1))"
         }
         let list = args.map(\.description).joined(separator: ", ")
         switch name {
