@@ -93,3 +93,26 @@ final class PredicateFormatTests: XCTestCase {
         XCTAssertThrowsError(try StorePredicate(format: "a == 0x10000000000000000"))
     }
 }
+
+extension PredicateFormatTests {
+    func testConstantsWithoutLiteralsRoundTrip() throws {
+        let values: [StoreValue] = [
+            .date(Date(timeIntervalSinceReferenceDate: .infinity)), .date(Date(timeIntervalSinceReferenceDate: -0.5)),
+            .double(.infinity), .double(-.infinity), .double(-0.0), .double(.leastNonzeroMagnitude), .float(1.5), .float(.infinity),
+            .decimal(Decimal(string: "12.345") ?? 0), .data(Data([0, 1, 255])), .uuid(UUID()),
+            .uri(URL(string: "https://example.com/a?b=c") ?? URL(fileURLWithPath: "/")),
+            .objectID(ManagedObjectID(entityName: "Post", storeIdentifier: "S1", primaryKey: 42)),
+            .string("tab\there \"quoted\" back\\slash \u{7} \u{0} é 🙂"), .integer(.min), .integer(.max),
+        ]
+        for value in values {
+            let p = StorePredicate.comparison(StoreComparison(.keyPath("a"), .equalTo, .constant(value)))
+            XCTAssertEqual(try StorePredicate(format: p.description), p, p.description)
+        }
+    }
+
+    func testNotANumberStaysACastRatherThanAConstant() throws {
+        let p = try StorePredicate(format: "a == CAST('nan', 'NSNumber')")
+        XCTAssertEqual(try StorePredicate(format: p.description), p)
+        guard case .comparison(let c) = p, case .function("castObject:toType:", _) = c.right else { return XCTFail("\(p)") }
+    }
+}

@@ -75,3 +75,15 @@ extension QueryCases {
         match("{1, 2, 3}.@avg == 2", "*"),
     ]
 }
+
+extension QueryCases {
+    static let functions2: [QueryCase] = [
+        match("9223372036854775807 + 1 > 0", "*"),
+        match("-9223372036854775807 - 10 < 0", "*"),
+        match("9223372036854775807 * 2 > 0", "*"),
+        match("CAST(CAST('x', 'NSData'), 'NSNumber') == nil", "*"),
+        match("CAST(place, 'NSNumber') == nil", "*"),
+        match("CAST('12', 'NSNumber') + 1 == 13", "*"),
+        match("modulus:by:(depth, 0) == nil", "q1 q2 q3 q4 q5"),
+    ]
+}

@@ -39,7 +39,8 @@ enum Arithmetic {
         case "rightshift:by:": return .integer(y >= 64 || y < 0 ? (x < 0 ? -1 : 0) : x >> y)
         default: return nil
         }
-        return result.overflow ? nil : .integer(result.partialValue)
+        if result.overflow { return nil }
+        return .integer(result.partialValue)
     }
 
     private static func dateArithmetic(_ name: String, _ a: StoreValue, _ b: StoreValue) throws -> StoreValue? {

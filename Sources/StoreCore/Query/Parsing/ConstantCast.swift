@@ -21,15 +21,18 @@ enum ConstantCast {
         switch (typeName, value) {
         case ("NSDate", _):
             if case .date = value { return value }
-            if let seconds = value.numericValue, !(value.isBoolean) { return .date(Date(timeIntervalSinceReferenceDate: seconds)) }
+            if let seconds = value.numericValue, !value.isBoolean, !seconds.isNaN { return .date(Date(timeIntervalSinceReferenceDate: seconds)) }
             if case .string(let text) = value, let date = try? Date(text, strategy: .iso8601) { return .date(date) }
             return nil
         case ("NSNumber", .string(let text)):
             if let integer = Int64(text) { return .integer(integer) }
-            return Double(text).map(StoreValue.double)
+            // NaN is refused: it equals nothing, not even itself, so it could not print back.
+            guard let number = Double(text), !number.isNaN else { return nil }
+            return .double(number)
         case ("NSNumber", _):
             if case .date(let date) = value { return .double(date.timeIntervalSinceReferenceDate) }
-            return value.numericValue == nil ? nil : value
+            guard value.numericValue != nil else { return nil }
+            return value
         case ("NSString", .string):
             return value
         case ("NSString", .integer(let v)):
@@ -37,9 +40,11 @@ enum ConstantCast {
         case ("NSString", .double(let v)):
             return .string(String(v))
         case ("NSDecimalNumber", .string(let text)):
-            return Decimal(string: text, locale: Locale(identifier: "en_US_POSIX")).map(StoreValue.decimal)
+            guard let number = Decimal(string: text, locale: Locale(identifier: "en_US_POSIX")), !number.isNaN else { return nil }
+            return .decimal(number)
         case ("Float", .string(let text)):
-            return Float(text).map(StoreValue.float)
+            guard let number = Float(text), !number.isNaN else { return nil }
+            return .float(number)
         case ("NSUUID", .string(let text)):
             return UUID(uuidString: text).map(StoreValue.uuid)
         case ("NSURL", .string(let text)):

@@ -112,7 +112,7 @@ extension StoreExpression: CustomStringConvertible {
             if v.isInfinite { return v < 0 ? "-1e999" : "1e999" }
             return String(v)
         case .string(let v): return quoted(v)
-        case .date(let v): return "CAST(\(v.timeIntervalSinceReferenceDate), \"NSDate\")"
+        case .date(let v): return "CAST(\(literal(.double(v.timeIntervalSinceReferenceDate))), \"NSDate\")"
         case .float(let v): return "CAST(\(quoted(String(v))), \"Float\")"
         case .decimal(let v): return "CAST(\(quoted("\(v)")), \"NSDecimalNumber\")"
         case .uuid(let v): return "CAST(\(quoted(v.uuidString)), \"NSUUID\")"
