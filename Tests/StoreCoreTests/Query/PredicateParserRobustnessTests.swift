@@ -122,3 +122,14 @@ final class PredicateParserRobustnessTests: XCTestCase {
         }
     }
 }
+
+extension PredicateParserRobustnessTests {
+    /// Parentheses may open a predicate or an expression; a predicate inside an expression
+    /// inside parentheses (TERNARY, SUBQUERY) must not make the parser retry exponentially.
+    func testNestedParenthesizedPredicatesInsideExpressionsParseOnce() throws {
+        var format = "a == 1"
+        for _ in 0..<22 { format = "(TERNARY(" + format + ", 1, 2)) == 1" }
+        let predicate = try StorePredicate(format: format)
+        XCTAssertEqual(try StorePredicate(format: predicate.description), predicate)
+    }
+}

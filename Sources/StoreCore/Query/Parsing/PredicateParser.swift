@@ -14,6 +14,15 @@ struct PredicateParser {
     let arguments: [Any]
     var argumentIndex = 0
     var depth = 0
+    /// Results of parenthesized predicates by the index of their `(` token. A parenthesis is
+    /// tried as a predicate and then as an expression; without this, predicates nested inside
+    /// expressions inside parentheses (`(TERNARY((TERNARY(…` ) would be re-parsed exponentially.
+    var parenthesized: [Int: ParenthesizedResult] = [:]
+
+    enum ParenthesizedResult {
+        case parsed(StorePredicate, end: Int, argumentIndex: Int)
+        case failed(PredicateSyntaxError)
+    }
 
     init(format: String, arguments: [Any]) throws(PredicateSyntaxError) {
         self.format = format
@@ -114,6 +123,27 @@ struct PredicateParser {
         if acceptKeyword("TRUEPREDICATE") { return .constant(true) }
         if acceptKeyword("FALSEPREDICATE") { return .constant(false) }
         guard current.isSymbol("(") else { return try parseComparison() }
+        let start = index
+        switch parenthesized[start] {
+        case .parsed(let predicate, let end, let arguments)?:
+            (index, argumentIndex) = (end, arguments)
+            return predicate
+        case .failed(let error)?:
+            throw error
+        case nil:
+            do {
+                let predicate = try parseParenthesized()
+                parenthesized[start] = .parsed(predicate, end: index, argumentIndex: argumentIndex)
+                return predicate
+            } catch {
+                parenthesized[start] = .failed(error)
+                throw error
+            }
+        }
+    }
+
+    /// A predicate or a comparison starting with `(`.
+    mutating func parseParenthesized() throws(PredicateSyntaxError) -> StorePredicate {
         // A parenthesis opens either a predicate or an expression (`(a + b) > 2`): try the
         // predicate first and fall back, reporting whichever attempt got further.
         let saved = (index, argumentIndex)
