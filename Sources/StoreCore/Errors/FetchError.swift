@@ -25,4 +25,10 @@ extension ErrorCode where Domain == FetchError {
     public static let unboundVariable = Self("unboundVariable")
     public static let unsupported = Self("unsupported")
     public static let wrongResultType = Self("wrongResultType")
+    /// A predicate written as a string literal that does not parse.
+    public static let invalidPredicate = Self("invalidPredicate")
+    /// A MATCHES pattern that is not a valid regular expression.
+    public static let invalidRegularExpression = Self("invalidRegularExpression")
+    /// A function applied to arguments of the wrong number or kind.
+    public static let invalidArgument = Self("invalidArgument")
 }

@@ -24,3 +24,14 @@ package enum EvaluatedValue {
         }
     }
 }
+
+extension EvaluatedValue {
+    /// The value as a list: a collection's elements, nothing for NULL, else the value alone.
+    var elements: [EvaluatedValue] {
+        switch self {
+        case .collection(let items): items
+        case .value(.null): []
+        default: [self]
+        }
+    }
+}

@@ -27,7 +27,7 @@ package enum ValueComparison {
         case (.data(let x), .data(let y)):
             return x == y ? .orderedSame : (x.lexicographicallyPrecedes(y) ? .orderedAscending : .orderedDescending)
         default:
-            guard isNumeric(a), isNumeric(b), let x = a.numericValue, let y = b.numericValue else { return nil }
+            guard isNumeric(a), isNumeric(b), let x = a.numericValue, let y = b.numericValue, !x.isNaN, !y.isNaN else { return nil }
             return x == y ? .orderedSame : (x < y ? .orderedAscending : .orderedDescending)
         }
     }
@@ -47,6 +47,7 @@ package enum ValueComparison {
             case .beginsWith: return fx.hasPrefix(fy)
             case .endsWith: return fx.hasSuffix(fy)
             case .contains: return fx.contains(fy)
+            case .like: return LikePattern.matches(fx, fy)
             default: return false
             }
         case .in, .between:

@@ -1,0 +1,16 @@
+// swift-tools-version: 6.0
+// libFuzzer targets, kept out of the root package's default build (see docs/fuzzing.md).
+// StoreCore is compiled here from a symlink to ../Sources/StoreCore, so the harness does not
+// depend on the root package's identity (its checkout directory name) and may use `package` API.
+import PackageDescription
+
+let package = Package(
+    name: "StowageFuzz",
+    platforms: [.macOS(.v15)],
+    targets: [
+        .target(name: "StoreCore"),
+        .target(name: "PredicateFuzzTarget", dependencies: ["StoreCore"]),
+        .executableTarget(name: "PredicateFuzzer", dependencies: ["PredicateFuzzTarget"]),
+    ],
+    swiftLanguageModes: [.v6]
+)

@@ -1,0 +1,80 @@
+import Foundation
+
+/// Core Data's expression functions: aggregates (`sum:` … `stddev:`), arithmetic (`add:to:` …
+/// `raise:toPower:`), numeric (`abs:` … `trunc:`), bitwise, string (`lowercase:`, `uppercase:`),
+/// `now()`, `CAST`, and `indexed:by:` (which reads as its value in memory).
+extension PredicateEvaluator {
+    func evaluateFunction(_ name: String, _ arguments: [StoreExpression], with subject: EvaluatedValue) throws -> EvaluatedValue {
+        if name == StorePredicate.syntaxErrorFunction {
+            let message = arguments.first.flatMap { if case .constant(.string(let m)) = $0 { m } else { nil } } ?? "syntax error"
+            throw FetchError(.invalidPredicate, "the predicate string literal does not parse: \(message)")
+        }
+        if name == "FUNCTION" {
+            throw FetchError(.unsupported, "FUNCTION(…) calls methods on objects, which the in-memory evaluator does not do")
+        }
+        let args = try arguments.map { try value(of: $0, with: subject) }
+        if name == "now" || name == "now:" {
+            try Self.requireCount(name, args, 0)
+            return .value(.date(Date()))
+        }
+        if let aggregate = try CollectionOperator.function(name, args.count == 1 ? args[0].elements : args) {
+            return aggregate
+        }
+        switch name {
+        case "indexed:by:", "noindex:":
+            guard let first = args.first else { try Self.requireCount(name, args, 1); return .null }
+            return first
+        case ConstantCast.functionName:
+            try Self.requireCount(name, args, 2)
+            guard case .string(let type) = args[1].storeValue else {
+                throw FetchError(.invalidArgument, "CAST needs a type name string")
+            }
+            return .value(ConstantCast.cast(args[0].storeValue, to: type) ?? .null)
+        case "lowercase:", "uppercase:":
+            try Self.requireCount(name, args, 1)
+            guard case .string(let text) = args[0].storeValue else { return .null }
+            return .value(.string(name == "lowercase:" ? text.lowercased() : text.uppercased()))
+        case "random":
+            return .value(.double(Double.random(in: 0..<1)))
+        default:
+            break
+        }
+        if let unary = Self.unaryNumeric[name] {
+            try Self.requireCount(name, args, 1)
+            let operand = args[0].storeValue
+            if operand.isNull { return .null }
+            if name == "abs:", case .integer(let v) = operand, v != .min { return .value(.integer(Swift.abs(v))) }
+            if name == "onesComplement:", case .integer(let v) = operand { return .value(.integer(~v)) }
+            return .value(.double(unary(try Self.number(operand, name))))
+        }
+        if Self.binaryFunctions.contains(name) {
+            try Self.requireCount(name, args, 2)
+            return .value(try Arithmetic.apply(name, args[0].storeValue, args[1].storeValue))
+        }
+        throw FetchError(.unsupported, "the function \(name) is not one Core Data supports in fetches")
+    }
+
+    static let binaryFunctions: Set<String> = [
+        "add:to:", "from:subtract:", "multiply:by:", "divide:by:", "modulus:by:", "raise:toPower:",
+        "bitwiseAnd:with:", "bitwiseOr:with:", "bitwiseXor:with:", "leftshift:by:", "rightshift:by:",
+    ]
+
+    static let unaryNumeric: [String: @Sendable (Double) -> Double] = [
+        "abs:": { Swift.abs($0) }, "sqrt:": { $0.squareRoot() }, "log:": { Foundation.log10($0) },
+        "ln:": { Foundation.log($0) }, "exp:": { Foundation.exp($0) }, "floor:": { $0.rounded(.down) },
+        "ceiling:": { $0.rounded(.up) }, "trunc:": { $0.rounded(.towardZero) }, "onesComplement:": { $0 },
+    ]
+
+    static func number(_ value: StoreValue, _ function: String) throws -> Double {
+        guard let number = value.numericValue else {
+            throw FetchError(.invalidArgument, "\(function) needs a number, got the \(value.kindName) \(value)")
+        }
+        return number
+    }
+
+    static func requireCount(_ name: String, _ args: [EvaluatedValue], _ count: Int) throws {
+        guard args.count == count else {
+            throw FetchError(.invalidArgument, "\(name) takes \(count) argument(s), got \(args.count)")
+        }
+    }
+}

@@ -1,0 +1,118 @@
+import XCTest
+@testable import StoreCore
+
+final class PredicateFormatTests: XCTestCase {
+    func testParsesIntoTheExpectedTree() throws {
+        let p = try StorePredicate(format: "ANY comments.author ==[c] %@ AND NOT views < 10", "ada")
+        XCTAssertEqual(p, .and([
+            .comparison(StoreComparison(.keyPath("comments.author"), .equalTo, .constant("ada"), modifier: .any, options: .caseInsensitive)),
+            .not(.comparison(StoreComparison(.keyPath("views"), .lessThan, .constant(10)))),
+        ]))
+    }
+
+    func testDescriptionIsCanonical() throws {
+        let cases: [(String, String)] = [
+            ("magnitude > 2.5 and place beginswith[c] 'Cal'", "magnitude > 2.5 AND place BEGINSWITH[c] \"Cal\""),
+            ("NONE tags.name IN {'a', 'b'}", "NOT ANY tags.name IN {\"a\", \"b\"}"),
+            ("a = 1 OR b <> 2 && c =< 3", "a == 1 OR (b != 2 AND c <= 3)"),
+            ("-x ** 2 > 0x10", "-x ** 2 > 16"),
+            ("(a + b) * (c - d) - (e - f) / 2 ** (3 ** 4) > 0", "(a + b) * (c - d) - (e - f) / 2 ** (3 ** 4) > 0"),
+            ("a - (b - c) + -(d * 2) - multiply:by:(-1, 5) > 0", "a - (b - c) + -(d * 2) - -1 * 5 > 0"),
+            ("castObject:toType:(5, 'NSString') == CAST(x, 'NSString')", "\"5\" == CAST(x, \"NSString\")"),
+            ("SELF.name == nil", "name == NULL"),
+            ("sum:(comments.likes) == add:to:(1, 2)", "sum:(comments.likes) == 1 + 2"),
+            ("time > CAST(0, 'NSDate')", "time > CAST(0.0, \"NSDate\")"),
+            ("text == 'it\\'s \"here\"\\n'", "text == \"it's \\\"here\\\"\\n\""),
+            ("#self.#and == TRUE", "#self.#and == TRUE"),
+            ("SUBQUERY(comments, $c, $c.author == 'x').@count > 0", "SUBQUERY(comments, $c, $c.author == \"x\").@count > 0"),
+        ]
+        for (format, expected) in cases {
+            XCTAssertEqual(try StorePredicate(format: format).description, expected, format)
+        }
+    }
+
+    func testArgumentsOfEveryKind() throws {
+        let id = ManagedObjectID(entityName: "Post", storeIdentifier: "S", primaryKey: 7)
+        let date = Date(timeIntervalSinceReferenceDate: 12.5)
+        let uuid = UUID()
+        let p = try StorePredicate(
+            format: "a == %@ AND b == %@ AND c IN %@ AND d IN %@ AND e == %@ AND f == %@ AND g == %@ AND %K == %d AND h == %f AND i == %s AND j == %@",
+            id, date, [1, 2], Set(["x"]), Optional<String>.none as Any, uuid, UInt8(3), "k.path", 4, 2.5, "s", StoreExpression.keyPath("other"))
+        let expected: StorePredicate = .and([
+            .comparison(StoreComparison(.keyPath("a"), .equalTo, .constant(.objectID(id)))),
+            .comparison(StoreComparison(.keyPath("b"), .equalTo, .constant(.date(date)))),
+            .comparison(StoreComparison(.keyPath("c"), .in, .aggregate([.constant(1), .constant(2)]))),
+            .comparison(StoreComparison(.keyPath("d"), .in, .aggregate([.constant("x")]))),
+            .comparison(StoreComparison(.keyPath("e"), .equalTo, .constant(.null))),
+            .comparison(StoreComparison(.keyPath("f"), .equalTo, .constant(.uuid(uuid)))),
+            .comparison(StoreComparison(.keyPath("g"), .equalTo, .constant(3))),
+            .comparison(StoreComparison(.keyPath("k.path"), .equalTo, .constant(4))),
+            .comparison(StoreComparison(.keyPath("h"), .equalTo, .constant(2.5))),
+            .comparison(StoreComparison(.keyPath("i"), .equalTo, .constant("s"))),
+            .comparison(StoreComparison(.keyPath("j"), .equalTo, .keyPath("other"))),
+        ])
+        XCTAssertEqual(p, expected)
+        XCTAssertEqual(try StorePredicate(format: p.description), p, "constants without literals print as CAST and parse back")
+    }
+
+    func testStaticFormatAndExpressionFormat() throws {
+        XCTAssertEqual(try StorePredicate.format("magnitude > %@", 2.5), .comparison(StoreComparison(.keyPath("magnitude"), .greaterThan, .constant(2.5))))
+        XCTAssertEqual(try StoreExpression(format: "%K * 2", "views"), .function("multiply:by:", [.keyPath("views"), .constant(2)]))
+        XCTAssertThrowsError(try StoreExpression(format: "views *"))
+    }
+
+    func testStringLiteralPredicateParses() {
+        let p: StorePredicate = "magnitude > 2.5"
+        XCTAssertEqual(p, .comparison(StoreComparison(.keyPath("magnitude"), .greaterThan, .constant(2.5))))
+        XCTAssertNil(p.literalSyntaxError)
+    }
+
+    func testStringLiteralThatDoesNotParseFailsAtEvaluation() throws {
+        let p: StorePredicate = "magnitude >> 2.5"
+        XCTAssertNotNil(p.literalSyntaxError)
+        let fixture = try QueryFixture()
+        let q1 = try XCTUnwrap(fixture.source("q1"))
+        XCTAssertThrowsError(try PredicateEvaluator().evaluate(p, on: q1)) { error in
+            XCTAssertEqual((error as? FetchError)?.code, .invalidPredicate)
+            XCTAssertTrue("\(error)".contains("at character 11"), "\(error)")
+        }
+    }
+
+    func testSubstitutingVariablesLeavesSubqueryVariablesAlone() throws {
+        let template = try StorePredicate(format: "views > $min AND SUBQUERY(comments, $c, $c.likes > $min AND $c == $c).@count > 0")
+        XCTAssertEqual(template.variableNames, ["min"])
+        let p = template.substituting(variables: ["min": 3, "c": "nope"])
+        XCTAssertEqual(p, try StorePredicate(format: "views > 3 AND SUBQUERY(comments, $c, $c.likes > 3 AND $c == $c).@count > 0"))
+        XCTAssertTrue(p.variableNames.isEmpty)
+    }
+
+    func testHexOctalBinaryAndOverflowingLiterals() throws {
+        XCTAssertEqual(try StorePredicate(format: "a == 0x7FFFFFFFFFFFFFFF"), .comparison(StoreComparison(.keyPath("a"), .equalTo, .constant(.integer(.max)))))
+        XCTAssertEqual(try StorePredicate(format: "a == -9223372036854775808"), .comparison(StoreComparison(.keyPath("a"), .equalTo, .constant(.integer(.min)))))
+        XCTAssertEqual(try StorePredicate(format: "a == 99999999999999999999"), .comparison(StoreComparison(.keyPath("a"), .equalTo, .constant(.double(1e20)))))
+        XCTAssertThrowsError(try StorePredicate(format: "a == 0x10000000000000000"))
+    }
+}
+
+extension PredicateFormatTests {
+    func testConstantsWithoutLiteralsRoundTrip() throws {
+        let values: [StoreValue] = [
+            .date(Date(timeIntervalSinceReferenceDate: .infinity)), .date(Date(timeIntervalSinceReferenceDate: -0.5)),
+            .double(.infinity), .double(-.infinity), .double(-0.0), .double(.leastNonzeroMagnitude), .float(1.5), .float(.infinity),
+            .decimal(Decimal(string: "12.345") ?? 0), .data(Data([0, 1, 255])), .uuid(UUID()),
+            .uri(URL(string: "https://example.com/a?b=c") ?? URL(fileURLWithPath: "/")),
+            .objectID(ManagedObjectID(entityName: "Post", storeIdentifier: "S1", primaryKey: 42)),
+            .string("tab\there \"quoted\" back\\slash \u{7} \u{0} é 🙂"), .integer(.min), .integer(.max),
+        ]
+        for value in values {
+            let p = StorePredicate.comparison(StoreComparison(.keyPath("a"), .equalTo, .constant(value)))
+            XCTAssertEqual(try StorePredicate(format: p.description), p, p.description)
+        }
+    }
+
+    func testNotANumberStaysACastRatherThanAConstant() throws {
+        let p = try StorePredicate(format: "a == CAST('nan', 'NSNumber')")
+        XCTAssertEqual(try StorePredicate(format: p.description), p)
+        guard case .comparison(let c) = p, case .function("castObject:toType:", _) = c.right else { return XCTFail("\(p)") }
+    }
+}

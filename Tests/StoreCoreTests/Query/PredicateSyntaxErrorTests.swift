@@ -1,0 +1,74 @@
+import XCTest
+@testable import StoreCore
+
+final class PredicateSyntaxErrorTests: XCTestCase {
+    private func error(_ format: String, _ arguments: Any...) -> PredicateSyntaxError? {
+        do {
+            _ = try StorePredicate(format: format, argumentArray: arguments)
+            return nil
+        } catch {
+            return error
+        }
+    }
+
+    func testErrorSaysWhatWasExpectedWhereAndShowsACaret() throws {
+        let e = try XCTUnwrap(error("magnitude >> 2"))
+        XCTAssertEqual(e.code, .unexpectedToken)
+        XCTAssertEqual(e.offset, 11)
+        XCTAssertEqual(e.message, "expected an expression, found '>'")
+        XCTAssertEqual(e.description, "expected an expression, found '>' at character 11\n  magnitude >> 2\n             ^")
+    }
+
+    func testUnterminatedStringPointsAtItsOpeningQuote() throws {
+        let e = try XCTUnwrap(error("place == 'Cal AND depth > 2"))
+        XCTAssertEqual(e.code, .invalidString)
+        XCTAssertEqual(e.offset, 9)
+    }
+
+    func testMissingArgumentPointsAtTheSpecifier() throws {
+        let e = try XCTUnwrap(error("magnitude > %@ AND depth < %d", 2.5))
+        XCTAssertEqual(e.code, .missingArgument)
+        XCTAssertEqual(e.offset, 27)
+        XCTAssertTrue(e.message.contains("argument 2"), e.message)
+    }
+
+    func testExtraArgumentsAreRefused() throws {
+        let e = try XCTUnwrap(error("magnitude > %@", 2.5, 3.5))
+        XCTAssertEqual(e.code, .extraArgument)
+    }
+
+    func testWrongArgumentKindNamesTheSpecifierAndTheType() throws {
+        let e = try XCTUnwrap(error("%K > 2", 7))
+        XCTAssertEqual(e.code, .wrongArgumentType)
+        XCTAssertEqual(e.offset, 0)
+        XCTAssertTrue(e.message.contains("%K"), e.message)
+        XCTAssertTrue(e.message.contains("Int"), e.message)
+    }
+
+    func testLongInputShowsAWindowAroundTheError() throws {
+        let format = String(repeating: "magnitude > 1 AND ", count: 20) + "depth ?? 2"
+        let e = try XCTUnwrap(error(format))
+        XCTAssertEqual(e.code, .invalidCharacter)
+        let lines = e.excerpt.split(separator: "\n")
+        XCTAssertEqual(lines.count, 2)
+        XCTAssertTrue(lines[0].contains("depth ??"), e.excerpt)
+        XCTAssertLessThan(lines[0].count, 90)
+        XCTAssertEqual(lines[1].firstIndex(of: "^").map { lines[1].distance(from: lines[1].startIndex, to: $0) },
+                       lines[0].range(of: "??").map { lines[0].distance(from: lines[0].startIndex, to: $0.lowerBound) })
+    }
+
+    func testKeywordAsKeyNeedsEscaping() throws {
+        let e = try XCTUnwrap(error("in == 2"))
+        XCTAssertTrue(e.message.contains("#in"), e.message)
+        XCTAssertEqual(try StorePredicate(format: "#in == 2"), .comparison(StoreComparison(.keyPath("in"), .equalTo, .constant(2))))
+    }
+}
+
+extension PredicateSyntaxErrorTests {
+    func testKeyPathArgumentMustBeAKeyPath() throws {
+        for bad in ["", "a b", "1x", "a..b", "a.", "@"] {
+            XCTAssertEqual(error("%K == 1", bad)?.code, .wrongArgumentType, bad)
+        }
+        XCTAssertNil(error("%K == 1", "author.posts.@count"))
+    }
+}
