@@ -62,7 +62,7 @@ package struct DictionaryFetch {
 
     private func isAggregate(_ column: PropertyToFetch) -> Bool {
         guard case .expression(let description) = column, case .function(let name, _) = description.expression else { return false }
-        return AggregateFunction(rawValue: name) != nil
+        return CollectionOperator.aggregateFunctionNames.contains(name)
     }
 
     private func row(_ columns: [PropertyToFetch], from group: [any PredicateEvaluationSource]) throws -> FetchedDictionary {
@@ -84,16 +84,22 @@ package struct DictionaryFetch {
         case .property(let key): expression = .keyPath(key)
         case .expression(let description): expression = description.expression
         }
-        if case .function(let name, let arguments) = expression, let aggregate = AggregateFunction(rawValue: name) {
-            guard let argument = arguments.first else { return aggregate.apply(to: rows.map { _ in .integer(1) }) }
-            var values: [StoreValue] = []
+        if case .function(let name, let arguments) = expression, CollectionOperator.aggregateFunctionNames.contains(name) {
+            var values: [EvaluatedValue] = []
             for row in rows {
+                guard let argument = arguments.first else { values.append(.value(.integer(1))); continue }
                 switch try evaluator.value(of: argument, on: row) {
-                case .collection(let items): values += items.map(\.storeValue)
-                case let single: values.append(single.storeValue)
+                case .collection(let items): values += items
+                case let single: values.append(single)
                 }
             }
-            return aggregate.apply(to: values)
+            // As in SQL (and Core Data's SQLite store), aggregates over a column skip NULLs.
+            values.removeAll { $0.storeValue.isNull }
+            switch try CollectionOperator.function(name, values) {
+            case .collection(let modes)?: return modes.first?.storeValue ?? .null
+            case let result?: return result.storeValue
+            case nil: return .null
+            }
         }
         guard let first = rows.first else { return .null }
         return try evaluator.value(of: expression, on: first).storeValue

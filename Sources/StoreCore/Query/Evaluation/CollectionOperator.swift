@@ -7,6 +7,9 @@ import Foundation
 /// NULL elements are skipped by every aggregate except `@count`/`count:`; an empty collection
 /// sums to 0 and has NULL average, minimum and maximum.
 enum CollectionOperator {
+    /// The names of the aggregate functions ``function(_:_:)`` knows.
+    static let aggregateFunctionNames: Set<String> = ["count:", "sum:", "average:", "min:", "max:", "median:", "mode:", "stddev:"]
+
     static func apply(_ name: String, to elements: [EvaluatedValue]) throws -> EvaluatedValue {
         let flat = elements.flatMap { element -> [EvaluatedValue] in
             if case .collection(let nested) = element { return nested }
