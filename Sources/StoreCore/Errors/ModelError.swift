@@ -58,4 +58,5 @@ extension ErrorCode where Domain == ModelError {
     public static let abstractEntity = Self("abstractEntity")
     public static let invalidRelationshipCount = Self("invalidRelationshipCount")
     public static let classMismatch = Self("classMismatch")
+    public static let unknownFetchRequestTemplate = Self("unknownFetchRequestTemplate")
 }

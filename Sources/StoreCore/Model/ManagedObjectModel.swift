@@ -35,6 +35,8 @@ public final class ManagedObjectModel: @unchecked Sendable, CustomStringConverti
     public let configurations: [String: [String]]
     /// Free-form version labels for the application.
     public let versionIdentifiers: Set<String>
+    /// Named fetch requests stored with the model; see ``fetchRequestFromTemplate(withName:substitutionVariables:)``.
+    public let fetchRequestTemplatesByName: [String: StoreFetchRequest]
     /// A stable hash of every entity's version hash.
     public private(set) var versionHash = Data()
 
@@ -43,10 +45,12 @@ public final class ManagedObjectModel: @unchecked Sendable, CustomStringConverti
     /// - Parameters:
     ///   - configurations: Configuration names and the entities each holds.
     ///   - versionIdentifiers: Labels for the application's own bookkeeping.
+    ///   - fetchRequestTemplates: Named fetch requests, whose predicates may use `$variables`.
     ///   - entities: The entities.
     /// - Throws: ``ModelError`` listing every problem found.
     public init(
         configurations: [String: [String]] = [:], versionIdentifiers: Set<String> = [],
+        fetchRequestTemplates: [String: StoreFetchRequest] = [:],
         @EntityListBuilder entities: () -> [EntityDescription]
     ) throws(ModelError) {
         let list = entities().sorted { $0.name < $1.name }
@@ -68,6 +72,10 @@ public final class ManagedObjectModel: @unchecked Sendable, CustomStringConverti
         self.entitiesByName = byName
         self.configurations = configurations
         self.versionIdentifiers = versionIdentifiers
+        self.fetchRequestTemplatesByName = fetchRequestTemplates
+        for (name, template) in fetchRequestTemplates.sorted(by: { $0.key < $1.key }) where byName[template.entityName] == nil {
+            problems.append(ModelError(.unknownEntity, entity: template.entityName, key: name, "fetch request template \(name) names unknown entity \(template.entityName)"))
+        }
         guard problems.isEmpty else { throw Self.combined(problems) }
 
         ModelLinker(model: self).link(into: &problems)
