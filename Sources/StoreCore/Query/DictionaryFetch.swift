@@ -14,24 +14,33 @@ package struct DictionaryFetch {
     }
 
     package func rows(from sources: [any PredicateEvaluationSource]) throws -> [FetchedDictionary] {
-        let columns = request.propertiesToFetch ?? entity.attributes.filter { !$0.isTransient }.map { .property($0.name) }
-        let groupBy = request.propertiesToGroupBy ?? []
-        try checkColumns(columns + groupBy)
-        let aggregates = columns.contains { isAggregate($0) }
+        let requested = request.propertiesToFetch ?? entity.attributes.filter { !$0.isTransient }.map { .property($0.name) }
+        try checkColumns(requested + (request.propertiesToGroupBy ?? []))
+        let columns = requested.map(Column.init)
+        let groupBy = (request.propertiesToGroupBy ?? []).map(Column.init)
         var rows: [FetchedDictionary] = []
-        if groupBy.isEmpty && !aggregates {
-            rows = try sources.map { source in try row(columns, from: [source]) }
+        if groupBy.isEmpty && !columns.contains(where: \.isAggregate) {
+            rows.reserveCapacity(sources.count)
+            for source in sources {
+                var row = FetchedDictionary(minimumCapacity: columns.count)
+                for column in columns { row[column.name] = try value(of: column, on: source) }
+                rows.append(row)
+            }
         } else {
             var order: [[StoreValue]] = []
             var groups: [[StoreValue]: [any PredicateEvaluationSource]] = [:]
             for source in sources {
-                let key = try groupBy.map { try value(of: $0, rows: [source]) }
-                if groups[key] == nil { order.append(key) }
-                groups[key, default: []].append(source)
+                let key = try groupBy.map { try value(of: $0, on: source) }
+                if groups[key]?.append(source) == nil {
+                    order.append(key)
+                    groups[key] = [source]
+                }
             }
             if groupBy.isEmpty && order.isEmpty { order = [[]]; groups[[]] = [] }
             for key in order {
-                var row = try self.row(columns, from: groups[key] ?? [])
+                let group = groups[key] ?? []
+                var row = FetchedDictionary(minimumCapacity: columns.count + groupBy.count)
+                for column in columns { row[column.name] = try value(of: column, over: group) }
                 for (column, value) in zip(groupBy, key) { row[column.name] = value }
                 rows.append(row)
             }
@@ -48,6 +57,41 @@ package struct DictionaryFetch {
         return rows
     }
 
+    /// A column compiled once per fetch: a stored property read directly, an expression, or an aggregate.
+    private struct Column {
+        enum Kind {
+            case key(String)
+            case expression(StoreExpression)
+            case aggregate(String, StoreExpression?)
+        }
+        let name: String
+        let kind: Kind
+        let resultType: AttributeType?
+
+        init(_ column: PropertyToFetch) {
+            name = column.name
+            switch column {
+            case .property(let key):
+                kind = key.contains(".") ? .expression(.keyPath(key)) : .key(key)
+                resultType = nil
+            case .expression(let description):
+                if case .function(let function, let arguments) = description.expression,
+                    CollectionOperator.aggregateFunctionNames.contains(function)
+                {
+                    kind = .aggregate(function, arguments.first)
+                } else {
+                    kind = .expression(description.expression)
+                }
+                resultType = description.resultType
+            }
+        }
+
+        var isAggregate: Bool {
+            if case .aggregate = kind { return true }
+            return false
+        }
+    }
+
     private func checkColumns(_ columns: [PropertyToFetch]) throws {
         for case .property(let key) in columns {
             let first = String(key.split(separator: ".").first ?? "")
@@ -60,49 +104,44 @@ package struct DictionaryFetch {
         }
     }
 
-    private func isAggregate(_ column: PropertyToFetch) -> Bool {
-        guard case .expression(let description) = column, case .function(let name, _) = description.expression else { return false }
-        return CollectionOperator.aggregateFunctionNames.contains(name)
+    /// A column's value for one row (aggregates: over that row alone).
+    private func value(of column: Column, on source: any PredicateEvaluationSource) throws -> StoreValue {
+        switch column.kind {
+        case .key(let key): return try source.evaluationValue(forKey: key).storeValue
+        case .expression(let expression): return converted(try evaluator.value(of: expression, on: source).storeValue, column)
+        case .aggregate: return try value(of: column, over: [source])
+        }
     }
 
-    private func row(_ columns: [PropertyToFetch], from group: [any PredicateEvaluationSource]) throws -> FetchedDictionary {
-        var row: FetchedDictionary = [:]
-        for column in columns {
-            var value = try value(of: column, rows: group)
-            if case .expression(let description) = column, let type = description.resultType, let converted = type.coerce(value) {
-                value = converted
-            }
-            row[column.name] = value
+    /// A column's value for a group: aggregates run over the whole group, anything else reads its first row.
+    private func value(of column: Column, over group: [any PredicateEvaluationSource]) throws -> StoreValue {
+        guard case .aggregate(let function, let argument) = column.kind else {
+            guard let first = group.first else { return .null }
+            return try value(of: column, on: first)
         }
-        return row
+        var values: [EvaluatedValue] = []
+        values.reserveCapacity(group.count)
+        for row in group {
+            guard let argument else { values.append(.value(.integer(1))); continue }
+            switch try evaluator.value(of: argument, on: row) {
+            case .collection(let items): values += items
+            case let single: values.append(single)
+            }
+        }
+        // As in SQL (and Core Data's SQLite store), aggregates over a column skip NULLs.
+        values.removeAll { $0.storeValue.isNull }
+        let result: StoreValue
+        switch try CollectionOperator.function(function, values) {
+        case .collection(let modes)?: result = modes.first?.storeValue ?? .null
+        case let single?: result = single.storeValue
+        case nil: result = .null
+        }
+        return converted(result, column)
     }
 
-    /// A column's value: aggregates run over the whole group, anything else reads the first row.
-    private func value(of column: PropertyToFetch, rows: [any PredicateEvaluationSource]) throws -> StoreValue {
-        let expression: StoreExpression
-        switch column {
-        case .property(let key): expression = .keyPath(key)
-        case .expression(let description): expression = description.expression
-        }
-        if case .function(let name, let arguments) = expression, CollectionOperator.aggregateFunctionNames.contains(name) {
-            var values: [EvaluatedValue] = []
-            for row in rows {
-                guard let argument = arguments.first else { values.append(.value(.integer(1))); continue }
-                switch try evaluator.value(of: argument, on: row) {
-                case .collection(let items): values += items
-                case let single: values.append(single)
-                }
-            }
-            // As in SQL (and Core Data's SQLite store), aggregates over a column skip NULLs.
-            values.removeAll { $0.storeValue.isNull }
-            switch try CollectionOperator.function(name, values) {
-            case .collection(let modes)?: return modes.first?.storeValue ?? .null
-            case let result?: return result.storeValue
-            case nil: return .null
-            }
-        }
-        guard let first = rows.first else { return .null }
-        return try evaluator.value(of: expression, on: first).storeValue
+    private func converted(_ value: StoreValue, _ column: Column) -> StoreValue {
+        guard let type = column.resultType else { return value }
+        return type.coerce(value) ?? value
     }
 }
 

@@ -13,6 +13,10 @@ package struct SnapshotSource: PredicateEvaluationSource {
     package var evaluationObjectID: ManagedObjectID? { snapshot.objectID }
 
     package func evaluationValue(forKey key: String) throws -> EvaluatedValue {
+        // Fast path: a stored attribute (only stored properties have values in a snapshot).
+        if let value = snapshot.values[key] {
+            if case .objectID = value {} else { return .value(value) }
+        }
         guard let entity = model.entitiesByName[snapshot.objectID.entityName], let property = entity.propertiesByName[key] else {
             throw FetchError(.invalidKeyPath, "no property '\(key)' on entity \(snapshot.objectID.entityName)")
         }

@@ -24,6 +24,18 @@ enum Catalog {
                 name: "memory.create-1000-containers", baselineName: "grdb-memory",
                 ours: { try MemoryStoreWorkloads.createContainers(containerCount, model: fixtures.model()) },
                 baseline: { try GRDBBaselines.createQueues(containerCount) }),
+            Workload(
+                name: "query.parse-5-clause-10k", baselineName: "sqlite-prepare",
+                ours: { try QueryWorkloads.parse() },
+                baseline: { try GRDBBaselines.prepare(QueryWorkloads.fiveSQL, count: QueryWorkloads.parseCount) }),
+            Workload(
+                name: "query.evaluate-3-clause-1m", baselineName: "swift-loop",
+                ours: { try QueryWorkloads.evaluate(fixtures.millionStore(), expecting: fixtures.millionMatching) },
+                baseline: { try QueryWorkloads.evaluateBaseline(fixtures.million, expecting: fixtures.millionMatching) }),
+            Workload(
+                name: "query.group-by-1m", baselineName: "swift-loop",
+                ours: { try QueryWorkloads.groupBy(fixtures.millionStore(), expectingGroups: fixtures.millionGroups) },
+                baseline: { try QueryWorkloads.groupByBaseline(fixtures.million, expectingGroups: fixtures.millionGroups) }),
         ]
     }
 }
@@ -31,6 +43,18 @@ enum Catalog {
 /// Lazily built inputs shared across rounds.
 final class Fixtures {
     lazy var data = QuakeData(count: Catalog.objectCount)
+    lazy var million = QuakeData(count: QueryWorkloads.snapshotCount)
+    lazy var millionMatching = million.quakes.count { $0.magnitude > 5 && $0.place.contains("Japan") && $0.time > QueryWorkloads.since }
+    lazy var millionGroups = Set(million.quakes.map(\.place)).count
+    private var cachedMillionStore: (any PersistentStore)?
+
+    /// An in-memory store holding the million quakes (built once, untimed).
+    func millionStore() throws -> any PersistentStore {
+        if let cachedMillionStore { return cachedMillionStore }
+        let store = try QueryWorkloads.makeStore(million)
+        cachedMillionStore = store
+        return store
+    }
     private var cachedModel: ManagedObjectModel?
     private var cachedContainer: PersistentContainer?
     private var cachedDatabase: DatabaseQueue?
