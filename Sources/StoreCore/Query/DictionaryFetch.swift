@@ -62,7 +62,8 @@ package struct DictionaryFetch {
         enum Kind {
             case key(String)
             case expression(StoreExpression)
-            case aggregate(String, StoreExpression?)
+            /// An aggregate function and its argument: none (`count:` of rows), a stored property, or an expression.
+            indirect case aggregate(String, Kind?)
         }
         let name: String
         let kind: Kind
@@ -72,18 +73,24 @@ package struct DictionaryFetch {
             name = column.name
             switch column {
             case .property(let key):
-                kind = key.contains(".") ? .expression(.keyPath(key)) : .key(key)
+                kind = Self.compile(.keyPath(key))
                 resultType = nil
             case .expression(let description):
                 if case .function(let function, let arguments) = description.expression,
                     CollectionOperator.aggregateFunctionNames.contains(function)
                 {
-                    kind = .aggregate(function, arguments.first)
+                    kind = .aggregate(function, arguments.first.map(Self.compile))
                 } else {
                     kind = .expression(description.expression)
                 }
                 resultType = description.resultType
             }
+        }
+
+        /// A plain key path without dots is read straight from the row.
+        static func compile(_ expression: StoreExpression) -> Kind {
+            if case .keyPath(let key) = expression, !key.utf8.contains(UInt8(ascii: ".")) { return .key(key) }
+            return .expression(expression)
         }
 
         var isAggregate: Bool {
@@ -122,10 +129,15 @@ package struct DictionaryFetch {
         var values: [EvaluatedValue] = []
         values.reserveCapacity(group.count)
         for row in group {
-            guard let argument else { values.append(.value(.integer(1))); continue }
-            switch try evaluator.value(of: argument, on: row) {
-            case .collection(let items): values += items
-            case let single: values.append(single)
+            switch argument {
+            case nil: values.append(.value(.integer(1)))
+            case .key(let key)?: values.append(try row.evaluationValue(forKey: key))
+            case .expression(let expression)?:
+                switch try evaluator.value(of: expression, on: row) {
+                case .collection(let items): values += items
+                case let single: values.append(single)
+                }
+            case .aggregate?: break
             }
         }
         // As in SQL (and Core Data's SQLite store), aggregates over a column skip NULLs.

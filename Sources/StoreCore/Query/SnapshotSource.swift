@@ -1,5 +1,8 @@
 /// Evaluates predicates against a snapshot, following relationships through `resolve`.
-package struct SnapshotSource: PredicateEvaluationSource {
+///
+/// A class: evaluation passes sources around as existentials, and one reference is cheaper to
+/// box and copy than a snapshot, a model and a closure.
+package final class SnapshotSource: PredicateEvaluationSource {
     package let snapshot: StoreSnapshot
     package let model: ManagedObjectModel
     package let resolve: (ManagedObjectID) -> StoreSnapshot?
