@@ -130,3 +130,19 @@ extension ValidationTests {
         }
     }
 }
+
+extension ValidationTests {
+    func testNaNFailsRangeRules() throws {
+        let model = try ManagedObjectModel {
+            EntityDescription("Reading") { .attribute("value", .double, rules: .range(0.0...1.0)) }
+        }
+        let context = try TestStack.context(model)
+        try context.performAndWait {
+            let reading = try context.insertNewObject(forEntityName: "Reading")
+            try reading.setValue(Double.nan, forKey: "value")
+            XCTAssertThrowsError(try context.save()) { error in
+                XCTAssertEqual(Set((error as? ObjectValidationError)?.allErrors.map(\.code) ?? []), [.tooSmall, .tooLarge])
+            }
+        }
+    }
+}

@@ -84,6 +84,8 @@ extension ManagedObjectContext {
     }
 
     private static func violation(of rule: AttributeValidationRule, by value: StoreValue) -> (code: ObjectValidationError.Code, text: String)? {
+        if value.numericValue?.isNaN == true, case .minimum = rule { return (.tooSmall, "NaN is not a number within the allowed range") }
+        if value.numericValue?.isNaN == true, case .maximum = rule { return (.tooLarge, "NaN is not a number within the allowed range") }
         switch rule {
         case .minimum(let bound):
             if let order = ValueComparison.order(value, bound), order == .orderedAscending { return (.tooSmall, "\(value) is below the minimum \(bound)") }

@@ -1,0 +1,61 @@
+import Foundation
+import Stowage
+import XCTest
+
+/// The README's "Use it" example, kept compiling and running.
+final class ReadmeExampleTests: XCTestCase {
+    final class Post: ManagedObject {
+        @Attribute var title: String
+        @Attribute var timestamp: Date?
+        @Relationship var comments: Set<Comment>
+    }
+    final class Comment: ManagedObject {
+        @Attribute var text: String
+        @Relationship var post: Post?
+    }
+
+    func testReadmeExample() throws {
+        let model = try ManagedObjectModel {
+            EntityDescription("Post", class: Post.self) {
+                .attribute("title", .string, optional: false, defaultValue: "")
+                .attribute("timestamp", .date)
+                .toMany("comments", destination: "Comment", inverse: "post", deleteRule: .cascade)
+            }
+            EntityDescription("Comment", class: Comment.self) {
+                .attribute("text", .string)
+                .toOne("post", destination: "Post", inverse: "comments")
+            }
+        }
+
+        let container = PersistentContainer(name: "Blog", managedObjectModel: model)
+        container.persistentStoreDescriptions = [PersistentStoreDescription(type: .inMemory)]
+        try container.loadPersistentStores()
+
+        let lastWeek = Date().addingTimeInterval(-7 * 86_400)
+        let context = container.viewContext
+        try context.performAndWait {
+            let post = try Post(context: context)
+            post.title = "Misty Morning"
+            post.timestamp = Date()
+            for text in ["Lovely light", "Where is this?", "Wow"] {
+                let comment = try Comment(context: context)
+                comment.text = text
+                post.comments.insert(comment)          // comment.post is now post
+            }
+            try context.save()
+
+            var request = FetchRequest<Post>()
+            request.predicate = try .format("title CONTAINS[c] %@ AND timestamp > %@", "morning", lastWeek)
+            request.sortDescriptors = [.descending("timestamp")]
+            XCTAssertEqual(try context.fetch(request).map(\.title), ["Misty Morning"])
+
+            request.predicate = .key("comments").count > 2 && .key("title").beginsWith("Misty", caseInsensitive: true)
+            XCTAssertEqual(try context.fetch(request).count, 1)
+
+            var perDay = FetchRequest<FetchedDictionary>(entityName: "Post")
+            perDay.propertiesToFetch = ["title", .expression(.init(name: "posts", expression: .function("count:", [.keyPath("title")])))]
+            perDay.propertiesToGroupBy = ["title"]
+            XCTAssertEqual(try context.fetch(perDay), [["title": "Misty Morning", "posts": 1]])
+        }
+    }
+}
