@@ -138,12 +138,3 @@ final class CoordinatorTests: XCTestCase {
         XCTAssertTrue(container.persistentStoreCoordinator.persistentStores.isEmpty)
     }
 }
-
-/// A thread-safe counter for tests.
-final class Counter: @unchecked Sendable {
-    // @unchecked: `count` is only touched under `lock`.
-    private let lock = NSLock()
-    private var count = 0
-    func increment() { lock.lock(); count += 1; lock.unlock() }
-    var value: Int { lock.lock(); defer { lock.unlock() }; return count }
-}

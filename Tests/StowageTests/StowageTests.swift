@@ -1,5 +1,6 @@
 import Foundation
 import Stowage
+import StoreTestSupport
 import XCTest
 
 /// `import Stowage` alone makes the built-in store types available.
@@ -51,13 +52,4 @@ final class StowageTests: XCTestCase {
         }
         XCTAssertEqual(count, 3)
     }
-}
-
-/// A thread-safe counter for tests.
-final class Counter: @unchecked Sendable {
-    // @unchecked: `count` is only touched under `lock`.
-    private let lock = NSLock()
-    private var count = 0
-    func increment() { lock.lock(); count += 1; lock.unlock() }
-    var value: Int { lock.lock(); defer { lock.unlock() }; return count }
 }

@@ -24,7 +24,7 @@ extension ManagedObjectContext {
         }
         while !pendingDeletions.isEmpty {
             let object = pendingDeletions.removeFirst()
-            guard object.state.isDeleted || object.managedObjectContext == nil || registered[object.objectID] == nil else { continue }
+            guard object.state.isDeleted else { continue }  // inserted again since it was deleted
             if denyingRelationship(of: object) != nil {
                 deniedDeletions[ObjectIdentifier(object)] = object
                 continue
