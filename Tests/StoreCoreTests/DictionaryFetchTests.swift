@@ -104,3 +104,34 @@ final class DictionaryFetchTests: XCTestCase {
         }
     }
 }
+
+extension DictionaryFetchTests {
+    /// The seed query: posts in the last 30 days, grouped by day, with a count per day.
+    func testPostsInTheLastThirtyDaysGroupedByDay() throws {
+        let model = try ManagedObjectModel {
+            EntityDescription("Post") {
+                .attribute("createdAt", .date)
+                .attribute("day", .string)
+            }
+        }
+        let context = try TestStack.context(model)
+        let now = Date(timeIntervalSince1970: 1_800_000_000)
+        try context.performAndWait {
+            for daysAgo in [0, 0, 1, 29, 31, 45] {
+                let post = try context.insertNewObject(forEntityName: "Post")
+                let created = now.addingTimeInterval(-Double(daysAgo) * 86_400)
+                try post.setValue(created, forKey: "createdAt")
+                try post.setValue(created.formatted(.iso8601.year().month().day()), forKey: "day")
+            }
+            try context.save()
+            var request = FetchRequest<FetchedDictionary>(entityName: "Post")
+            request.predicate = try .format("createdAt > %@", now.addingTimeInterval(-30 * 86_400))
+            request.propertiesToFetch = ["day", .expression(ExpressionDescription(name: "posts", expression: .function("count:", [.keyPath("day")]), resultType: .integer64))]
+            request.propertiesToGroupBy = ["day"]
+            request.sortDescriptors = [.descending("day")]
+            let rows = try context.fetch(request)
+            XCTAssertEqual(rows.map { $0["posts"] }, [.integer(2), .integer(1), .integer(1)])
+            XCTAssertEqual(rows.count, 3, "posts older than 30 days are left out")
+        }
+    }
+}
