@@ -153,7 +153,11 @@ final class ContextLifecycleTests: XCTestCase {
         }
     }
 
-    func testOptimisticLockingConflictAndMergePolicies() throws {
+    /// Two contexts that both read a saved post; the second changes it with `change` and saves
+    /// first, so the first context's next save of that post is in conflict.
+    private func contextsInConflict(
+        _ change: (Post) -> Void
+    ) throws -> (first: ManagedObjectContext, second: ManagedObjectContext, id: ManagedObjectID) {
         let container = try TestStack.container()
         let first = container.newBackgroundContext()
         let second = container.newBackgroundContext()
@@ -163,13 +167,16 @@ final class ContextLifecycleTests: XCTestCase {
             try first.save()
             return post.objectID
         }
-        // Both contexts read the object, the second saves first.
         try first.performAndWait { _ = (try first.existingObject(with: id) as? Post)?.title }
         try second.performAndWait {
-            let post = try XCTUnwrap(second.existingObject(with: id) as? Post)
-            post.views = 10
+            change(try XCTUnwrap(second.existingObject(with: id) as? Post))
             try second.save()
         }
+        return (first, second, id)
+    }
+
+    func testOptimisticLockingConflictAndMergePolicies() throws {
+        let (first, second, id) = try contextsInConflict { $0.views = 10 }
         try first.performAndWait {
             let post = try XCTUnwrap(first.registeredObject(for: id) as? Post)
             post.title = "First"
@@ -195,21 +202,7 @@ final class ContextLifecycleTests: XCTestCase {
     }
 
     func testStoreTrumpKeepsStoreValuesForPropertiesChangedElsewhere() throws {
-        let container = try TestStack.container()
-        let first = container.newBackgroundContext()
-        let second = container.newBackgroundContext()
-        let id = try first.performAndWait {
-            let post = try Post(context: first)
-            post.title = "Base"
-            try first.save()
-            return post.objectID
-        }
-        try first.performAndWait { _ = (try first.existingObject(with: id) as? Post)?.title }
-        try second.performAndWait {
-            let post = try XCTUnwrap(second.existingObject(with: id) as? Post)
-            post.title = "Theirs"
-            try second.save()
-        }
+        let (first, _, id) = try contextsInConflict { $0.title = "Theirs" }
         try first.performAndWait {
             let post = try XCTUnwrap(first.registeredObject(for: id) as? Post)
             post.title = "Mine"

@@ -20,7 +20,7 @@ extension ManagedObjectContext {
         switch request.storeRequest.resultType {
         case .managedObject:
             guard let objectType = Result.self as? ManagedObject.Type,
-                entity.managedObjectClass == objectType || entity.managedObjectClass.isSubclassOrSame(of: objectType)
+                entity.managedObjectClass.isSubclassOrSame(of: objectType)
             else {
                 throw FetchError(.wrongResultType, "entity \(entity.name) is represented by \(entity.managedObjectClass), which is not \(Result.self)")
             }
@@ -130,17 +130,6 @@ extension ManagedObjectContext {
         rows.count = rows.ids.count
         rows.snapshots = [:]
         return rows
-    }
-}
-
-extension ManagedObject {
-    static func isSubclassOrSame(of base: ManagedObject.Type) -> Bool {
-        var current: AnyClass? = self
-        while let next = current {
-            if next == base { return true }
-            current = _getSuperclass(next)
-        }
-        return false
     }
 }
 

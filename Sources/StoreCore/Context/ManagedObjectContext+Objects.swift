@@ -133,7 +133,7 @@ extension ManagedObjectContext {
         if entity.isAbstract {
             throw ModelError(.abstractEntity, entity: name, "\(name) is abstract; insert one of its sub-entities")
         }
-        if let expected, !(entity.managedObjectClass == expected || entity.managedObjectClass.isSubclass(of: expected)) {
+        if let expected, !entity.managedObjectClass.isSubclassOrSame(of: expected) {
             throw ModelError(.classMismatch, entity: name, "entity \(name) is represented by \(entity.managedObjectClass), not \(expected)")
         }
         return entity
@@ -199,16 +199,5 @@ extension ManagedObjectContext {
 
     private func noCoordinator() throws -> StoreError {
         StoreError(.noStores, "\(self) has no persistent store coordinator")
-    }
-}
-
-extension ManagedObject {
-    fileprivate static func isSubclass(of base: ManagedObject.Type) -> Bool {
-        var current: AnyClass? = _getSuperclass(self)
-        while let next = current {
-            if next == base { return true }
-            current = _getSuperclass(next)
-        }
-        return false
     }
 }

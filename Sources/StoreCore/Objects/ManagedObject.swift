@@ -122,6 +122,16 @@ open class ManagedObject: FetchRequestResult, Hashable, CustomStringConvertible 
     // MARK: Hashable by identity
 
     public static func == (lhs: ManagedObject, rhs: ManagedObject) -> Bool { lhs === rhs }
+
+    /// Whether this class is `base` or inherits from it.
+    static func isSubclassOrSame(of base: ManagedObject.Type) -> Bool {
+        var current: AnyClass? = self
+        while let next = current {
+            if next == base { return true }
+            current = _getSuperclass(next)
+        }
+        return false
+    }
     public func hash(into hasher: inout Hasher) { hasher.combine(ObjectIdentifier(self)) }
 
     public var description: String {

@@ -65,25 +65,12 @@ extension Relationship: ManagedPropertyDeclaration {
         default: break
         }
         if let destinationClass = relationship.destinationEntity?.managedObjectClass,
-            !(destinationClass == Value.destinationClass || isSubclass(destinationClass, of: Value.destinationClass))
+            !destinationClass.isSubclassOrSame(of: Value.destinationClass)
         {
             return "destination \(relationship.destinationEntityName) is represented by \(destinationClass), not \(Value.destinationClass)"
         }
         return nil
     }
-
-    private func isSubclass(_ type: ManagedObject.Type, of base: ManagedObject.Type) -> Bool {
-        var current: AnyClass? = type
-        while let next = current {
-            if next == base { return true }
-            current = class_getSuperclassCompat(next)
-        }
-        return false
-    }
-}
-
-private func class_getSuperclassCompat(_ type: AnyClass) -> AnyClass? {
-    (type as? ManagedObject.Type).flatMap { _getSuperclass($0) }
 }
 
 /// A Swift type that can hold a relationship's value: `Destination?`, `Set<Destination>` or
