@@ -8,15 +8,26 @@ let package = Package(
         .library(name: "Stowage", targets: ["Stowage"]),
         .library(name: "StoreCore", targets: ["StoreCore"]),
         .library(name: "MemoryBackend", targets: ["MemoryBackend"]),
+        .library(name: "SQLiteBackend", targets: ["SQLiteBackend"]),
         .executable(name: "stowage", targets: ["StowageCLI"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+        .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
     ],
     targets: [
         .target(name: "StoreCore"),
         .target(name: "MemoryBackend", dependencies: ["StoreCore"]),
-        .target(name: "Stowage", dependencies: ["StoreCore", "MemoryBackend"]),
+        .systemLibrary(
+            name: "CSQLite",
+            pkgConfig: "sqlite3",
+            providers: [.apt(["libsqlite3-dev"])]
+        ),
+        .target(
+            name: "SQLiteBackend",
+            dependencies: ["StoreCore", "CSQLite", .product(name: "Logging", package: "swift-log")]
+        ),
+        .target(name: "Stowage", dependencies: ["StoreCore", "MemoryBackend", "SQLiteBackend"]),
         .executableTarget(
             name: "StowageCLI",
             dependencies: [
@@ -24,9 +35,10 @@ let package = Package(
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
-        .target(name: "StoreTestSupport", dependencies: ["StoreCore", "MemoryBackend"], path: "Tests/StoreTestSupport"),
+        .target(name: "StoreTestSupport", dependencies: ["StoreCore", "MemoryBackend", "SQLiteBackend"], path: "Tests/StoreTestSupport"),
         .testTarget(name: "StoreCoreTests", dependencies: ["StoreCore", "StoreTestSupport"]),
         .testTarget(name: "MemoryBackendTests", dependencies: ["MemoryBackend", "StoreTestSupport"]),
+        .testTarget(name: "SQLiteBackendTests", dependencies: ["SQLiteBackend", "StoreTestSupport"]),
         .testTarget(name: "StowageTests", dependencies: ["Stowage", "StoreTestSupport"]),
     ],
     swiftLanguageModes: [.v6]

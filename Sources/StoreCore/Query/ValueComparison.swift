@@ -67,7 +67,7 @@ package enum ValueComparison {
         }
     }
 
-    static func fold(_ string: String, _ options: StoreComparison.Options) -> String {
+    package static func fold(_ string: String, _ options: StoreComparison.Options) -> String {
         var result = string
         if options.contains(.caseInsensitive) || options.contains(.diacriticInsensitive) {
             var foldOptions: String.CompareOptions = []

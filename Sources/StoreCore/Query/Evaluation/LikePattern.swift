@@ -2,8 +2,8 @@
 /// backslash makes the next character literal. The whole string must match.
 ///
 /// Complexity: O(n·m) in the worst case, linear for patterns with at most one `*`.
-enum LikePattern {
-    static func matches(_ text: String, _ pattern: String) -> Bool {
+package enum LikePattern {
+    package static func matches(_ text: String, _ pattern: String) -> Bool {
         let t = Array(text), p = Array(pattern)
         var ti = 0, pi = 0
         var starPattern = -1, starText = 0

@@ -5,12 +5,14 @@ import Foundation
 /// `@unchecked Sendable`: the dictionary is only touched under `lock`, and
 /// `NSRegularExpression` is immutable after creation and documented as safe to use from several
 /// threads at once.
-final class RegularExpressionCache: @unchecked Sendable {
+package final class RegularExpressionCache: @unchecked Sendable {
+    package init() {}
+
     private let lock = NSLock()
     private var compiled: [String: NSRegularExpression] = [:]
 
     /// Whether the whole of `text` matches `pattern` (ICU syntax), honouring `[c]` and `[d]`.
-    func matches(_ text: String, pattern: String, options: StoreComparison.Options) throws -> Bool {
+    package func matches(_ text: String, pattern: String, options: StoreComparison.Options) throws -> Bool {
         let diacritics: StoreComparison.Options = options.intersection(.diacriticInsensitive)
         let subject = diacritics.isEmpty ? text : ValueComparison.fold(text, diacritics)
         let source = diacritics.isEmpty ? pattern : ValueComparison.fold(pattern, diacritics)

@@ -1,0 +1,97 @@
+import Foundation
+
+/// One writer connection and up to `maximumReaders` reader connections to one database file.
+///
+/// In WAL mode readers see the last committed state while the writer works, so fetches on
+/// background contexts never wait for a long save. Each call borrows a connection for the
+/// duration of its closure; a connection is never used by two threads at once.
+/// A private in-memory database (`/dev/null`) has one connection that serves both roles.
+///
+/// For example:
+///
+/// ```swift
+/// let pool = try ConnectionPool(path: path, configuration: configuration)
+/// let count = try pool.read { try $0.scalar("SELECT COUNT(*) FROM ZPOST") }
+/// try pool.write { connection in try connection.transaction { … } }
+/// ```
+final class ConnectionPool: @unchecked Sendable {
+    // @unchecked: the writer is only touched under `writerLock`; idle readers only under
+    // `readersLock`; a borrowed reader belongs to the one caller that took it.
+
+    struct Configuration: Sendable {
+        var readOnly = false
+        var maximumReaders = 4
+        var busyTimeout: Double = 240
+        /// `PRAGMA name = value` lines run on every connection, in order.
+        var pragmas: [(name: String, value: String)] = []
+        var log: SQLLog = .disabled
+    }
+
+    let path: String
+    let isInMemory: Bool
+    private let configuration: Configuration
+    private let writer: SQLiteConnection
+    private let writerLock = NSRecursiveLock()
+    private let readersLock = NSLock()
+    private var idleReaders: [SQLiteConnection] = []
+    private let readerSlots: DispatchSemaphore
+
+    init(path: String, configuration: Configuration) throws {
+        self.path = path
+        self.isInMemory = path == ":memory:"
+        self.configuration = configuration
+        writer = try SQLiteConnection(path: path, mode: configuration.readOnly ? .readOnly : .readWrite, log: configuration.log)
+        readerSlots = DispatchSemaphore(value: max(1, configuration.maximumReaders))
+        try prepare(writer)
+    }
+
+    private func prepare(_ connection: SQLiteConnection) throws {
+        connection.setBusyTimeout(configuration.busyTimeout)
+        for pragma in configuration.pragmas {
+            try connection.execute("PRAGMA \(pragma.name) = \(pragma.value)")
+        }
+    }
+
+    /// Runs `body` on the writer connection, one caller at a time (re-entrant on one thread).
+    func write<T>(_ body: (SQLiteConnection) throws -> T) rethrows -> T {
+        writerLock.lock()
+        defer { writerLock.unlock() }
+        return try body(writer)
+    }
+
+    /// Runs `body` on a reader connection inside one read transaction, so every statement it
+    /// issues sees the same committed state.
+    func read<T>(_ body: (SQLiteConnection) throws -> T) throws -> T {
+        if isInMemory { return try write { try body($0) } }
+        readerSlots.wait()
+        defer { readerSlots.signal() }
+        let reader = try takeReader()
+        defer { giveBack(reader) }
+        try reader.execute("BEGIN DEFERRED")
+        defer { if reader.isInTransaction { try? reader.execute("COMMIT") } }
+        return try body(reader)
+    }
+
+    private func takeReader() throws -> SQLiteConnection {
+        readersLock.lock()
+        let idle = idleReaders.popLast()
+        readersLock.unlock()
+        if let idle { return idle }
+        let reader = try SQLiteConnection(path: path, mode: .readOnly, log: configuration.log)
+        reader.setBusyTimeout(configuration.busyTimeout)
+        return reader
+    }
+
+    private func giveBack(_ reader: SQLiteConnection) {
+        readersLock.lock()
+        idleReaders.append(reader)
+        readersLock.unlock()
+    }
+
+    /// Drops the readers' cached statements (after the writer changed the schema).
+    func resetReaders() {
+        readersLock.lock()
+        idleReaders.removeAll()
+        readersLock.unlock()
+    }
+}

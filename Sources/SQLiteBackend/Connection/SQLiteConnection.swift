@@ -1,0 +1,120 @@
+import Foundation
+internal import CSQLite
+
+/// One SQLite database connection; owns its `sqlite3` handle and closes it in `deinit`.
+///
+/// A connection is used by one thread at a time (the pool hands it out), so it is opened with
+/// `SQLITE_OPEN_NOMUTEX`. Statements are prepared once and cached by their SQL text.
+///
+/// For example:
+///
+/// ```swift
+/// let connection = try SQLiteConnection(path: "/tmp/Blog.sqlite", mode: .readWrite, log: .disabled)
+/// try connection.execute("PRAGMA journal_mode = WAL")
+/// let statement = try connection.cachedStatement("SELECT COUNT(*) FROM ZPOST")
+/// ```
+final class SQLiteConnection {
+    enum Mode { case readOnly, readWrite }
+
+    let handle: OpaquePointer
+    let path: String
+    let log: SQLLog
+    private var statements: [String: SQLiteStatement] = [:]
+
+    init(path: String, mode: Mode, log: SQLLog) throws {
+        var handle: OpaquePointer?
+        var flags = SQLITE_OPEN_NOMUTEX | SQLITE_OPEN_URI
+        flags |= mode == .readOnly ? SQLITE_OPEN_READONLY : (SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE)
+        let code = sqlite3_open_v2(path, &handle, flags, nil)
+        guard code == SQLITE_OK, let handle else {
+            let error = SQLiteError(code: code, connection: handle)
+            sqlite3_close_v2(handle)
+            throw error
+        }
+        self.handle = handle
+        self.path = path
+        self.log = log
+        sqlite3_extended_result_codes(handle, 1)
+        SQLFunctions.register(on: self)
+    }
+
+    deinit {
+        statements.removeAll()
+        sqlite3_close_v2(handle)
+    }
+
+    /// Runs one or more statements that take no parameters.
+    func execute(_ sql: String) throws {
+        log.statement(sql, [])
+        var message: UnsafeMutablePointer<CChar>?
+        let code = sqlite3_exec(handle, sql, nil, nil, &message)
+        guard code == SQLITE_OK else {
+            let text = message.map { String(cString: $0) } ?? String(cString: sqlite3_errstr(code))
+            sqlite3_free(message)
+            throw SQLiteError(code: code, message: text, sql: sql)
+        }
+    }
+
+    /// A statement prepared once per connection and reused; reset and rebound by each user.
+    func cachedStatement(_ sql: String) throws -> SQLiteStatement {
+        if let statement = statements[sql] { return statement }
+        let statement = try SQLiteStatement(connection: self, sql: sql)
+        statements[sql] = statement
+        return statement
+    }
+
+    /// Runs `sql` with `values` and calls `row` for each result row.
+    func query(_ sql: String, _ values: [SQLValue] = [], row: (SQLiteStatement) throws -> Void) throws {
+        let statement = try cachedStatement(sql)
+        try statement.bind(values)
+        defer { statement.reset() }
+        let started = log.isEnabled ? ContinuousClock.now : nil
+        log.statement(sql, values)
+        var rows = 0
+        while try statement.step() {
+            rows += 1
+            try row(statement)
+        }
+        if let started { log.finished(sql, rows: rows, after: ContinuousClock.now - started, connection: self) }
+    }
+
+    /// The first column of the first row, if any.
+    func scalar(_ sql: String, _ values: [SQLValue] = []) throws -> SQLValue? {
+        var result: SQLValue?
+        try query(sql, values) { row in if result == nil { result = row.value(at: 0) } }
+        return result
+    }
+
+    /// Runs a statement that returns no rows, from the cache.
+    func run(_ sql: String, _ values: [SQLValue] = []) throws {
+        let statement = try cachedStatement(sql)
+        defer { statement.reset() }
+        try statement.run(values)
+    }
+
+    /// Rows changed by the last INSERT, UPDATE or DELETE.
+    var changes: Int { Int(sqlite3_changes(handle)) }
+
+    var isInTransaction: Bool { sqlite3_get_autocommit(handle) == 0 }
+
+    /// Runs `body` in a transaction: committed when it returns, rolled back when it throws.
+    func transaction<T>(immediate: Bool = true, _ body: () throws -> T) throws -> T {
+        try execute(immediate ? "BEGIN IMMEDIATE" : "BEGIN DEFERRED")
+        do {
+            let result = try body()
+            try execute("COMMIT")
+            return result
+        } catch {
+            if isInTransaction { try? execute("ROLLBACK") }
+            throw error
+        }
+    }
+
+    /// Waits up to `seconds` for a lock held by another connection before failing with BUSY.
+    func setBusyTimeout(_ seconds: Double) {
+        sqlite3_busy_timeout(handle, Int32(max(0, min(seconds * 1000, Double(Int32.max)))))
+    }
+
+    /// Forgets every cached statement (after the schema changes).
+    func clearStatementCache() { statements.removeAll() }
+}

@@ -1,0 +1,118 @@
+import Foundation
+internal import CSQLite
+
+/// One prepared statement; owns its `sqlite3_stmt` and finalizes it in `deinit`.
+///
+/// Bind values by 1-based index, step through rows, read columns by 0-based index. A statement
+/// belongs to the connection that prepared it and is used on that connection's thread only.
+///
+/// For example:
+///
+/// ```swift
+/// let statement = try connection.cachedStatement("SELECT ZTITLE FROM ZPOST WHERE Z_PK = ?")
+/// try statement.bind([.integer(7)])
+/// while try statement.step() { print(statement.string(at: 0) ?? "") }
+/// ```
+final class SQLiteStatement {
+    let handle: OpaquePointer
+    let sql: String
+    unowned let connection: SQLiteConnection
+
+    init(connection: SQLiteConnection, sql: String) throws {
+        var handle: OpaquePointer?
+        let code = sqlite3_prepare_v3(connection.handle, sql, -1, UInt32(SQLITE_PREPARE_PERSISTENT), &handle, nil)
+        guard code == SQLITE_OK, let handle else {
+            throw SQLiteError(code: code, connection: connection.handle, sql: sql)
+        }
+        self.handle = handle
+        self.sql = sql
+        self.connection = connection
+    }
+
+    deinit { sqlite3_finalize(handle) }
+
+    var parameterCount: Int { Int(sqlite3_bind_parameter_count(handle)) }
+    var columnCount: Int { Int(sqlite3_column_count(handle)) }
+    func columnName(at index: Int) -> String { String(cString: sqlite3_column_name(handle, Int32(index))) }
+
+    // MARK: Binding
+
+    /// Resets the statement and binds `values` to its parameters, in order.
+    func bind(_ values: [SQLValue]) throws {
+        reset()
+        for (offset, value) in values.enumerated() { try bind(value, at: offset + 1) }
+    }
+
+    func bind(_ value: SQLValue, at index: Int) throws {
+        let position = Int32(index)
+        let code: Int32
+        switch value {
+        case .null: code = sqlite3_bind_null(handle, position)
+        case .integer(let number): code = sqlite3_bind_int64(handle, position, number)
+        case .real(let number): code = sqlite3_bind_double(handle, position, number)
+        case .text(let text):
+            code = sqlite3_bind_text(handle, position, text, -1, stowage_sqlite_transient())
+        case .blob(let data):
+            code = data.withUnsafeBytes { bytes in
+                // An empty Data has no base address; bind a zero-length blob, not NULL.
+                sqlite3_bind_blob(handle, position, bytes.baseAddress ?? UnsafeRawPointer(bitPattern: 1), Int32(bytes.count), stowage_sqlite_transient())
+            }
+        }
+        guard code == SQLITE_OK else { throw SQLiteError(code: code, connection: connection.handle, sql: sql) }
+    }
+
+    func reset() {
+        sqlite3_reset(handle)
+        sqlite3_clear_bindings(handle)
+    }
+
+    // MARK: Stepping
+
+    /// Advances to the next row; false when there are no more.
+    func step() throws -> Bool {
+        let code = sqlite3_step(handle)
+        switch code {
+        case SQLITE_ROW: return true
+        case SQLITE_DONE: return false
+        default: throw SQLiteError(code: code, connection: connection.handle, sql: sql)
+        }
+    }
+
+    /// Runs a statement that returns no rows.
+    func run(_ values: [SQLValue] = []) throws {
+        try bind(values)
+        connection.log.statement(sql, values)
+        while try step() {}
+    }
+
+    // MARK: Columns
+
+    func isNull(at index: Int) -> Bool { sqlite3_column_type(handle, Int32(index)) == SQLITE_NULL }
+    func int64(at index: Int) -> Int64 { sqlite3_column_int64(handle, Int32(index)) }
+    func double(at index: Int) -> Double { sqlite3_column_double(handle, Int32(index)) }
+
+    func string(at index: Int) -> String? {
+        guard let text = sqlite3_column_text(handle, Int32(index)) else { return nil }
+        let count = Int(sqlite3_column_bytes(handle, Int32(index)))
+        return String(decoding: UnsafeBufferPointer(start: text, count: count), as: UTF8.self)
+    }
+
+    func data(at index: Int) -> Data? {
+        let position = Int32(index)
+        guard sqlite3_column_type(handle, position) != SQLITE_NULL else { return nil }
+        let count = Int(sqlite3_column_bytes(handle, position))
+        guard count > 0, let bytes = sqlite3_column_blob(handle, position) else { return Data() }
+        return Data(bytes: bytes, count: count)
+    }
+
+    /// The column as a storage-class value, as SQLite holds it.
+    func value(at index: Int) -> SQLValue {
+        switch sqlite3_column_type(handle, Int32(index)) {
+        case SQLITE_INTEGER: .integer(int64(at: index))
+        case SQLITE_FLOAT: .real(double(at: index))
+        case SQLITE_TEXT: string(at: index).map(SQLValue.text) ?? .null
+        case SQLITE_BLOB: data(at: index).map(SQLValue.blob) ?? .null
+        default: .null
+        }
+    }
+}

@@ -1,0 +1,125 @@
+import StoreCore
+
+extension SQLiteSchema {
+    /// The statements that create an empty store for `model`: entity tables, join tables,
+    /// Core Data's bookkeeping tables, and the indexes the model asks for.
+    ///
+    /// Partial-index predicates are compiled by `predicateSQL`, which must inline constants
+    /// (an index definition cannot take bound parameters).
+    func createStatements(model: ManagedObjectModel, predicateSQL: (EntityTable, String) throws -> String) throws -> [String] {
+        var statements: [String] = [
+            "CREATE TABLE Z_PRIMARYKEY (Z_ENT INTEGER PRIMARY KEY, Z_NAME VARCHAR, Z_SUPER INTEGER, Z_MAX INTEGER)",
+            "CREATE TABLE Z_METADATA (Z_VERSION INTEGER PRIMARY KEY, Z_UUID VARCHAR(255), Z_PLIST BLOB)",
+        ]
+        for table in rootTables {
+            let columns = ["Z_PK INTEGER PRIMARY KEY", "Z_ENT INTEGER", "Z_OPT INTEGER"] + table.columns.map { "\($0.name) \($0.type)" }
+            statements.append("CREATE TABLE \(table.name) ( \(columns.joined(separator: ", ")) )")
+        }
+        for join in joinTables {
+            let columns = ["\(join.ownerColumn) INTEGER", "\(join.memberColumn) INTEGER"] + join.orderColumns.map { "\($0) INTEGER" }
+            statements.append("CREATE TABLE \(join.name) ( \(columns.joined(separator: ", ")), PRIMARY KEY (\(join.ownerColumn), \(join.memberColumn)) )")
+            statements.append("CREATE INDEX \(join.name)_\(join.memberColumn)_INDEX ON \(join.name) (\(join.memberColumn), \(join.ownerColumn))")
+        }
+        for entity in model.entities {
+            guard let table = tables[entity.name] else { continue }
+            if entity.superentity == nil {
+                if !entity.subentities.isEmpty {
+                    statements.append("CREATE INDEX \(table.table)_Z_ENT_INDEX ON \(table.table) (Z_ENT)")
+                }
+                for root in rootTables where root.rootEntity == entity.name {
+                    for column in root.columns where column.type == "INTEGER" && isForeignKey(column.name, in: entity) {
+                        statements.append("CREATE INDEX \(table.table)_\(column.name)_INDEX ON \(table.table) (\(column.name))")
+                    }
+                }
+            }
+            statements += try indexStatements(for: entity, table: table, predicateSQL: predicateSQL)
+        }
+        var primaryKeys: [String] = []
+        for number in entityNames.keys.sorted() {
+            guard let name = entityNames[number], let table = tables[name] else { continue }
+            primaryKeys.append("(\(number), '\(name.replacingOccurrences(of: "'", with: "''"))', \(table.superNumber), 0)")
+        }
+        if !primaryKeys.isEmpty {
+            statements.append("INSERT INTO Z_PRIMARYKEY (Z_ENT, Z_NAME, Z_SUPER, Z_MAX) VALUES " + primaryKeys.joined(separator: ", "))
+        }
+        return statements
+    }
+
+    private func isForeignKey(_ column: String, in root: EntityDescription) -> Bool {
+        tables.values.contains { table in
+            table.rootName == root.name && table.columns.contains { if case .toOne = $0.kind { $0.name == column } else { false } }
+        }
+    }
+
+    /// Fetch indexes (binary, partial, R-tree) and uniqueness constraints declared on `entity`.
+    private func indexStatements(
+        for entity: EntityDescription, table: EntityTable, predicateSQL: (EntityTable, String) throws -> String
+    ) throws -> [String] {
+        var statements: [String] = []
+        func columnName(_ property: String) throws -> String {
+            guard let column = table.column(for: property) else {
+                throw ModelError(.invalidIndex, entity: entity.name, key: property, "\(entity.name).\(property) is not a stored attribute or to-one relationship, so it cannot be indexed")
+            }
+            return column.name
+        }
+        for index in entity.indexes {
+            let name = "Z_\(entity.name)_\(index.name)"
+            switch index.kind {
+            case .binary:
+                let columns = try index.elements.map { "\(try columnName($0.property)) COLLATE BINARY \($0.ascending ? "ASC" : "DESC")" }
+                var sql = "CREATE INDEX \(quoted(name)) ON \(table.table) (\(columns.joined(separator: ", ")))"
+                if let predicate = index.partialIndexPredicate { sql += " WHERE " + (try predicateSQL(table, predicate)) }
+                statements.append(sql)
+            case .rTree:
+                statements += rTreeStatements(try RTreeIndex(entity: table, index: index, columnName: columnName))
+            }
+        }
+        for (offset, constraint) in entity.uniquenessConstraints.enumerated() {
+            let columns = try constraint.map(columnName)
+            statements.append("CREATE UNIQUE INDEX \(quoted("Z_\(entity.name)_UNIQUE_\(offset)")) ON \(table.table) (\(columns.joined(separator: ", ")))")
+        }
+        return statements
+    }
+
+    /// An R-tree index: a virtual table with a min and max column per indexed property, kept in
+    /// step with the entity's table by triggers.
+    private func rTreeStatements(_ index: RTreeIndex) -> [String] {
+        let table = index.entity
+        let name = quoted(index.tableName)
+        let bounds = index.columns.flatMap { ["\($0)_MIN", "\($0)_MAX"] }
+        let values = index.columns.flatMap { ["NEW.\($0)", "NEW.\($0)"] }
+        let entityFilter = table.sharesTable ? " AND NEW.Z_ENT IN (\(table.entityNumbers.map(String.init).joined(separator: ", ")))" : ""
+        let present = index.columns.map { "NEW.\($0) IS NOT NULL" }.joined(separator: " AND ") + entityFilter
+        let insert = "INSERT OR REPLACE INTO \(name) (Z_PK, \(bounds.joined(separator: ", "))) SELECT NEW.Z_PK, \(values.joined(separator: ", ")) WHERE \(present)"
+        let trigger = { (suffix: String) in quoted("Z_RT_\(index.tableName)_\(suffix)") }
+        return [
+            "CREATE VIRTUAL TABLE \(name) USING rtree (Z_PK, \(bounds.joined(separator: ", ")))",
+            "CREATE TRIGGER \(trigger("INSERT")) AFTER INSERT ON \(table.table) FOR EACH ROW BEGIN \(insert); END",
+            "CREATE TRIGGER \(trigger("UPDATE")) AFTER UPDATE OF \(index.columns.joined(separator: ", ")) ON \(table.table) FOR EACH ROW BEGIN DELETE FROM \(name) WHERE Z_PK = OLD.Z_PK; \(insert); END",
+            "CREATE TRIGGER \(trigger("DELETE")) AFTER DELETE ON \(table.table) FOR EACH ROW BEGIN DELETE FROM \(name) WHERE Z_PK = OLD.Z_PK; END",
+        ]
+    }
+
+    private func quoted(_ identifier: String) -> String {
+        "\"" + identifier.replacingOccurrences(of: "\"", with: "\"\"") + "\""
+    }
+}
+
+/// An R-tree fetch index of one entity: `Z_<Entity>_<index>`, with `<COLUMN>_MIN`/`_MAX`
+/// bounds per indexed property (points: min = max). The SQL compiler uses it for
+/// `indexed:by:` comparisons.
+struct RTreeIndex: Sendable {
+    let entity: EntityTable
+    let name: String
+    let properties: [String]
+    let columns: [String]
+
+    var tableName: String { "Z_\(entity.name)_\(name)" }
+
+    init(entity: EntityTable, index: FetchIndexDescription, columnName: (String) throws -> String) throws {
+        self.entity = entity
+        self.name = index.name
+        self.properties = index.elements.map(\.property)
+        self.columns = try index.elements.map { try columnName($0.property) }
+    }
+}

@@ -1,0 +1,182 @@
+import StoreCore
+
+/// The whole model mapped onto Core Data's SQLite layout: entity numbers, one table per root
+/// entity, a column per stored attribute and to-one relationship, join tables for
+/// many-to-many relationships and `Z_FOK_` columns for ordered ones.
+///
+/// Built from the model alone, so the same model always gives the same layout — which is what
+/// lets a store written by Core Data be read with its model. docs/sqlite-layout.md describes it.
+///
+/// For example:
+///
+/// ```swift
+/// let schema = SQLiteSchema(model: model)
+/// schema.tables["Post"]?.table                 // "ZPOST"
+/// schema.tables["Post"]?.column(for: "title")  // ZTITLE
+/// ```
+struct SQLiteSchema: Sendable {
+    /// Every entity's mapping, by entity name.
+    let tables: [String: EntityTable]
+    /// Entity names by `Z_ENT`.
+    let entityNames: [Int64: String]
+    /// The tables to create: one per root entity, with every column of its hierarchy.
+    let rootTables: [RootTable]
+    let joinTables: [JoinTable]
+    /// R-tree fetch indexes by entity name and index name.
+    let rTreeIndexes: [String: [String: RTreeIndex]]
+
+    struct RootTable: Sendable {
+        let name: String
+        let rootEntity: String
+        /// Attribute, foreign-key and order columns with their declared SQL types, in order.
+        let columns: [(name: String, type: String)]
+    }
+
+    init(model: ManagedObjectModel) {
+        var numbers: [String: Int64] = [:]
+        for (offset, entity) in model.entities.sorted(by: { $0.name < $1.name }).enumerated() {
+            numbers[entity.name] = Int64(offset + 1)
+        }
+        var names: [Int64: String] = [:]
+        for (name, number) in numbers { names[number] = name }
+
+        // Column names per root table: each declared property gets one, siblings that clash
+        // get numeric suffixes.
+        var columnNames: [ObjectIdentifier: String] = [:]
+        var orderColumnNames: [ObjectIdentifier: String] = [:]
+        var rootTables: [RootTable] = []
+        for root in model.entities where root.superentity == nil {
+            var used: Set<String> = ["Z_PK", "Z_ENT", "Z_OPT"]
+            var columns: [(name: String, type: String)] = []
+            func unique(_ base: String) -> String {
+                var name = base, suffix = 1
+                while used.contains(name) { name = base + String(suffix); suffix += 1 }
+                used.insert(name)
+                return name
+            }
+            for entity in Self.hierarchy(of: root, numbers: numbers) {
+                for property in entity.declaredProperties where !property.isTransient {
+                    if let attribute = property as? AttributeDescription {
+                        let name = unique("Z" + attribute.name.uppercased())
+                        columnNames[ObjectIdentifier(attribute)] = name
+                        columns.append((name, Column(property: attribute.name, name: name, kind: .attribute(attribute.attributeType, externalStorage: false)).declaredType))
+                    } else if let relationship = property as? RelationshipDescription, !relationship.isToMany {
+                        let name = unique("Z" + relationship.name.uppercased())
+                        columnNames[ObjectIdentifier(relationship)] = name
+                        columns.append((name, "INTEGER"))
+                        if relationship.inverseRelationship?.isOrdered == true, relationship.inverseRelationship?.isToMany == true {
+                            let order = unique("Z_FOK_" + relationship.name.uppercased())
+                            orderColumnNames[ObjectIdentifier(relationship)] = order
+                            columns.append((order, "INTEGER"))
+                        }
+                    }
+                }
+            }
+            rootTables.append(RootTable(name: Self.tableName(root.name), rootEntity: root.name, columns: columns))
+        }
+
+        // Join tables, named after the side whose name sorts last.
+        var joinTables: [JoinTable] = []
+        var joinStorage: [ObjectIdentifier: ToManyStorage] = [:]
+        for entity in model.entities {
+            for relationship in entity.declaredProperties.compactMap({ $0 as? RelationshipDescription })
+            where relationship.isToMany && !relationship.isTransient {
+                guard let inverse = relationship.inverseRelationship, inverse.isToMany,
+                    Self.ownsJoinTable(relationship, inverse: inverse),
+                    let owner = relationship.entity, let member = inverse.entity,
+                    let ownerNumber = numbers[owner.name], let memberNumber = numbers[member.name]
+                else { continue }
+                let table = "Z_\(ownerNumber)\(relationship.name.uppercased())"
+                let ownerColumn = "Z_\(ownerNumber)\(inverse.name.uppercased())"
+                var memberColumn = "Z_\(memberNumber)\(relationship.name.uppercased())"
+                if memberColumn == ownerColumn { memberColumn += "1" }
+                let ownerOrder = relationship.isOrdered ? "Z_FOK_" + memberColumn.dropFirst(2) : nil
+                let memberOrder = inverse.isOrdered ? "Z_FOK_" + ownerColumn.dropFirst(2) : nil
+                joinTables.append(JoinTable(name: table, ownerColumn: ownerColumn, memberColumn: memberColumn, orderColumns: [ownerOrder, memberOrder].compactMap { $0 }))
+                joinStorage[ObjectIdentifier(relationship)] = .joinTable(
+                    destination: member.name, table: table, ownerColumn: ownerColumn, memberColumn: memberColumn, orderColumn: ownerOrder)
+                joinStorage[ObjectIdentifier(inverse)] = .joinTable(
+                    destination: owner.name, table: table, ownerColumn: memberColumn, memberColumn: ownerColumn, orderColumn: memberOrder)
+            }
+        }
+
+        var tables: [String: EntityTable] = [:]
+        for entity in model.entities {
+            guard let number = numbers[entity.name] else { continue }
+            let root = entity.rootEntity
+            var columns: [Column] = []
+            var toMany: [String: ToManyStorage] = [:]
+            for property in entity.properties where !property.isTransient {
+                if let attribute = property as? AttributeDescription, let name = columnNames[ObjectIdentifier(attribute)] {
+                    columns.append(Column(property: attribute.name, name: name, kind: .attribute(attribute.attributeType, externalStorage: attribute.allowsExternalBinaryDataStorage)))
+                } else if let relationship = property as? RelationshipDescription {
+                    if !relationship.isToMany, let name = columnNames[ObjectIdentifier(relationship)] {
+                        columns.append(Column(property: relationship.name, name: name, kind: .toOne(
+                            destination: relationship.destinationEntityName, orderColumn: orderColumnNames[ObjectIdentifier(relationship)])))
+                    } else if relationship.isToMany {
+                        if let storage = joinStorage[ObjectIdentifier(relationship)] {
+                            toMany[relationship.name] = storage
+                        } else if let inverse = relationship.inverseRelationship, let column = columnNames[ObjectIdentifier(inverse)],
+                            let destination = relationship.destinationEntity {
+                            toMany[relationship.name] = .foreignKey(
+                                destination: destination.name, table: Self.tableName(destination.rootEntity.name),
+                                column: column, orderColumn: orderColumnNames[ObjectIdentifier(inverse)])
+                        }
+                    }
+                }
+            }
+            var byProperty: [String: Int] = [:]
+            for (index, column) in columns.enumerated() { byProperty[column.property] = index }
+            let family = Self.hierarchy(of: entity, numbers: numbers).compactMap { numbers[$0.name] }
+            tables[entity.name] = EntityTable(
+                name: entity.name, number: number, superNumber: entity.superentity.flatMap { numbers[$0.name] } ?? 0,
+                rootName: root.name, table: Self.tableName(root.name), entityNumbers: family,
+                columns: columns, columnsByProperty: byProperty, toMany: toMany,
+                sharesTable: !root.subentities.isEmpty)
+        }
+        self.tables = tables
+        self.entityNames = names
+        self.rootTables = rootTables.sorted { $0.name < $1.name }
+        self.joinTables = joinTables.sorted { $0.name < $1.name }
+        var rTrees: [String: [String: RTreeIndex]] = [:]
+        for entity in model.entities {
+            guard let table = tables[entity.name] else { continue }
+            for index in entity.indexes where index.kind == .rTree {
+                let resolved = try? RTreeIndex(entity: table, index: index) { property in
+                    guard let column = table.column(for: property) else { throw ModelError(.invalidIndex, "") }
+                    return column.name
+                }
+                if let resolved { rTrees[entity.name, default: [:]][index.name] = resolved }
+            }
+        }
+        self.rTreeIndexes = rTrees
+    }
+
+    /// `Z` + the entity name, upper-cased.
+    static func tableName(_ entityName: String) -> String { "Z" + entityName.uppercased() }
+
+    /// The entity followed by its descendants, in entity-number order.
+    private static func hierarchy(of entity: EntityDescription, numbers: [String: Int64]) -> [EntityDescription] {
+        var result = [entity]
+        for sub in entity.subentities.sorted(by: { (numbers[$0.name] ?? 0) < (numbers[$1.name] ?? 0) }) {
+            result += hierarchy(of: sub, numbers: numbers)
+        }
+        return result
+    }
+
+    /// Which side of a many-to-many pair names the join table: the relationship whose name sorts
+    /// last (as in the stores Core Data writes: `Author.books`/`Book.authors` → `Z_1BOOKS`),
+    /// and for equal names the one on the entity whose name sorts first.
+    private static func ownsJoinTable(_ relationship: RelationshipDescription, inverse: RelationshipDescription) -> Bool {
+        if relationship.name != inverse.name { return relationship.name > inverse.name }
+        return (relationship.entity?.name ?? "") <= (inverse.entity?.name ?? "")
+    }
+
+    /// The mapping of an entity, or a model error naming it.
+    func table(for entityName: String) throws -> EntityTable {
+        guard let table = tables[entityName] else {
+            throw ModelError(.unknownEntity, entity: entityName, "the model has no entity named \(entityName)")
+        }
+        return table
+    }
+}
