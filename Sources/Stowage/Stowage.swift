@@ -1,5 +1,6 @@
 @_exported import StoreCore
 import MemoryBackend
+import SQLiteBackend
 
 /// Registers every built-in store type. `PersistentStoreRegistry` calls this by itself the
 /// first time it is asked for a store type, whenever this module is linked, so users of
@@ -14,5 +15,6 @@ import MemoryBackend
 public enum BuiltInStores: BuiltInStoreRegistrar {
     public static func registerAll() {
         MemoryStore.register()
+        SQLiteStore.register()
     }
 }

@@ -1,5 +1,6 @@
 import Foundation
 import MemoryBackend
+import SQLiteBackend
 import StoreCore
 
 /// A container on fresh in-memory stores, for tests.
@@ -18,5 +19,18 @@ public enum TestStack {
     /// A private-queue root context of a fresh container.
     public static func context(_ model: ManagedObjectModel? = nil) throws -> ManagedObjectContext {
         try container(model).newBackgroundContext()
+    }
+
+    /// A loaded container with one SQLite store at `url` (the blog model by default).
+    public static func sqliteContainer(
+        _ model: ManagedObjectModel? = nil, at url: URL, configure: (inout PersistentStoreDescription) -> Void = { _ in }
+    ) throws -> PersistentContainer {
+        SQLiteStore.register()
+        let container = PersistentContainer(name: "Test", managedObjectModel: try model ?? BlogModel.make())
+        var description = PersistentStoreDescription(url: url)
+        configure(&description)
+        container.persistentStoreDescriptions = [description]
+        try container.loadPersistentStores()
+        return container
     }
 }

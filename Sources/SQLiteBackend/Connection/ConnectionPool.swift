@@ -79,6 +79,9 @@ final class ConnectionPool: @unchecked Sendable {
         if let idle { return idle }
         let reader = try SQLiteConnection(path: path, mode: .readOnly, log: configuration.log)
         reader.setBusyTimeout(configuration.busyTimeout)
+        for pragma in configuration.pragmas where pragma.name.lowercased() != "journal_mode" {
+            try reader.execute("PRAGMA \(pragma.name) = \(pragma.value)")
+        }
         return reader
     }
 
@@ -88,8 +91,11 @@ final class ConnectionPool: @unchecked Sendable {
         readersLock.unlock()
     }
 
-    /// Drops the readers' cached statements (after the writer changed the schema).
-    func resetReaders() {
+    /// The log every connection of the pool writes to.
+    var log: SQLLog { configuration.log }
+
+    /// Closes the idle readers; the writer closes when the pool is released.
+    func close() {
         readersLock.lock()
         idleReaders.removeAll()
         readersLock.unlock()

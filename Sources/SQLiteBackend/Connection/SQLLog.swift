@@ -1,5 +1,6 @@
 import Foundation
 import Logging
+import Synchronization
 internal import CSQLite
 
 /// SQL logging with Core Data's four levels, switched on by the `STOWAGE_SQL_DEBUG` environment
@@ -22,6 +23,9 @@ struct SQLLog: Sendable {
     /// 0 (off) to 4.
     let level: Int
     private let logger: Logger
+    /// Counts the queries run through connections that share this log (for tests that check
+    /// how lazily faults fire).
+    let queries = QueryCounter()
 
     init(level: Int) {
         self.level = max(0, min(level, 4))
@@ -39,6 +43,17 @@ struct SQLLog: Sendable {
 
     func statement(_ sql: String, _ values: [SQLValue]) {
         guard level > 0 else { return }
+        write(sql, values)
+    }
+
+    /// Counts a query, then logs it.
+    func query(_ sql: String, _ values: [SQLValue]) {
+        queries.increment()
+        guard level > 0 else { return }
+        write(sql, values)
+    }
+
+    private func write(_ sql: String, _ values: [SQLValue]) {
         var line = "sql: \(sql)"
         if level >= 2, !values.isEmpty { line += " | bound: " + values.map(\.description).joined(separator: ", ") }
         logger.info("\(line)")
@@ -63,4 +78,11 @@ struct SQLLog: Sendable {
             }
         }
     }
+}
+
+/// A thread-safe count of queries.
+final class QueryCounter: Sendable {
+    private let count = Atomic<Int>(0)
+    func increment() { count.add(1, ordering: .relaxed) }
+    var value: Int { count.load(ordering: .relaxed) }
 }

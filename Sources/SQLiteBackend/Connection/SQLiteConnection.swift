@@ -69,7 +69,7 @@ final class SQLiteConnection {
         try statement.bind(values)
         defer { statement.reset() }
         let started = log.isEnabled ? ContinuousClock.now : nil
-        log.statement(sql, values)
+        log.query(sql, values)
         var rows = 0
         while try statement.step() {
             rows += 1

@@ -50,3 +50,15 @@ struct SQLCompiler: Sendable {
         throw FetchError(.unsupported, "partial-index predicates do not compile to SQL yet")
     }
 }
+
+/// A dictionary fetch's SELECT and how to read its rows.
+struct DictionaryQuery: Sendable {
+    var query: CompiledQuery
+    func read(_ row: SQLiteStatement, objectID: (String, Int64) -> ManagedObjectID) -> [String: StoreValue] { [:] }
+}
+
+extension SQLCompiler {
+    func selectDictionaries(_ request: StoreFetchRequest) throws -> DictionaryQuery {
+        throw FetchError(.unsupported, "dictionary results do not compile to SQL yet")
+    }
+}

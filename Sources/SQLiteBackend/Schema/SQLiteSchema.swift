@@ -32,10 +32,14 @@ struct SQLiteSchema: Sendable {
         let columns: [(name: String, type: String)]
     }
 
-    init(model: ManagedObjectModel) {
-        var numbers: [String: Int64] = [:]
-        for (offset, entity) in model.entities.sorted(by: { $0.name < $1.name }).enumerated() {
-            numbers[entity.name] = Int64(offset + 1)
+    /// The layout of `model`; `entityNumbers` are those an existing store recorded in
+    /// `Z_PRIMARYKEY` (a new store numbers the entities in name order from 1).
+    init(model: ManagedObjectModel, entityNumbers: [String: Int64]? = nil) {
+        var numbers: [String: Int64] = entityNumbers ?? [:]
+        if entityNumbers == nil {
+            for (offset, entity) in model.entities.sorted(by: { $0.name < $1.name }).enumerated() {
+                numbers[entity.name] = Int64(offset + 1)
+            }
         }
         var names: [Int64: String] = [:]
         for (name, number) in numbers { names[number] = name }

@@ -1,0 +1,133 @@
+import Foundation
+import StoreCore
+
+extension SQLiteStore {
+    public func execute(_ request: StoreFetchRequest) throws -> StoreFetchResult {
+        try read { connection in
+            switch request.resultType {
+            case .count:
+                let query = try compiler.count(request)
+                guard case .integer(let count)? = try connection.scalar(query.sql, query.bindings) else { return .count(0) }
+                return .count(Int(count))
+            case .managedObjectID:
+                return .objectIDs(try objectIDs(request, on: connection))
+            case .managedObject:
+                // A batched fetch materializes batches later, by ID; without property values
+                // the objects start as faults.
+                if request.fetchBatchSize > 0 || !request.includesPropertyValues {
+                    return .objectIDs(try objectIDs(request, on: connection))
+                }
+                var snapshots = try fetchSnapshots(request, on: connection)
+                for keyPath in request.relationshipKeyPathsForPrefetching {
+                    try prefetch(keyPath, for: &snapshots, entityName: request.entityName, on: connection)
+                }
+                return .snapshots(snapshots)
+            case .dictionary:
+                let query = try compiler.selectDictionaries(request)
+                var results: [[String: StoreValue]] = []
+                try connection.query(query.query.sql, query.query.bindings) { row in
+                    results.append(query.read(row) { entity, key in
+                        rows.objectID(entityName: entity, key: key)
+                            ?? ManagedObjectID(entityName: entity, storeIdentifier: identifier, primaryKey: key)
+                    })
+                }
+                return .dictionaries(results)
+            }
+        }
+    }
+
+    private func objectIDs(_ request: StoreFetchRequest, on connection: SQLiteConnection) throws -> [ManagedObjectID] {
+        let query = try compiler.selectObjects(request, columns: ["t0.Z_PK", "t0.Z_ENT"])
+        var ids: [ManagedObjectID] = []
+        try connection.query(query.sql, query.bindings) { row in
+            if let id = rows.objectID(from: row) { ids.append(id) }
+        }
+        return ids
+    }
+
+    private func fetchSnapshots(_ request: StoreFetchRequest, on connection: SQLiteConnection) throws -> [StoreSnapshot] {
+        let layout = try rows.layout(for: request.entityName, includesSubentities: request.includesSubentities)
+        let query = try compiler.selectObjects(request, columns: layout.selectList)
+        var snapshots: [StoreSnapshot] = []
+        try connection.query(query.sql, query.bindings) { row in
+            if let snapshot = try rows.snapshot(from: row, layout: layout, external: externalStorage) { snapshots.append(snapshot) }
+        }
+        return snapshots
+    }
+
+    public func snapshot(for objectID: ManagedObjectID) throws -> StoreSnapshot? {
+        guard objectID.storeIdentifier == identifier, let key = objectID.primaryKey else { return nil }
+        if let handedOut = prefetched.withLock({ $0.removeValue(forKey: objectID) }) { return handedOut }
+        return try read { try snapshot(in: $0, key: key, entity: objectID.entityName) }
+    }
+
+    /// Snapshots of the given objects of one entity, in one query (for batched fetches).
+    func snapshots(for objectIDs: [ManagedObjectID]) throws -> [StoreSnapshot] {
+        guard let first = objectIDs.first else { return [] }
+        let table = try schema.table(for: first.entityName)
+        let layout = try rows.layout(for: table.rootName)
+        let keys = objectIDs.compactMap(\.primaryKey)
+        let sql = "SELECT \(layout.selectList.joined(separator: ", ")) FROM \(table.table) t0 WHERE t0.Z_PK IN (SELECT value FROM json_each(?))"
+        return try read { connection in
+            var found: [ManagedObjectID: StoreSnapshot] = [:]
+            try connection.query(sql, [.text(Self.jsonArray(keys))]) { row in
+                if let snapshot = try rows.snapshot(from: row, layout: layout, external: externalStorage) { found[snapshot.objectID] = snapshot }
+            }
+            return objectIDs.compactMap { found[$0] }
+        }
+    }
+
+    public func objectIDs(forRelationship name: String, of objectID: ManagedObjectID) throws -> [ManagedObjectID] {
+        guard objectID.storeIdentifier == identifier, let key = objectID.primaryKey else { return [] }
+        let table = try schema.table(for: objectID.entityName)
+        guard let storage = table.toMany[name] else {
+            throw ModelError(.unknownKey, entity: objectID.entityName, key: name, "\(objectID.entityName) has no to-many relationship \(name)")
+        }
+        return try read { connection in
+            var ids: [ManagedObjectID] = []
+            let query = membersQuery(storage, owners: "?")
+            try connection.query(query.sql, [.integer(key)]) { row in
+                if let id = rows.objectID(from: row) { ids.append(id) }
+            }
+            return ids
+        }
+    }
+
+    /// The members of a to-many relationship of one owner (`owners` = "?", bound to its key) or
+    /// of many (`owners` = "json", bound to a JSON array of keys): rows of `memberColumns` (over
+    /// the destination alias `t0`) followed by the owner's key, grouped by owner, in order.
+    func membersQuery(_ storage: ToManyStorage, owners: String, memberColumns: [String] = ["t0.Z_PK", "t0.Z_ENT"]) -> (sql: String, destination: String) {
+        let test = owners == "?" ? "= ?" : "IN (SELECT value FROM json_each(?))"
+        switch storage {
+        case .foreignKey(let destination, let table, let column, let orderColumn):
+            let order = orderColumn.map { "t0.\(column), t0.\($0), t0.Z_PK" } ?? "t0.\(column), t0.Z_PK"
+            let sql = "SELECT \((memberColumns + ["t0.\(column)"]).joined(separator: ", ")) FROM \(table) t0 WHERE t0.\(column) \(test) ORDER BY \(order)"
+            return (sql, destination)
+        case .joinTable(let destination, let joinTable, let ownerColumn, let memberColumn, let orderColumn):
+            let target = schema.tables[destination]?.table ?? SQLiteSchema.tableName(destination)
+            let order = orderColumn.map { "j.\(ownerColumn), j.\($0), t0.Z_PK" } ?? "j.\(ownerColumn), t0.Z_PK"
+            let sql = "SELECT \((memberColumns + ["j.\(ownerColumn)"]).joined(separator: ", ")) FROM \(joinTable) j JOIN \(target) t0 ON t0.Z_PK = j.\(memberColumn) WHERE j.\(ownerColumn) \(test) ORDER BY \(order)"
+            return (sql, destination)
+        }
+    }
+
+    static func jsonArray(_ keys: [Int64]) -> String {
+        "[" + keys.map(String.init).joined(separator: ",") + "]"
+    }
+}
+
+extension SQLiteStore {
+    /// The saved snapshot of row `key` of `entity`, read on `connection` (inside its transaction).
+    func snapshot(in connection: SQLiteConnection, key: Int64, entity: String) throws -> StoreSnapshot? {
+        let table = try schema.table(for: entity)
+        let layout = try rows.layout(for: entity, includesSubentities: false)
+        var result: StoreSnapshot?
+        try connection.query(
+            "SELECT \(layout.selectList.joined(separator: ", ")) FROM \(table.table) t0 WHERE t0.Z_PK = ? AND t0.Z_ENT = ?",
+            [.integer(key), .integer(table.number)]
+        ) { row in
+            result = try rows.snapshot(from: row, layout: layout, external: externalStorage)
+        }
+        return result
+    }
+}

@@ -1,0 +1,62 @@
+import Foundation
+import StoreCore
+
+extension SQLiteStore {
+    /// Loads the objects at the end of `keyPath` (`"comments"`, `"comments.author"`) for
+    /// `snapshots`, one query per step of the path. To-many lists are recorded in the owners'
+    /// snapshots; the related objects' snapshots are handed to their faults when those fire.
+    func prefetch(_ keyPath: String, for snapshots: inout [StoreSnapshot], entityName: String, on connection: SQLiteConnection) throws {
+        var level = snapshots
+        var isFirstLevel = true
+        var entity = entityName
+        for component in keyPath.split(separator: ".").map(String.init) {
+            let table = try schema.table(for: entity)
+            var next: [StoreSnapshot] = []
+            var seen: Set<ManagedObjectID> = []
+            func collect(_ snapshot: StoreSnapshot) {
+                if seen.insert(snapshot.objectID).inserted { next.append(snapshot) }
+            }
+            if let storage = table.toMany[component] {
+                let layout = try rows.layout(for: storage.destination)
+                let query = membersQuery(storage, owners: "json", memberColumns: layout.selectList)
+                let ownerPosition = layout.selectList.count
+                var members: [Int64: [ManagedObjectID]] = [:]
+                let keys = level.compactMap(\.objectID.primaryKey)
+                try connection.query(query.sql, [.text(Self.jsonArray(keys))]) { row in
+                    guard let snapshot = try rows.snapshot(from: row, layout: layout, external: externalStorage) else { return }
+                    members[row.int64(at: ownerPosition), default: []].append(snapshot.objectID)
+                    collect(snapshot)
+                }
+                for index in level.indices {
+                    level[index].toMany[component] = level[index].objectID.primaryKey.flatMap { members[$0] } ?? []
+                }
+                entity = storage.destination
+            } else if let column = table.column(for: component), case .toOne(let destination, _) = column.kind {
+                var keys: [Int64] = []
+                for snapshot in level {
+                    if case .objectID(let target) = snapshot[component], let key = target.primaryKey { keys.append(key) }
+                }
+                let target = try schema.table(for: destination)
+                let layout = try rows.layout(for: target.rootName)
+                let sql = "SELECT \(layout.selectList.joined(separator: ", ")) FROM \(target.table) t0 WHERE t0.Z_PK IN (SELECT value FROM json_each(?))"
+                try connection.query(sql, [.text(Self.jsonArray(Array(Set(keys))))]) { row in
+                    if let snapshot = try rows.snapshot(from: row, layout: layout, external: externalStorage) { collect(snapshot) }
+                }
+                entity = destination
+            } else {
+                throw FetchError(.invalidKeyPath, "cannot prefetch \(keyPath): \(entity) has no relationship \(component)")
+            }
+            if isFirstLevel { snapshots = level } else { handOut(level) }
+            level = next
+            isFirstLevel = false
+        }
+        if !isFirstLevel { handOut(level) }
+    }
+
+    private func handOut(_ snapshots: [StoreSnapshot]) {
+        prefetched.withLock { cache in
+            if cache.count + snapshots.count > 200_000 { cache.removeAll() }
+            for snapshot in snapshots { cache[snapshot.objectID] = snapshot }
+        }
+    }
+}

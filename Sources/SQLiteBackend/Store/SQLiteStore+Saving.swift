@@ -1,0 +1,63 @@
+import Foundation
+import StoreCore
+
+extension SQLiteStore {
+    public func newObjectIDs(forEntityNames entityNames: [String]) throws -> [ManagedObjectID] {
+        guard !isReadOnly else { throw StoreError(.readOnly, url: url, "the store is read-only") }
+        var countsByRoot: [Int64: Int] = [:]
+        let tables = try entityNames.map { try schema.table(for: $0) }
+        for table in tables { countsByRoot[try schema.table(for: table.rootName).number, default: 0] += 1 }
+        // Keys come from the root entity's Z_MAX, so sub-entities sharing a table never collide.
+        var nextKey: [Int64: Int64] = [:]
+        try sqlite {
+            try pool.write { connection in
+                try connection.transaction {
+                    for (root, count) in countsByRoot.sorted(by: { $0.key < $1.key }) {
+                        guard case .integer(let maximum)? = try connection.scalar(
+                            "UPDATE Z_PRIMARYKEY SET Z_MAX = Z_MAX + ? WHERE Z_ENT = ? RETURNING Z_MAX", [.integer(Int64(count)), .integer(root)])
+                        else { throw StoreError(.corrupt, url: url, "Z_PRIMARYKEY has no row for entity number \(root)") }
+                        nextKey[root] = maximum - Int64(count) + 1
+                    }
+                }
+            }
+        }
+        return try tables.map { table in
+            let root = try schema.table(for: table.rootName).number
+            let key = nextKey[root] ?? 1
+            nextKey[root] = key + 1
+            guard let id = rows.objectID(entityNumber: table.number, key: key) else {
+                throw StoreError(.corrupt, url: url, "entity \(table.name) has no number in this store")
+            }
+            return id
+        }
+    }
+
+    public func save(_ changes: StoreChangeSet) throws {
+        guard !isReadOnly else { throw StoreError(.readOnly, url: url, "the store is read-only; nothing was saved") }
+        for snapshot in changes.inserted + changes.updated + changes.deleted where snapshot.objectID.storeIdentifier != identifier {
+            throw StoreError(.wrongStore, objectID: snapshot.objectID, "the change names an object of another store")
+        }
+        var files = FileChanges()
+        do {
+            try sqlite {
+                try pool.write { connection in
+                    try connection.transaction {
+                        var writer = ChangeWriter(store: self, connection: connection, files: files)
+                        try writer.write(changes)
+                        files = writer.files
+                    }
+                }
+            }
+        } catch {
+            for file in files.written { try? FileManager.default.removeItem(at: file) }
+            throw error
+        }
+        for file in files.obsolete { try? FileManager.default.removeItem(at: file) }
+    }
+}
+
+/// External files a save wrote (removed if it fails) and made obsolete (removed once it commits).
+struct FileChanges {
+    var written: [URL] = []
+    var obsolete: [URL] = []
+}

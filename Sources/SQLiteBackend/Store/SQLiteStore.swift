@@ -1,0 +1,119 @@
+import Foundation
+import StoreCore
+import Synchronization
+
+/// The SQLite store: objects in a SQLite database laid out as Core Data lays it out, fetched
+/// with SQL and loaded only as far as they are touched (a partial graph).
+///
+/// The database runs in WAL mode with one writer connection and a pool of readers, so fetches
+/// on background contexts do not wait for a long save. A URL of `/dev/null` opens a private
+/// in-memory database. Set `STOWAGE_SQL_DEBUG=1…4` to log the SQL (see ``SQLiteStore`` docs in
+/// docs/sqlite-layout.md).
+///
+/// For example:
+///
+/// ```swift
+/// SQLiteStore.register()          // done for you by `import Stowage`
+/// var description = PersistentStoreDescription(url: URL(fileURLWithPath: "Blog.sqlite"))
+/// description.setSQLitePragma("synchronous", "FULL")
+/// container.persistentStoreDescriptions = [description]
+/// try container.loadPersistentStores()
+/// ```
+public final class SQLiteStore: PersistentStore {
+    public let identifier: String
+    public let type: PersistentStoreType = .sqlite
+    public let url: URL?
+    public let configurationName: String?
+    public let isReadOnly: Bool
+
+    let model: ManagedObjectModel
+    let schema: SQLiteSchema
+    let compiler: SQLCompiler
+    let pool: ConnectionPool
+    let rows: RowReader
+    let externalStorage: ExternalBinaryStorage?
+    private let storedMetadata: Mutex<StoreMetadata>
+    /// Rows loaded by prefetching, handed out once to the faults that ask for them.
+    let prefetched = Mutex<[ManagedObjectID: StoreSnapshot]>([:])
+    /// The number of queries run so far, for tests that check how lazily faults fire.
+    var queryCount: Int { pool.log.queries.value }
+
+    /// Opens (or creates) the store a description names.
+    ///
+    /// - Throws: ``StoreError`` when the file is not a SQLite database, is damaged, or holds a
+    ///   store whose model does not match; the file is left untouched.
+    public init(_ request: PersistentStoreLoadRequest) throws {
+        let description = request.description
+        _ = try request.model.entities(forConfiguration: description.configuration)
+        guard let url = description.url else {
+            throw StoreError(.invalidOption, "a SQLite store needs a URL (use /dev/null for a private in-memory database)")
+        }
+        self.url = url
+        model = request.model
+        configurationName = description.configuration
+        isReadOnly = description.isReadOnly
+        let inMemory = url.path == "/dev/null"
+        let options = try SQLiteStoreOptions(description)
+        if !inMemory { try Self.checkIsDatabase(url) }
+        do {
+            pool = try ConnectionPool(path: inMemory ? ":memory:" : url.path, configuration: options.poolConfiguration(inMemory: inMemory))
+            let opened = try StoreOpener(pool: pool, model: model, url: url, readOnly: isReadOnly).open()
+            schema = opened.schema
+            storedMetadata = Mutex(opened.metadata)
+            identifier = opened.metadata.storeUUID
+        } catch let error as SQLiteError {
+            throw StoreError(error.isCorruption ? .corrupt : .io, url: url, "cannot open the SQLite store: \(error)")
+        }
+        compiler = SQLCompiler(schema: schema, model: model)
+        rows = RowReader(schema: schema, model: model, storeIdentifier: identifier)
+        externalStorage = inMemory ? nil : ExternalBinaryStorage(storeURL: url, threshold: options.externalStorageThreshold)
+    }
+
+    /// Registers the SQLite store type (``PersistentStoreType/sqlite``).
+    public static func register() {
+        PersistentStoreRegistry.register(.sqlite) { try SQLiteStore($0) }
+    }
+
+    /// Refuses a file that exists, is not empty and does not start with SQLite's header.
+    private static func checkIsDatabase(_ url: URL) throws {
+        guard let handle = try? FileHandle(forReadingFrom: url) else { return }
+        defer { try? handle.close() }
+        let header = (try? handle.read(upToCount: 16)) ?? Data()
+        if header.isEmpty { return }
+        guard header == Data("SQLite format 3\0".utf8) else {
+            throw StoreError(.corrupt, url: url, "the file is not a SQLite database; it was left untouched")
+        }
+    }
+
+    public var metadata: StoreMetadata { storedMetadata.withLock { $0 } }
+
+    public func setMetadata(_ metadata: StoreMetadata) throws {
+        guard !isReadOnly else { throw StoreError(.readOnly, url: url, "the store is read-only") }
+        var updated = metadata
+        updated.storeUUID = identifier
+        updated.storeType = PersistentStoreType.sqlite.rawValue
+        try sqlite { try pool.write { try StoreOpener.writeMetadata(updated, on: $0) } }
+        storedMetadata.withLock { $0 = updated }
+    }
+
+    public func unload() throws {
+        pool.close()
+    }
+
+    /// Runs `body`, turning SQLite's errors into store errors.
+    func sqlite<T>(_ body: () throws -> T) throws -> T {
+        do {
+            return try body()
+        } catch let error as SQLiteError {
+            if error.isBusy {
+                throw StoreError(.io, url: url, "the database is locked by another connection; gave up after the busy timeout (\(error))")
+            }
+            throw StoreError(error.isCorruption ? .corrupt : .io, url: url, error.description)
+        }
+    }
+
+    /// Runs a read on a pooled reader, counting its SELECTs.
+    func read<T>(_ body: (SQLiteConnection) throws -> T) throws -> T {
+        try sqlite { try pool.read(body) }
+    }
+}

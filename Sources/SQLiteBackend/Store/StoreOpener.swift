@@ -1,0 +1,117 @@
+import Foundation
+import StoreCore
+
+/// Opens a database as a store: creates Core Data's tables in an empty file, or reads the
+/// entity numbers and metadata of an existing one and checks that the model fits it.
+///
+/// A store matches the model when its recorded version hashes equal the model's, or — for
+/// stores written with another hashing (Apple's Core Data) — when every entity of the model has
+/// its `Z_PRIMARYKEY` row and every stored property its column.
+struct StoreOpener {
+    let pool: ConnectionPool
+    let model: ManagedObjectModel
+    let url: URL
+    let readOnly: Bool
+
+    struct Opened {
+        let schema: SQLiteSchema
+        let metadata: StoreMetadata
+    }
+
+    func open() throws -> Opened {
+        try pool.write { connection in
+            let exists = try connection.scalar("SELECT COUNT(*) FROM sqlite_master WHERE name = 'Z_METADATA'") == .integer(1)
+            if !exists { return try create(on: connection) }
+            let numbers = try entityNumbers(on: connection)
+            let schema = SQLiteSchema(model: model, entityNumbers: numbers)
+            let metadata = try Self.readMetadata(on: connection, url: url)
+            if metadata.modelVersionHashes != model.entityVersionHashesByName {
+                try checkLayout(schema, numbers: numbers, on: connection)
+            }
+            return Opened(schema: schema, metadata: metadata)
+        }
+    }
+
+    private func create(on connection: SQLiteConnection) throws -> Opened {
+        if readOnly {
+            throw StoreError(.io, url: url, "there is no store here to open read-only")
+        }
+        let tableCount = try connection.scalar("SELECT COUNT(*) FROM sqlite_master")
+        guard tableCount == .integer(0) else {
+            throw StoreError(.incompatibleModel, url: url, "the database has tables but no Z_METADATA, so it is not a Core Data store; it was left untouched")
+        }
+        let schema = SQLiteSchema(model: model)
+        let compiler = SQLCompiler(schema: schema, model: model)
+        let statements = try schema.createStatements(model: model) { table, format in
+            try compiler.indexPredicate(format, on: table)
+        }
+        let metadata = StoreMetadata(storeType: PersistentStoreType.sqlite.rawValue, modelVersionHashes: model.entityVersionHashesByName)
+        try connection.transaction {
+            for statement in statements { try connection.execute(statement) }
+            try Self.writeMetadata(metadata, on: connection)
+        }
+        return Opened(schema: schema, metadata: metadata)
+    }
+
+    private func entityNumbers(on connection: SQLiteConnection) throws -> [String: Int64] {
+        var numbers: [String: Int64] = [:]
+        try connection.query("SELECT Z_ENT, Z_NAME FROM Z_PRIMARYKEY") { row in
+            if let name = row.string(at: 1) { numbers[name] = row.int64(at: 0) }
+        }
+        return numbers
+    }
+
+    /// Every entity numbered, every table and column present.
+    private func checkLayout(_ schema: SQLiteSchema, numbers: [String: Int64], on connection: SQLiteConnection) throws {
+        var problems: [String] = []
+        for entity in model.entities where numbers[entity.name] == nil {
+            problems.append("entity \(entity.name) is not in the store")
+        }
+        for table in schema.rootTables {
+            var columns: Set<String> = []
+            try connection.query("SELECT name FROM pragma_table_info(?)", [.text(table.name)]) { row in
+                if let name = row.string(at: 0) { columns.insert(name) }
+            }
+            if columns.isEmpty {
+                problems.append("table \(table.name) is missing")
+                continue
+            }
+            for column in table.columns where !columns.contains(column.name) {
+                problems.append("\(table.name) has no column \(column.name)")
+            }
+        }
+        for join in schema.joinTables {
+            let present = try connection.scalar("SELECT COUNT(*) FROM sqlite_master WHERE name = ?", [.text(join.name)])
+            if present != .integer(1) { problems.append("join table \(join.name) is missing") }
+        }
+        guard problems.isEmpty else {
+            throw StoreError(.incompatibleModel, url: url, "the store was saved with a different model: " + problems.joined(separator: "; "))
+        }
+    }
+
+    // MARK: Metadata
+
+    static func readMetadata(on connection: SQLiteConnection, url: URL) throws -> StoreMetadata {
+        var uuid: String?
+        var plist: Data?
+        try connection.query("SELECT Z_UUID, Z_PLIST FROM Z_METADATA WHERE Z_VERSION = 1") { row in
+            uuid = row.string(at: 0)
+            plist = row.data(at: 1)
+        }
+        guard let uuid else { throw StoreError(.corrupt, url: url, "Z_METADATA has no row; the store's identity is unknown") }
+        do {
+            return try StoreMetadataCoder.decode(plist ?? Data(), storeUUID: uuid)
+        } catch {
+            throw StoreError(.corrupt, url: url, "the store's metadata cannot be read: \(error)")
+        }
+    }
+
+    static func writeMetadata(_ metadata: StoreMetadata, on connection: SQLiteConnection) throws {
+        let existing = try connection.scalar("SELECT Z_PLIST FROM Z_METADATA WHERE Z_VERSION = 1")
+        var preserved: Data?
+        if case .blob(let data) = existing { preserved = data }
+        try connection.run(
+            "INSERT OR REPLACE INTO Z_METADATA (Z_VERSION, Z_UUID, Z_PLIST) VALUES (1, ?, ?)",
+            [.text(metadata.storeUUID), .blob(StoreMetadataCoder.encode(metadata, preserving: preserved))])
+    }
+}
