@@ -1,0 +1,45 @@
+/// A binary property list that cannot be read: not a `bplist00` file, a malformed or truncated
+/// one, or one that holds something Stowage refuses (sets, integers beyond `Int64`, cycles,
+/// nesting or shared-reference expansion beyond the reader's limits).
+///
+/// For example:
+///
+/// ```swift
+/// catch let error as PropertyListError where error.code == .corrupt { print(error) }
+/// // "object reference 9 out of range (7 objects) (at byte 42)"
+/// ```
+public struct PropertyListError: Error, CustomStringConvertible, Sendable {
+    public typealias Code = ErrorCode<PropertyListError>
+    public let code: Code
+    /// The byte offset in the property list where the problem was found, if it has one place.
+    public let offset: Int?
+    /// What went wrong, in words.
+    public let message: String
+
+    public init(_ code: Code, offset: Int? = nil, _ message: String) {
+        self.code = code
+        self.offset = offset
+        self.message = message
+    }
+
+    public var description: String {
+        offset.map { "\(message) (at byte \($0))" } ?? message
+    }
+}
+
+extension ErrorCode where Domain == PropertyListError {
+    /// The data does not start with `bplist00`.
+    public static let notBinaryPropertyList = Self("notBinaryPropertyList")
+    /// The structure is malformed: truncated, out-of-range offsets or references, bad markers,
+    /// invalid strings, non-string or duplicate dictionary keys.
+    public static let corrupt = Self("corrupt")
+    /// A well-formed object Stowage does not read: a set, a null or fill marker, or an
+    /// integer outside `Int64`.
+    public static let unsupported = Self("unsupported")
+    /// An object contains itself, directly or through other objects.
+    public static let cyclicReference = Self("cyclicReference")
+    /// Containers nest deeper than the reader's limit.
+    public static let nestingTooDeep = Self("nestingTooDeep")
+    /// The value, with shared references expanded, has more nodes than the reader's limit.
+    public static let tooManyValues = Self("tooManyValues")
+}

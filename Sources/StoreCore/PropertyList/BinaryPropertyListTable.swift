@@ -1,0 +1,207 @@
+import Foundation
+
+/// The validated object table of a binary property list: trailer, offsets, and one object at
+/// a time, parsed without following its references. ``BinaryPropertyListReader`` walks it.
+///
+/// Every read is bounds-checked: objects must lie between the magic and the offset table,
+/// references must name an object, and every declared length must fit in the bytes left.
+///
+/// For example:
+///
+/// ```swift
+/// let table = try BinaryPropertyListTable(bytes)
+/// let top = try table.object(at: table.topObject)   // .scalar, .array or .dictionary
+/// ```
+struct BinaryPropertyListTable {
+    /// One object, with container elements as object indexes.
+    enum Object {
+        case scalar(PropertyListValue)
+        case array([Int])
+        /// Keys then values: `count / 2` of each.
+        case dictionary([Int])
+    }
+
+    private typealias Format = BinaryPropertyListFormat
+    private let bytes: [UInt8]
+    private let offsetSize: Int
+    private let referenceSize: Int
+    private let offsetTableStart: Int
+    let objectCount: Int
+    let topObject: Int
+
+    init(_ bytes: [UInt8]) throws(PropertyListError) {
+        self.bytes = bytes
+        guard bytes.starts(with: Format.magic) else {
+            throw PropertyListError(.notBinaryPropertyList, offset: 0, "data does not start with bplist00")
+        }
+        // Magic, at least one object byte and one offset byte, trailer.
+        guard bytes.count >= Format.magic.count + 2 + Format.trailerSize else {
+            throw PropertyListError(.corrupt, "file of \(bytes.count) bytes is too short for a trailer")
+        }
+        let trailer = bytes.count - Format.trailerSize
+        offsetSize = Int(bytes[trailer + 6])
+        referenceSize = Int(bytes[trailer + 7])
+        guard (1...8).contains(offsetSize), (1...8).contains(referenceSize) else {
+            throw PropertyListError(.corrupt, offset: trailer + 6, "offset size \(offsetSize) or reference size \(referenceSize) is not 1 to 8")
+        }
+        let count = Self.bigEndian(bytes[(trailer + 8)..<(trailer + 16)])
+        let top = Self.bigEndian(bytes[(trailer + 16)..<(trailer + 24)])
+        let tableStart = Self.bigEndian(bytes[(trailer + 24)..<trailer + 32])
+        guard tableStart > Format.magic.count, tableStart < trailer else {
+            throw PropertyListError(.corrupt, offset: trailer + 24, "offset table at \(tableStart) is outside the file")
+        }
+        offsetTableStart = Int(tableStart)
+        // Each object needs an offset entry, so the count is bounded by the table's size.
+        guard count >= 1, count <= UInt64((trailer - offsetTableStart) / offsetSize) else {
+            throw PropertyListError(.corrupt, offset: trailer + 8, "object count \(count) does not fit the offset table")
+        }
+        objectCount = Int(count)
+        guard top < count else {
+            throw PropertyListError(.corrupt, offset: trailer + 16, "top object \(top) out of range (\(count) objects)")
+        }
+        topObject = Int(top)
+    }
+
+    /// Parses object `index` (which must be below ``objectCount``).
+    func object(at index: Int) throws(PropertyListError) -> Object {
+        let start = try offset(ofObject: index)
+        let marker = bytes[start]
+        let info = marker & 0x0F
+        switch marker >> 4 {
+        case 0x0 where marker == Format.boolFalse: return .scalar(.boolean(false))
+        case 0x0 where marker == Format.boolTrue: return .scalar(.boolean(true))
+        case 0x0:
+            throw PropertyListError(.unsupported, offset: start, "null and fill markers (0x\(hex(marker))) are not supported")
+        case Format.integer:
+            return .scalar(.integer(try integer(at: start)))
+        case Format.real where info == 2:
+            return .scalar(.real(Double(Float(bitPattern: UInt32(try unsigned(at: start + 1, size: 4))))))
+        case Format.real where info == 3:
+            return .scalar(.real(Double(bitPattern: try unsigned(at: start + 1, size: 8))))
+        case _ where marker == Format.date:
+            let seconds = Double(bitPattern: try unsigned(at: start + 1, size: 8))
+            return .scalar(.date(Date(timeIntervalSinceReferenceDate: seconds)))
+        case Format.data:
+            let (count, content) = try count(at: start, unitSize: 1)
+            return .scalar(.data(Data(bytes[content..<(content + count)])))
+        case Format.asciiString:
+            let (count, content) = try count(at: start, unitSize: 1)
+            guard let string = String(validating: bytes[content..<(content + count)], as: Unicode.ASCII.self) else {
+                throw PropertyListError(.corrupt, offset: start, "ASCII string holds a byte above 0x7F")
+            }
+            return .scalar(.string(string))
+        case Format.utf16String:
+            let (count, content) = try count(at: start, unitSize: 2)
+            let units = (0..<count).lazy.map { [bytes] in
+                UInt16(bytes[content + 2 * $0]) << 8 | UInt16(bytes[content + 2 * $0 + 1])
+            }
+            guard let string = String(validating: units, as: UTF16.self) else {
+                throw PropertyListError(.corrupt, offset: start, "UTF-16 string has an unpaired surrogate")
+            }
+            return .scalar(.string(string))
+        case Format.uid:
+            guard info < 8 else {
+                throw PropertyListError(.unsupported, offset: start, "UID of \(info + 1) bytes")
+            }
+            return .scalar(.uid(try unsigned(at: start + 1, size: Int(info) + 1)))
+        case Format.array:
+            let (count, content) = try count(at: start, unitSize: referenceSize)
+            return .array(try references(at: content, count: count))
+        case Format.dictionary:
+            let (count, content) = try count(at: start, unitSize: 2 * referenceSize)
+            return .dictionary(try references(at: content, count: 2 * count))
+        case Format.set:
+            throw PropertyListError(.unsupported, offset: start, "sets are not supported")
+        default:
+            throw PropertyListError(.corrupt, offset: start, "unknown object marker 0x\(hex(marker))")
+        }
+    }
+
+    // MARK: Reading
+
+    /// Where object `index` starts, checked to lie in the object area.
+    private func offset(ofObject index: Int) throws(PropertyListError) -> Int {
+        let entry = offsetTableStart + index * offsetSize
+        let offset = try unsigned(at: entry, size: offsetSize, end: bytes.count - Format.trailerSize)
+        guard offset >= Format.magic.count, offset < offsetTableStart else {
+            throw PropertyListError(.corrupt, offset: entry, "object \(index) offset \(offset) is outside the object area")
+        }
+        return Int(offset)
+    }
+
+    /// An integer object at `start`: 1, 2 or 4 bytes unsigned, 8 bytes signed, or 16 bytes
+    /// signed when the value fits in `Int64` (Foundation writes values above `Int64.max` so).
+    private func integer(at start: Int) throws(PropertyListError) -> Int64 {
+        let size = 1 << Int(bytes[start] & 0x0F)
+        switch size {
+        case 1, 2, 4:
+            return Int64(try unsigned(at: start + 1, size: size))
+        case 8:
+            return Int64(bitPattern: try unsigned(at: start + 1, size: 8))
+        case 16:
+            let high = try unsigned(at: start + 1, size: 8)
+            let low = Int64(bitPattern: try unsigned(at: start + 9, size: 8))
+            guard high == (low < 0 ? UInt64.max : 0) else {
+                throw PropertyListError(.unsupported, offset: start, "integer does not fit in 64 bits signed")
+            }
+            return low
+        default:
+            throw PropertyListError(.corrupt, offset: start, "integer of \(size) bytes")
+        }
+    }
+
+    /// The count of the object at `start` (from its low nibble, or the integer after it) and
+    /// where its content begins, checked so that `count * unitSize` bytes fit in the object area.
+    private func count(at start: Int, unitSize: Int) throws(PropertyListError) -> (count: Int, content: Int) {
+        var count = Int(bytes[start] & 0x0F)
+        var content = start + 1
+        if count == Int(Format.extendedCount) {
+            let intMarker = try unsigned(at: start + 1, size: 1)
+            guard intMarker >> 4 == Format.integer, intMarker & 0x0F <= 3 else {
+                throw PropertyListError(.corrupt, offset: start + 1, "count is not a 1 to 8 byte integer")
+            }
+            let size = 1 << Int(intMarker & 0x0F)
+            let value = try unsigned(at: start + 2, size: size)
+            guard value <= UInt64(Int.max) else {
+                throw PropertyListError(.corrupt, offset: start + 2, "negative count")
+            }
+            count = Int(value)
+            content = start + 2 + size
+        }
+        guard count <= (offsetTableStart - content) / unitSize else {
+            throw PropertyListError(.corrupt, offset: start, "count \(count) runs past the object area")
+        }
+        return (count, content)
+    }
+
+    /// `count` object references starting at `start`, each checked to name an object.
+    private func references(at start: Int, count: Int) throws(PropertyListError) -> [Int] {
+        var result: [Int] = []
+        result.reserveCapacity(count)
+        for position in stride(from: start, to: start + count * referenceSize, by: referenceSize) {
+            let reference = try unsigned(at: position, size: referenceSize)
+            guard reference < UInt64(objectCount) else {
+                throw PropertyListError(.corrupt, offset: position, "object reference \(reference) out of range (\(objectCount) objects)")
+            }
+            result.append(Int(reference))
+        }
+        return result
+    }
+
+    /// A big-endian unsigned integer of `size` bytes at `offset`, which must end by `end`
+    /// (the object area unless given).
+    private func unsigned(at offset: Int, size: Int, end: Int? = nil) throws(PropertyListError) -> UInt64 {
+        guard size <= 8, offset >= 0, size <= (end ?? offsetTableStart) - offset else {
+            throw PropertyListError(.corrupt, offset: offset, "\(size)-byte value runs past the end")
+        }
+        return Self.bigEndian(bytes[offset..<(offset + size)])
+    }
+
+    private static func bigEndian(_ bytes: ArraySlice<UInt8>) -> UInt64 {
+        bytes.reduce(0) { $0 << 8 | UInt64($1) }
+    }
+
+    private func hex(_ byte: UInt8) -> String {
+        String(byte, radix: 16, uppercase: true)
+    }
+}
