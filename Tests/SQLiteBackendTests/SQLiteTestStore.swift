@@ -9,8 +9,10 @@ final class SQLiteTestStore {
     let directory: TemporaryDirectory
     let url: URL
     let container: PersistentContainer
+    let model: ManagedObjectModel?
 
     init(_ model: ManagedObjectModel? = nil, configure: (inout PersistentStoreDescription) -> Void = { _ in }) throws {
+        self.model = model
         directory = try TemporaryDirectory()
         url = directory.file("Blog.sqlite")
         container = try TestStack.sqliteContainer(model, at: url, configure: configure)
@@ -23,7 +25,7 @@ final class SQLiteTestStore {
     /// A second container on the same file, with its own coordinator (and so an empty
     /// snapshot cache), and its store.
     func reopen() throws -> (container: PersistentContainer, store: SQLiteStore) {
-        let container = try TestStack.sqliteContainer(at: url)
+        let container = try TestStack.sqliteContainer(model, at: url)
         return (container, try XCTUnwrap(container.persistentStoreCoordinator.persistentStores.first as? SQLiteStore))
     }
 
