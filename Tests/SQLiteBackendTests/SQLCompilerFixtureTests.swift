@@ -24,6 +24,8 @@ final class CompilerTestDatabase {
         for statement in try schema.createStatements(model: model, predicateSQL: { [compiler] table, format in try compiler.indexPredicate(format, on: table) }) {
             try connection.execute(statement)
         }
+        // In key order, so objects that sort equal come in the same order from both.
+        let snapshots = snapshots.sorted { ($0.objectID.primaryKey ?? 0) < ($1.objectID.primaryKey ?? 0) }
         var graph = SnapshotGraph(model: model)
         graph.load(snapshots)
         self.graph = graph

@@ -201,7 +201,8 @@ extension QueryTranslator {
             if case .integer(let count)? = y.constant, (0..<64).contains(count) {
                 return SQLScalar(sql: "(\(shifted))", kind: .integer, nullable: nullable)
             }
-            let outOfRange = left ? "0" : "(CASE WHEN \(a) < 0 THEN -1 ELSE 0 END)"
+            // (NULL stays NULL.)
+            let outOfRange = left ? "(\(a) * 0)" : "(CASE WHEN \(a) < 0 THEN -1 WHEN \(a) >= 0 THEN 0 END)"
             return SQLScalar(sql: "(CASE WHEN \(b) < 0 OR \(b) >= 64 THEN \(outOfRange) ELSE \(shifted) END)", kind: .integer, nullable: nullable)
         }
     }
