@@ -9,8 +9,8 @@ import StoreCore
 ///   Foundation comparisons as the evaluator (`caseInsensitiveCompare`, `localizedCompare`,
 ///   `localizedCaseInsensitiveCompare`); a collation applies only when both values are text.
 /// - Numbers of any kind by value, dates by time, data and UUIDs by bytes.
-/// - Keys the evaluator cannot order (objects, URIs, collections) leave the order to the next
-///   descriptor, as the evaluator treats them as equal.
+/// - Keys the evaluator cannot order (objects, URIs) are equal but for NULL, which comes first
+///   ascending; collections are NULL, so all equal.
 ///
 /// For example, `[.ascending("region.name", comparison: .caseInsensitive), .descending("magnitude")]`:
 ///
@@ -22,7 +22,12 @@ extension QueryTranslator {
         var terms: [String] = []
         for descriptor in descriptors {
             let value = try follow(descriptor.keyPath, from: scope.subject).scalar
-            guard value.constant == nil, value.kind.canOrder(against: value.kind) else { continue }
+            guard value.constant == nil else { continue }
+            guard value.kind.canOrder(against: value.kind) else {
+                // Values without an order are all equal — but NULL still comes first.
+                if value.nullable { terms.append("(\(value.sql) IS NULL) \(descriptor.ascending ? "DESC" : "ASC")") }
+                continue
+            }
             var sql = value.sql
             if value.kind.mayBeString {
                 switch descriptor.comparison {
