@@ -212,7 +212,8 @@ struct DictionaryPlanner {
 
         // Output columns, as expressions over zrows.
         var outer: [(name: String, sql: String, reader: ValueReader, entity: String?, kind: SQLKind, resultType: AttributeType?)] = []
-        let columnsToRead = aggregated ? columns : []
+        // Grouped columns are read from their group key; without aggregates, every column is one.
+        let columnsToRead = aggregated ? columns.filter { column in !keys.contains { $0.name == column.name } } : []
         for column in columnsToRead {
             switch column.value {
             case .row(let value):
