@@ -97,7 +97,8 @@ struct FilteredFetch {
         table = try schema.table(for: entity.name)
         translator = QueryTranslator(schema: schema, model: model)
         (level, scope) = translator.root(entity, table: table)
-        if table.sharesTable {
+        // The root entity with its sub-entities is every row of its table: no filter needed.
+        if table.sharesTable && !(request.includesSubentities && entity.superentity == nil) {
             let numbers = request.includesSubentities ? table.entityNumbers : [table.number]
             level.restrict(numbers.count == 1 ? "t0.Z_ENT = \(numbers[0])" : "t0.Z_ENT IN (\(numbers.map(String.init).joined(separator: ", ")))")
         }
