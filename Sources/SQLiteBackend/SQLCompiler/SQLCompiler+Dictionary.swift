@@ -17,9 +17,10 @@ import StoreCore
 /// group's rows:
 ///
 /// ```
-/// WITH zrows AS (SELECT t0.ZPLACE AS g0, t0.ZMAGNITUDE AS a0, ROW_NUMBER() OVER (ORDER BY t0.ZPLACE ASC, t0.Z_PK) AS zr
+/// WITH zrows AS (SELECT t0.ZPLACE AS g0, t0.ZMAGNITUDE AS a1, ROW_NUMBER() OVER (ORDER BY t0.ZPLACE ASC, t0.Z_PK) AS zr
 ///                FROM ZQUAKE t0 WHERE …)
-/// SELECT zrows.g0, AVG(zrows.a0) FROM zrows GROUP BY zrows.g0 HAVING AVG(zrows.a0) > ?1 ORDER BY MIN(zrows.zr)
+/// SELECT c0, c1 FROM (SELECT AVG(zrows.a1) AS c0, zrows.g0 AS c1, MIN(zrows.zr) AS zr FROM zrows
+///                     GROUP BY zrows.g0 HAVING AVG(zrows.a1) > ?1) ORDER BY zr
 /// ```
 extension SQLCompiler {
     /// A dictionary fetch (see ``DictionaryQuery``).
