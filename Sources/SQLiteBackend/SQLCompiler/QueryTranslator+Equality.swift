@@ -144,7 +144,8 @@ extension QueryTranslator {
     private func scalar(_ value: SQLScalar, isIn constants: [StoreValue], _ options: StoreComparison.Options) throws -> SQLCondition {
         let folding = options.intersection([.caseInsensitive, .diacriticInsensitive])
         let foldsStrings = !folding.isEmpty && value.kind.mayBeString
-        var placeholders: [String] = []
+        var members: [SQLValue] = []
+        var seen: Set<SQLValue> = []
         var matchesNull = false
         for item in constants {
             if item.isNull {
@@ -152,16 +153,15 @@ extension QueryTranslator {
                 continue
             }
             guard !item.isNaN, value.kind.canEqual(SQLKind(item)) else { continue }
-            var bound = item
-            if foldsStrings, case .string(let text) = item { bound = .string(ValueComparison.fold(text, folding)) }
-            let placeholder = constant(bound).sql
-            if !placeholders.contains(placeholder) { placeholders.append(placeholder) }
+            var member = item
+            if foldsStrings, case .string(let text) = item { member = .string(ValueComparison.fold(text, folding)) }
+            let encoded = encodedConstant(member)
+            if seen.insert(encoded).inserted { members.append(encoded) }
         }
         var parts: [SQLCondition] = []
-        if !placeholders.isEmpty {
+        if !members.isEmpty {
             let subject = foldsStrings ? try fold(value, folding).sql : value.sql
-            let test = placeholders.count == 1 ? "\(subject) = \(placeholders[0])" : "\(subject) IN (\(placeholders.joined(separator: ", ")))"
-            parts.append(SQLCondition(sql: test, isTwoValued: !value.nullable))
+            parts.append(SQLCondition(sql: membership(subject, members), isTwoValued: !value.nullable))
         }
         if matchesNull { parts.append(isNull(value)) }
         return .any(parts)
@@ -169,23 +169,21 @@ extension QueryTranslator {
 
     private func object(_ object: ObjectReference, isIn constants: [StoreValue]) throws -> SQLCondition {
         var keysByEntity: [String: [Int64]] = [:]
+        var seen: Set<ManagedObjectID> = []
         var matchesNull = false
         for item in constants {
             switch item {
             case .null: matchesNull = true
             case .objectID(let id):
                 guard let key = id.primaryKey, object.entity.entityAndDescendantNames.contains(id.entityName) else { continue }
-                keysByEntity[id.entityName, default: []].append(key)
+                if seen.insert(id).inserted { keysByEntity[id.entityName, default: []].append(key) }
             default: continue
             }
         }
         var parts: [SQLCondition] = []
         for entityName in keysByEntity.keys.sorted() {
             guard let keys = keysByEntity[entityName], let table = schema.tables[entityName] else { continue }
-            let placeholders = keys.map { bind(.integer($0)) }
-            var group = [SQLCondition(
-                sql: placeholders.count == 1 ? "\(object.key) = \(placeholders[0])" : "\(object.key) IN (\(placeholders.joined(separator: ", ")))",
-                isTwoValued: !object.nullable)]
+            var group = [SQLCondition(sql: membership(object.key, keys.map(SQLValue.integer)), isTwoValued: !object.nullable)]
             if object.entity.entityAndDescendantNames.count > 1 {
                 group.append(SQLCondition(sql: "\(qualified(try alias(of: object), "Z_ENT")) = \(table.number)", isTwoValued: false))
             }
@@ -193,5 +191,44 @@ extension QueryTranslator {
         }
         if matchesNull { parts.append(isNull(object.scalarValue)) }
         return .any(parts)
+    }
+
+    /// `subject IN (?1, ?2…)` for constant values — or, for a long list, `subject IN (SELECT value
+    /// FROM json_each(?1))` with the values bound as one JSON array, so that any number of them
+    /// fits in a statement (SQLite allows at most 32766 parameters).
+    func membership(_ subject: String, _ members: [SQLValue]) -> String {
+        if members.count == 1 { return "\(subject) = \(bind(members[0]))" }
+        if members.count > 100, !inlinesConstants, let json = Self.jsonArray(members) {
+            return "\(subject) IN (SELECT value FROM json_each(\(bind(.text(json)))))"
+        }
+        return "\(subject) IN (\(members.map(bind).joined(separator: ", ")))"
+    }
+
+    /// The values as a JSON array, if they all have a JSON form (no blobs, no infinities).
+    static func jsonArray(_ values: [SQLValue]) -> String? {
+        var json = "["
+        for (index, value) in values.enumerated() {
+            if index > 0 { json += "," }
+            switch value {
+            case .null: json += "null"
+            case .integer(let number): json += String(number)
+            case .real(let number):
+                guard number.isFinite else { return nil }
+                json += String(number)
+            case .text(let text):
+                json += "\""
+                for scalar in text.unicodeScalars {
+                    switch scalar {
+                    case "\"": json += "\\\""
+                    case "\\": json += "\\\\"
+                    case _ where scalar.value < 0x20: json += String(format: "\\u%04X", scalar.value)
+                    default: json.unicodeScalars.append(scalar)
+                    }
+                }
+                json += "\""
+            case .blob: return nil
+            }
+        }
+        return json + "]"
     }
 }
