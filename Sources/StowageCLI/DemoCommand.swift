@@ -3,19 +3,30 @@ import Foundation
 import Stowage
 
 /// `stowage demo`: builds the Post/Comment model, saves posts and comments from a background
-/// context, reads them back in the view context, and shows a cascading delete.
+/// context into a new SQLite store, reads them back in the view context, queries them, and
+/// shows a cascading delete.
 struct DemoCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "demo",
-        abstract: "Insert, relate, fetch, change and delete objects end to end, and print what happens."
+        abstract: "Insert, relate, fetch, change and delete objects end to end, and print what happens.",
+        discussion: "Set STOWAGE_SQL_DEBUG=1 (up to 4) to see the SQL the store runs."
     )
+
+    @Option(help: "Where to create the SQLite store (default: a new file in the temporary directory).")
+    var store: String?
+
+    @Flag(help: "Use the in-memory store instead of SQLite.")
+    var inMemory = false
 
     func run() async throws {
         let model = try DemoModel.make()
         let container = PersistentContainer(name: "Demo", managedObjectModel: model)
-        container.persistentStoreDescriptions = [PersistentStoreDescription(type: .inMemory)]
+        let url = store.map { URL(fileURLWithPath: $0) }
+            ?? FileManager.default.temporaryDirectory.appendingPathComponent("stowage-demo-\(UUID().uuidString).sqlite")
+        container.persistentStoreDescriptions = [inMemory ? PersistentStoreDescription(type: .inMemory) : PersistentStoreDescription(url: url)]
         try container.loadPersistentStores()
-        print("Loaded an in-memory store for model: \(model.entities.map(\.name).joined(separator: ", "))")
+        let location = inMemory ? "an in-memory store" : "a SQLite store at \(url.path)"
+        print("Loaded \(location) for model: \(model.entities.map(\.name).joined(separator: ", "))")
 
         let saved = try await container.performBackgroundTask { context in
             context.name = "importer"

@@ -33,6 +33,11 @@ struct EntityTable: Sendable {
     /// Whether a fetch of this entity must filter on `Z_ENT` (it shares its table with others).
     let sharesTable: Bool
 
+    /// `INSERT INTO <table> (Z_PK, Z_ENT, Z_OPT, <columns>) VALUES (?, ?, 1, ?…)`, built once.
+    var insertSQL: String {
+        "INSERT INTO \(table) (Z_PK, Z_ENT, Z_OPT\(columns.map { ", " + $0.name }.joined())) VALUES (?, ?, 1\(String(repeating: ", ?", count: columns.count)))"
+    }
+
     func column(for property: String) -> Column? {
         columnsByProperty[property].map { columns[$0] }
     }

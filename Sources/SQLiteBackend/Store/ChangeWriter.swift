@@ -34,7 +34,7 @@ struct ChangeWriter {
         let table = try schema.table(for: snapshot.objectID.entityName)
         let key = try primaryKey(snapshot.objectID)
         let columns = table.columns
-        let sql = "INSERT INTO \(table.table) (Z_PK, Z_ENT, Z_OPT\(columns.map { ", " + $0.name }.joined())) VALUES (?, ?, 1\(String(repeating: ", ?", count: columns.count)))"
+        let sql = store.insertSQL[table.number] ?? table.insertSQL
         let statement = try connection.cachedStatement(sql)
         statement.reset()
         try statement.bind(.integer(key), at: 1)

@@ -18,8 +18,9 @@ extension SQLiteStore {
                     return .objectIDs(try objectIDs(request, on: connection))
                 }
                 var snapshots = try fetchSnapshots(request, on: connection)
-                for keyPath in request.relationshipKeyPathsForPrefetching {
-                    try prefetch(keyPath, for: &snapshots, entityName: request.entityName, on: connection)
+                var loaded: [String: (entity: String, level: [StoreSnapshot])] = [:]
+                for keyPath in request.relationshipKeyPathsForPrefetching.sorted() {
+                    try prefetch(keyPath, for: &snapshots, entityName: request.entityName, loaded: &loaded, on: connection)
                 }
                 return .snapshots(snapshots)
             case .dictionary:
@@ -61,17 +62,22 @@ extension SQLiteStore {
         return try read { try snapshot(in: $0, key: key, entity: objectID.entityName) }
     }
 
-    /// Snapshots of the given objects of one entity, in one query (for batched fetches).
-    func snapshots(for objectIDs: [ManagedObjectID]) throws -> [StoreSnapshot] {
-        guard let first = objectIDs.first else { return [] }
-        let table = try schema.table(for: first.entityName)
-        let layout = try rows.layout(for: table.rootName)
-        let keys = objectIDs.compactMap(\.primaryKey)
-        let sql = "SELECT \(layout.selectList.joined(separator: ", ")) FROM \(table.table) t0 WHERE t0.Z_PK IN (SELECT value FROM json_each(?))"
+    /// Snapshots of several objects, one query per table (batched fetches ask for a batch).
+    public func snapshots(for objectIDs: [ManagedObjectID]) throws -> [StoreSnapshot] {
+        var byTable: [String: [Int64]] = [:]
+        for id in objectIDs where id.storeIdentifier == identifier {
+            guard let key = id.primaryKey, let table = schema.tables[id.entityName] else { continue }
+            byTable[table.rootName, default: []].append(key)
+        }
         return try read { connection in
             var found: [ManagedObjectID: StoreSnapshot] = [:]
-            try connection.query(sql, [.text(Self.jsonArray(keys))]) { row in
-                if let snapshot = try rows.snapshot(from: row, layout: layout, external: externalStorage) { found[snapshot.objectID] = snapshot }
+            for (root, keys) in byTable {
+                let table = try schema.table(for: root)
+                let layout = try rows.layout(for: root)
+                let sql = "SELECT \(layout.selectList.joined(separator: ", ")) FROM \(table.table) t0 WHERE t0.Z_PK IN (SELECT value FROM json_each(?))"
+                try connection.query(sql, [.text(Self.jsonArray(keys))]) { row in
+                    if let snapshot = try rows.snapshot(from: row, layout: layout, external: externalStorage) { found[snapshot.objectID] = snapshot }
+                }
             }
             return objectIDs.compactMap { found[$0] }
         }

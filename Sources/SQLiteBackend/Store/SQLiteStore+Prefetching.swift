@@ -3,13 +3,24 @@ import StoreCore
 
 extension SQLiteStore {
     /// Loads the objects at the end of `keyPath` (`"comments"`, `"comments.author"`) for
-    /// `snapshots`, one query per step of the path. To-many lists are recorded in the owners'
-    /// snapshots; the related objects' snapshots are handed to their faults when those fire.
-    func prefetch(_ keyPath: String, for snapshots: inout [StoreSnapshot], entityName: String, on connection: SQLiteConnection) throws {
+    /// `snapshots`, one query per step of the path not already loaded by an earlier path of
+    /// the same fetch (`loaded`). To-many lists are recorded in the owners' snapshots; the
+    /// related objects' snapshots are handed to their faults when those fire.
+    func prefetch(
+        _ keyPath: String, for snapshots: inout [StoreSnapshot], entityName: String,
+        loaded: inout [String: (entity: String, level: [StoreSnapshot])], on connection: SQLiteConnection
+    ) throws {
         var level = snapshots
         var isFirstLevel = true
         var entity = entityName
+        var path = ""
         for component in keyPath.split(separator: ".").map(String.init) {
+            path += (path.isEmpty ? "" : ".") + component
+            if let done = loaded[path] {
+                (entity, level) = done
+                isFirstLevel = false
+                continue
+            }
             let table = try schema.table(for: entity)
             var next: [StoreSnapshot] = []
             var seen: Set<ManagedObjectID> = []
@@ -47,6 +58,7 @@ extension SQLiteStore {
                 throw FetchError(.invalidKeyPath, "cannot prefetch \(keyPath): \(entity) has no relationship \(component)")
             }
             if isFirstLevel { snapshots = level } else { handOut(level) }
+            loaded[path] = (entity, next)
             level = next
             isFirstLevel = false
         }

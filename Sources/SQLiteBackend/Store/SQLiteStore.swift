@@ -32,6 +32,8 @@ public final class SQLiteStore: PersistentStore {
     let pool: ConnectionPool
     let rows: RowReader
     let externalStorage: ExternalBinaryStorage?
+    /// Each entity's INSERT statement by entity number, built once.
+    let insertSQL: [Int64: String]
     private let storedMetadata: Mutex<StoreMetadata>
     /// Rows loaded by prefetching, handed out once to the faults that ask for them.
     let prefetched = Mutex<[ManagedObjectID: StoreSnapshot]>([:])
@@ -66,6 +68,7 @@ public final class SQLiteStore: PersistentStore {
         }
         compiler = SQLCompiler(schema: schema, model: model)
         rows = RowReader(schema: schema, model: model, storeIdentifier: identifier)
+        insertSQL = Dictionary(schema.tables.values.map { ($0.number, $0.insertSQL) }) { first, _ in first }
         externalStorage = inMemory ? nil : ExternalBinaryStorage(storeURL: url, threshold: options.externalStorageThreshold)
     }
 

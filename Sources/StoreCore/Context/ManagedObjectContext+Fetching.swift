@@ -60,6 +60,15 @@ extension ManagedObjectContext {
     }
 
     func fetchObjects(_ request: StoreFetchRequest) throws -> [ManagedObject] {
+        if request.fetchBatchSize > 0 {
+            // Values are loaded a batch at a time, one store request per batch.
+            var idRequest = request
+            idRequest.resultType = .managedObjectID
+            let ids = try fetchRows(idRequest).ids
+            return stride(from: 0, to: ids.count, by: request.fetchBatchSize).flatMap { start in
+                materialize(Array(ids[start..<min(start + request.fetchBatchSize, ids.count)]))
+            }
+        }
         let rows = try fetchRows(request)
         return rows.ids.compactMap { id in
             guard let object = registeredOrFaultObject(for: id) else { return nil }
@@ -164,6 +173,10 @@ extension ManagedObjectContext: ObjectStoreParent {
             }
             return try prefetchedSnapshots[objectID] ?? parentStore().snapshotForChild(objectID)
         }
+    }
+
+    func snapshotsForChild(_ objectIDs: [ManagedObjectID]) throws -> [StoreSnapshot] {
+        try objectIDs.compactMap { try snapshotForChild($0) }
     }
 
     func relationshipForChild(_ name: String, of objectID: ManagedObjectID) throws -> [ManagedObjectID] {

@@ -34,6 +34,10 @@ public protocol PersistentStore: AnyObject, Sendable {
     func execute(_ request: StoreFetchRequest) throws -> StoreFetchResult
     /// An object's saved values, or `nil` when the store does not hold it.
     func snapshot(for objectID: ManagedObjectID) throws -> StoreSnapshot?
+    /// The saved values of several objects, in the order given, leaving out those the store
+    /// does not hold. Stores that can answer in one round trip should (batched fetches ask
+    /// for a batch at a time); the default asks ``snapshot(for:)`` for each.
+    func snapshots(for objectIDs: [ManagedObjectID]) throws -> [StoreSnapshot]
     /// The IDs a to-many relationship of a saved object holds (in order for ordered ones).
     func objectIDs(forRelationship name: String, of objectID: ManagedObjectID) throws -> [ManagedObjectID]
     /// New permanent IDs, one per entity name given, in order.
@@ -42,6 +46,12 @@ public protocol PersistentStore: AnyObject, Sendable {
     func save(_ changes: StoreChangeSet) throws
     /// Releases the store's resources; called when the store is removed from its coordinator.
     func unload() throws
+}
+
+extension PersistentStore {
+    public func snapshots(for objectIDs: [ManagedObjectID]) throws -> [StoreSnapshot] {
+        try objectIDs.compactMap { try snapshot(for: $0) }
+    }
 }
 
 /// The name of a store type: `.sqlite`, `.xml`, `.binary`, `.inMemory`, or your own.

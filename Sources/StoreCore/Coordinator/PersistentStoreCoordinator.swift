@@ -146,6 +146,26 @@ public final class PersistentStoreCoordinator: @unchecked Sendable {
         return snapshot
     }
 
+    /// Snapshots of a batch of objects: cached ones from the cache, the rest from their stores
+    /// in one request per store. Batches are not added to the cache, so iterating a large
+    /// batched result keeps memory bounded.
+    func snapshots(for objectIDs: [ManagedObjectID]) throws -> [StoreSnapshot] {
+        var found: [ManagedObjectID: StoreSnapshot] = [:]
+        var missing: [ManagedObjectID] = []
+        state.withLock { state in
+            for id in objectIDs {
+                if let cached = state.snapshotCache[id] { found[id] = cached } else if !id.isTemporaryID { missing.append(id) }
+            }
+        }
+        var byStore: [String: [ManagedObjectID]] = [:]
+        for id in missing { byStore[id.storeIdentifier ?? "", default: []].append(id) }
+        for (_, ids) in byStore {
+            guard let first = ids.first else { continue }
+            for snapshot in try store(for: first).snapshots(for: ids) { found[snapshot.objectID] = snapshot }
+        }
+        return objectIDs.compactMap { found[$0] }
+    }
+
     func objectIDs(forRelationship name: String, of objectID: ManagedObjectID) throws -> [ManagedObjectID] {
         guard !objectID.isTemporaryID else { return [] }
         if let ids = state.withLock({ $0.snapshotCache[objectID]?.toMany[name] }) { return ids }
@@ -241,6 +261,7 @@ public final class PersistentStoreCoordinator: @unchecked Sendable {
 extension PersistentStoreCoordinator: ObjectStoreParent {
     func fetchForChild(_ request: StoreFetchRequest) throws -> StoreFetchResult { try execute(request) }
     func snapshotForChild(_ objectID: ManagedObjectID) throws -> StoreSnapshot? { try snapshot(for: objectID) }
+    func snapshotsForChild(_ objectIDs: [ManagedObjectID]) throws -> [StoreSnapshot] { try snapshots(for: objectIDs) }
     func relationshipForChild(_ name: String, of objectID: ManagedObjectID) throws -> [ManagedObjectID] {
         try objectIDs(forRelationship: name, of: objectID)
     }

@@ -1,0 +1,69 @@
+/// The results of a batched fetch: a random-access collection that holds only object IDs and
+/// materializes one batch of objects at a time, releasing the previous batch — so iterating a
+/// million objects needs memory for one batch, not a million objects.
+///
+/// Objects of a released batch that are still referenced elsewhere (by your code, by another
+/// loaded object, or because they have unsaved changes) stay registered in the context, so
+/// uniquing holds: reading the same index again gives the same object. Use it on the context's
+/// queue, like the objects it returns.
+///
+/// For example:
+///
+/// ```swift
+/// var request = FetchRequest<Quake>()
+/// request.fetchBatchSize = 200
+/// var total = 0.0
+/// for quake in try context.fetchBatched(request) { total += quake.magnitude }
+/// ```
+///
+/// Complexity: reading an element of the current batch is O(1); moving to another batch runs
+/// one query for `fetchBatchSize` objects.
+public struct FetchedResults<Result: ManagedObject>: RandomAccessCollection {
+    private let storage: FetchedBatches
+
+    init(objectIDs: [ManagedObjectID], batchSize: Int, context: ManagedObjectContext) {
+        storage = FetchedBatches(objectIDs: objectIDs, batchSize: batchSize, context: context)
+    }
+
+    /// The IDs of every result, in order (no object is materialized).
+    public var objectIDs: [ManagedObjectID] { storage.objectIDs }
+
+    public var startIndex: Int { 0 }
+    public var endIndex: Int { storage.objectIDs.count }
+
+    public subscript(position: Int) -> Result {
+        // The entity's class is checked when the fetch runs, so the cast always succeeds.
+        storage.object(at: position) as! Result
+    }
+}
+
+/// The batch bookkeeping behind ``FetchedResults`` (a class, so reading an element can load
+/// a batch).
+final class FetchedBatches {
+    let objectIDs: [ManagedObjectID]
+    let batchSize: Int
+    let context: ManagedObjectContext
+    private var batchStart = -1
+    private var batch: [ManagedObject] = []
+
+    init(objectIDs: [ManagedObjectID], batchSize: Int, context: ManagedObjectContext) {
+        self.objectIDs = objectIDs
+        self.batchSize = max(1, batchSize)
+        self.context = context
+    }
+
+    func object(at position: Int) -> ManagedObject {
+        let start = position - position % batchSize
+        if start != batchStart { load(from: start) }
+        return batch[position - start]
+    }
+
+    private func load(from start: Int) {
+        let released = batch.map(\.objectID)
+        batch = []
+        context.releaseUnreferencedObjects(released)
+        let ids = Array(objectIDs[start..<min(start + batchSize, objectIDs.count)])
+        batch = context.materialize(ids)
+        batchStart = start
+    }
+}

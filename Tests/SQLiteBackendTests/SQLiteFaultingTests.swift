@@ -1,0 +1,81 @@
+import Foundation
+@testable import SQLiteBackend
+import StoreCore
+import StoreTestSupport
+import XCTest
+
+/// Only what is touched is loaded: faults fire lazily, prefetching costs one query per key
+/// path, and batched fetches materialize one batch at a time.
+final class SQLiteFaultingTests: XCTestCase {
+    func testFaultsAndToManyRelationshipsLoadOnlyWhenTouched() throws {
+        let stack = try SQLiteTestStore()
+        try stack.savePosts(["a", "b"], comments: 3)
+        let (container, store) = try stack.reopen()
+        let context = container.newBackgroundContext()
+        try context.performAndWait {
+            var request = FetchRequest<Post>()
+            request.includesPropertyValues = false
+            let before = store.queryCount
+            let posts = try context.fetch(request)
+            XCTAssertEqual(store.queryCount - before, 1, "one query for the fetch")
+            XCTAssertTrue(posts.allSatisfy(\.isFault))
+            XCTAssertEqual(Set(posts.map(\.title)), ["a", "b"])
+            XCTAssertEqual(store.queryCount - before, 3, "one query per fault fired")
+            let comments = posts[0].comments
+            XCTAssertEqual(store.queryCount - before, 4, "one query for the to-many relationship")
+            XCTAssertTrue(comments.allSatisfy(\.isFault))
+            XCTAssertEqual(comments.count, 3)
+            _ = comments.map(\.text)
+            XCTAssertEqual(store.queryCount - before, 7, "one query per comment fault")
+        }
+    }
+
+    func testPrefetchingIssuesOneQueryPerKeyPath() throws {
+        let stack = try SQLiteTestStore()
+        try stack.savePosts(["a", "b", "c"], comments: 2)
+        let (container, store) = try stack.reopen()
+        let context = container.newBackgroundContext()
+        try context.performAndWait {
+            var request = FetchRequest<Comment>()
+            request.relationshipKeyPathsForPrefetching = ["post", "post.comments"]
+            let before = store.queryCount
+            let comments = try context.fetch(request)
+            XCTAssertEqual(comments.count, 6)
+            XCTAssertEqual(store.queryCount - before, 3, "the fetch, then one query per key path step")
+            let titles = Set(comments.compactMap { $0.post?.title })
+            let siblings = comments.map { $0.post?.comments.count ?? 0 }
+            XCTAssertEqual(titles, ["a", "b", "c"])
+            XCTAssertEqual(siblings, Array(repeating: 2, count: 6))
+            XCTAssertEqual(store.queryCount - before, 3, "touching prefetched objects runs no query")
+        }
+    }
+
+    func testBatchedFetchMaterializesOnlyTheBatchTouched() throws {
+        let stack = try SQLiteTestStore()
+        try stack.savePosts((0..<50).map { String(format: "post %02d", $0) })
+        let (container, store) = try stack.reopen()
+        let context = container.newBackgroundContext()
+        try context.performAndWait {
+            var request = FetchRequest<Post>()
+            request.sortDescriptors = [.ascending("title")]
+            request.fetchBatchSize = 10
+            let before = store.queryCount
+            let results = try context.fetchBatched(request)
+            XCTAssertEqual(results.count, 50)
+            XCTAssertEqual(store.queryCount - before, 1, "only IDs are fetched up front")
+            XCTAssertEqual(context.registeredObjects.count, 0)
+            XCTAssertEqual(results[23].title, "post 23")
+            XCTAssertEqual(store.queryCount - before, 2, "one query loads the batch")
+            XCTAssertEqual(context.registeredObjects.count, 10)
+            XCTAssertFalse(results[29].isFault)
+            XCTAssertEqual(store.queryCount - before, 2)
+            let kept = results[31]
+            XCTAssertEqual(results[45].title, "post 45")
+            XCTAssertEqual(context.registeredObjects.count, 11, "the earlier batch is released, except the object still held")
+            XCTAssertTrue(results[31] === kept, "uniquing holds for objects still referenced")
+            var titles: [String] = []
+            for post in results { titles.append(post.title) }
+            XCTAssertEqual(titles, (0..<50).map { String(format: "post %02d", $0) })
+        }
+    }
+}

@@ -1,0 +1,122 @@
+import Foundation
+@testable import SQLiteBackend
+import StoreCore
+import StoreTestSupport
+import XCTest
+
+/// Saves: uniqueness constraints, optimistic locking under every merge policy, external
+/// binary storage.
+final class SQLiteSavingTests: XCTestCase {
+    func testUniquenessConflictGivesTypedErrorAndWritesNothing() throws {
+        let stack = try SQLiteTestStore()
+        let context = stack.container.newBackgroundContext()
+        let existing = try context.performAndWait {
+            let tag = try Tag(context: context)
+            tag.name = "fog"
+            try context.save()
+            return tag.objectID
+        }
+        let other = stack.container.newBackgroundContext()
+        try other.performAndWait {
+            let post = try Post(context: other)
+            post.title = "should not be saved"
+            let tag = try Tag(context: other)
+            tag.name = "fog"
+            XCTAssertThrowsError(try other.save()) { error in
+                let validation = error as? ObjectValidationError
+                XCTAssertEqual(validation?.code, .uniquenessConstraint, "\(error)")
+                XCTAssertEqual(validation?.objectID?.entityName, "Tag")
+                XCTAssertTrue(validation?.message.contains(existing.uriRepresentation.absoluteString) == true, "names the object holding the value: \(error)")
+            }
+            XCTAssertTrue(other.hasChanges, "the context keeps its changes")
+        }
+        XCTAssertEqual(try stack.column("SELECT COUNT(*) FROM ZPOST"), [.integer(0)], "nothing of the failed save was written")
+        XCTAssertEqual(try stack.column("SELECT COUNT(*) FROM ZTAG"), [.integer(1)])
+    }
+
+    /// Two contexts read the same post; the second changes `views` and saves first.
+    private func saveInConflict(
+        policy: MergePolicy, theirs: @escaping (Post) -> Void, mine: @escaping (Post) -> Void
+    ) throws -> (post: (title: String, views: Int64), stored: [SQLValue], error: Error?) {
+        let stack = try SQLiteTestStore()
+        let id = try XCTUnwrap(try stack.savePosts(["Base"]).first)
+        let first = stack.container.newBackgroundContext()
+        let (container, _) = try stack.reopen()
+        let second = container.newBackgroundContext()
+        try first.performAndWait { _ = (try first.existingObject(with: id) as? Post)?.title }
+        try second.performAndWait {
+            theirs(try XCTUnwrap(second.existingObject(with: id) as? Post))
+            try second.save()
+        }
+        var failure: Error?
+        let result = try first.performAndWait {
+            let post = try XCTUnwrap(first.existingObject(with: id) as? Post)
+            mine(post)
+            first.mergePolicy = policy
+            do { try first.save() } catch { failure = error }
+            return (post.title, post.views)
+        }
+        return (result, try stack.column("SELECT ZTITLE || '/' || ZVIEWS || '/' || Z_OPT || '/' || IFNULL(hex(ZIMAGE), '') FROM ZPOST"), failure)
+    }
+
+    func testOptimisticLockingUnderEveryMergePolicy() throws {
+        let theirs: (Post) -> Void = { $0.views = 10; $0.title = "Theirs" }
+        let mine: (Post) -> Void = { $0.title = "Mine" }
+
+        let error = try saveInConflict(policy: .error, theirs: theirs, mine: mine)
+        let conflict = (error.error as? MergeConflictError)?.conflicts.first
+        XCTAssertEqual(conflict?.expectedVersion, 1)
+        XCTAssertEqual(conflict?.storeVersion, 2)
+        XCTAssertEqual(error.stored, [.text("Theirs/10/2/")], "the store keeps the other save")
+
+        let objectTrump = try saveInConflict(policy: .mergeByPropertyObjectTrump, theirs: theirs, mine: mine)
+        XCTAssertNil(objectTrump.error)
+        XCTAssertEqual(objectTrump.stored, [.text("Mine/10/3/")])
+
+        let storeTrump = try saveInConflict(policy: .mergeByPropertyStoreTrump, theirs: theirs, mine: { $0.title = "Mine"; $0.image = Data([9]) })
+        XCTAssertNil(storeTrump.error)
+        XCTAssertEqual(storeTrump.stored, [.text("Theirs/10/3/09")], "store values win for properties changed in both; mine survive elsewhere")
+
+        let overwrite = try saveInConflict(policy: .overwrite, theirs: theirs, mine: mine)
+        XCTAssertNil(overwrite.error)
+        XCTAssertEqual(overwrite.stored.count, 1)
+        if case .text(let row)? = overwrite.stored.first { XCTAssertTrue(row.hasPrefix("Mine/"), row) }
+
+        let rollback = try saveInConflict(policy: .rollback, theirs: theirs, mine: mine)
+        XCTAssertNil(rollback.error)
+        XCTAssertEqual(rollback.post.title, "Theirs", "the context takes the store's values")
+        XCTAssertEqual(rollback.stored, [.text("Theirs/10/2/")])
+    }
+
+    func testExternalBinaryValuesLiveInFilesBesideTheStore() throws {
+        let model = try ManagedObjectModel {
+            EntityDescription("Photo") {
+                .attribute("caption", .string)
+                .attribute("bytes", .binaryData, allowsExternalBinaryDataStorage: true)
+            }
+        }
+        let stack = try SQLiteTestStore(model) { $0.setOption(.integer(64), forKey: .sqliteExternalStorageThreshold) }
+        let directory = stack.directory.url.appendingPathComponent(".Blog_SUPPORT/_EXTERNAL_DATA")
+        let big = Data((0..<1000).map { UInt8($0 % 251) })
+        let context = stack.container.newBackgroundContext()
+        let ids = try context.performAndWait {
+            let large = try context.insertNewObject(forEntityName: "Photo")
+            try large.setValue(big, forKey: "bytes")
+            let small = try context.insertNewObject(forEntityName: "Photo")
+            try small.setValue(Data([1, 2, 3]), forKey: "bytes")
+            try context.save()
+            return (large.objectID, small.objectID)
+        }
+        let files = try FileManager.default.contentsOfDirectory(atPath: directory.path)
+        XCTAssertEqual(files.count, 1, "only the value above the threshold goes to a file")
+        let (reopened, _) = try stack.reopen()
+        let reader = reopened.newBackgroundContext()
+        try reader.performAndWait {
+            XCTAssertEqual(try reader.existingObject(with: ids.0).value(forKey: "bytes") as? Data, big)
+            XCTAssertEqual(try reader.existingObject(with: ids.1).value(forKey: "bytes") as? Data, Data([1, 2, 3]))
+            reader.delete(try reader.existingObject(with: ids.0))
+            try reader.save()
+        }
+        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: directory.path), [], "the file goes with its row")
+    }
+}

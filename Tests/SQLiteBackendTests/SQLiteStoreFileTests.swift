@@ -1,0 +1,98 @@
+import Foundation
+@testable import SQLiteBackend
+import StoreCore
+import StoreTestSupport
+import XCTest
+
+/// Creating, reopening and refusing store files.
+final class SQLiteStoreFileTests: XCTestCase {
+    func testSchemaFollowsCoreDataLayoutAndReopens() throws {
+        let stack = try SQLiteTestStore()
+        try stack.savePosts(["a"])
+        let tables = Set(try stack.column("SELECT name FROM sqlite_master WHERE type = 'table'").compactMap { value -> String? in
+            if case .text(let name) = value { return name } else { return nil }
+        })
+        XCTAssertTrue(tables.isSuperset(of: ["ZPOST", "ZCOMMENT", "ZTAG", "ZPHOTO", "ZAUTHOR", "Z_PRIMARYKEY", "Z_METADATA"]), "\(tables)")
+        let post = try XCTUnwrap(try stack.column("SELECT Z_ENT FROM Z_PRIMARYKEY WHERE Z_NAME = 'Post'").first)
+        XCTAssertTrue(tables.contains("Z_\(post)TAGS"), "Post owns the join table of Post.tags/Tag.posts (its name sorts last): \(tables)")
+        XCTAssertEqual(try stack.column("SELECT Z_MAX FROM Z_PRIMARYKEY WHERE Z_NAME = 'Post'"), [.integer(1)])
+        XCTAssertEqual(try stack.column("PRAGMA journal_mode"), [.text("wal")])
+        XCTAssertEqual(try stack.column("SELECT COUNT(*) FROM sqlite_master WHERE name = 'Z_Post_byTime'"), [.integer(1)], "fetch index created")
+        let identifier = try stack.store.identifier
+        let reopened = try TestStack.sqliteContainer(at: stack.url)
+        let store = try XCTUnwrap(reopened.persistentStoreCoordinator.persistentStores.first)
+        XCTAssertEqual(store.identifier, identifier, "the store UUID is kept in Z_METADATA")
+        XCTAssertEqual(store.metadata.modelVersionHashes, try BlogModel.make().entityVersionHashesByName)
+    }
+
+    func testEntityNumbersFollowNameOrder() throws {
+        let stack = try SQLiteTestStore()
+        let names = try stack.column("SELECT Z_NAME FROM Z_PRIMARYKEY ORDER BY Z_ENT").compactMap { value -> String? in
+            if case .text(let name) = value { return name } else { return nil }
+        }
+        XCTAssertEqual(names, names.sorted())
+        XCTAssertEqual(names.count, try BlogModel.make().entities.count)
+    }
+
+    func testMetadataSurvivesReopening() throws {
+        let stack = try SQLiteTestStore()
+        let coordinator = stack.container.persistentStoreCoordinator
+        let store = try stack.store
+        var metadata = coordinator.metadata(for: store)
+        metadata.userInfo["importedAt"] = .integer(1234)
+        try coordinator.setMetadata(metadata, for: store)
+        let reopened = try TestStack.sqliteContainer(at: stack.url)
+        let again = try XCTUnwrap(reopened.persistentStoreCoordinator.persistentStores.first)
+        XCTAssertEqual(again.metadata.userInfo["importedAt"], .integer(1234))
+    }
+
+    func testDevNullGivesAPrivateInMemoryDatabase() throws {
+        let first = try TestStack.sqliteContainer(at: URL(fileURLWithPath: "/dev/null"))
+        let context = first.newBackgroundContext()
+        try context.performAndWait {
+            let post = try Post(context: context)
+            post.title = "in memory"
+            try context.save()
+            XCTAssertEqual(try context.fetch(FetchRequest<Post>()).map(\.title), ["in memory"])
+        }
+        let second = try TestStack.sqliteContainer(at: URL(fileURLWithPath: "/dev/null"))
+        XCTAssertEqual(try second.viewContext.performAndWait { try second.viewContext.count(for: FetchRequest<Post>()) }, 0, "each /dev/null store is its own database")
+    }
+
+    func testNonSQLiteFileIsRefusedAndLeftUntouched() throws {
+        let directory = try TemporaryDirectory()
+        let url = directory.file("notes.sqlite")
+        let contents = Data("these are my notes, not a database\n".utf8)
+        try contents.write(to: url)
+        XCTAssertThrowsError(try TestStack.sqliteContainer(at: url)) { error in
+            XCTAssertEqual((error as? StoreError)?.code, .corrupt, "\(error)")
+        }
+        XCTAssertEqual(try Data(contentsOf: url), contents)
+        XCTAssertFalse(FileManager.default.fileExists(atPath: url.path + "-wal"))
+    }
+
+    func testCorruptDatabaseGivesAClearError() throws {
+        let stack = try SQLiteTestStore()
+        try stack.savePosts(["a"])
+        let copy = stack.directory.file("Damaged.sqlite")
+        var bytes = try Data(contentsOf: stack.url)
+        // Keep SQLite's header so the file claims to be a database, and scramble the rest.
+        for index in stride(from: 100, to: bytes.count, by: 7) { bytes[index] = 0xA5 }
+        try bytes.write(to: copy)
+        XCTAssertThrowsError(try TestStack.sqliteContainer(at: copy)) { error in
+            let code = (error as? StoreError)?.code
+            XCTAssertTrue(code == .corrupt || code == .io, "\(error)")
+        }
+        XCTAssertEqual(try Data(contentsOf: copy), bytes, "the damaged file is left as it was")
+    }
+
+    func testStoreOfAnotherModelIsRefused() throws {
+        let stack = try SQLiteTestStore()
+        let other = try ManagedObjectModel {
+            EntityDescription("Note") { .attribute("text", .string) }
+        }
+        XCTAssertThrowsError(try TestStack.sqliteContainer(other, at: stack.url)) { error in
+            XCTAssertEqual((error as? StoreError)?.code, .incompatibleModel, "\(error)")
+        }
+    }
+}

@@ -1,0 +1,33 @@
+import Foundation
+
+/// The stores and models Apple's Core Data wrote, in `../shared/fixtures/coredata` beside the
+/// repository (never copied into it). Tests open copies, never the files themselves.
+///
+/// For example:
+///
+/// ```swift
+/// let copy = try CoreDataFixtures.copyOfStore("duckduckgo__BrowserServicesKit/Bookmarks_V4.sqlite", into: directory)
+/// ```
+public enum CoreDataFixtures {
+    /// `../shared/fixtures/coredata`, found from this file's location.
+    public static var root: URL {
+        URL(fileURLWithPath: #filePath)
+            .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent().appendingPathComponent("shared/fixtures/coredata", isDirectory: true)
+    }
+
+    /// Copies a store under `stores/` with its `-wal` and `-shm` files (which may hold rows)
+    /// into `directory`, and returns the copy's URL; `nil` when the fixtures are not present.
+    public static func copyOfStore(_ relativePath: String, into directory: URL) throws -> URL? {
+        let source = root.appendingPathComponent("stores").appendingPathComponent(relativePath)
+        guard FileManager.default.fileExists(atPath: source.path) else { return nil }
+        let destination = directory.appendingPathComponent(source.lastPathComponent)
+        for suffix in ["", "-wal", "-shm"] {
+            let file = URL(fileURLWithPath: source.path + suffix)
+            if FileManager.default.fileExists(atPath: file.path) {
+                try FileManager.default.copyItem(at: file, to: URL(fileURLWithPath: destination.path + suffix))
+            }
+        }
+        return destination
+    }
+}
