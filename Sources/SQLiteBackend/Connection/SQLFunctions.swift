@@ -9,6 +9,11 @@ import StoreCore
 /// - `stowage_like(text, pattern, options)`: Core Data's `LIKE` (`*`, `?`, whole string).
 /// - `stowage_matches(text, pattern, options)`: `MATCHES` (ICU regular expression, whole string).
 /// - `REGEXP(pattern, text)`: SQLite's `text REGEXP pattern` operator, the same matching.
+/// - `stowage_lowercase(text)`, `stowage_uppercase(text)`: Unicode case mapping, as the
+///   `lowercase:`/`uppercase:` expression functions (SQLite's `lower`/`upper` map ASCII only).
+/// - `stowage_cast(value, type)`: `CAST(value, 'NSNumber' | 'NSString' | …)` of a column value.
+/// - Collations `STOWAGE_CASE_INSENSITIVE`, `STOWAGE_LOCALIZED`, `STOWAGE_LOCALIZED_CASE_INSENSITIVE`:
+///   the string orders of the sort descriptor comparisons, by the same Foundation calls as in memory.
 /// - `NSCoreDataDATriggerInsertUpdatedAffectedObjectValue(…)`: called by the triggers of
 ///   Apple-written stores with derived attributes; a no-op here, so writes to them succeed.
 ///
@@ -18,6 +23,12 @@ enum SQLFunctions {
     static let foldName = "stowage_fold"
     static let likeName = "stowage_like"
     static let matchesName = "stowage_matches"
+    static let lowercaseName = "stowage_lowercase"
+    static let uppercaseName = "stowage_uppercase"
+    static let castName = "stowage_cast"
+    static let caseInsensitiveCollation = "STOWAGE_CASE_INSENSITIVE"
+    static let localizedCollation = "STOWAGE_LOCALIZED"
+    static let localizedCaseInsensitiveCollation = "STOWAGE_LOCALIZED_CASE_INSENSITIVE"
 
     private static let expressions = RegularExpressionCache()
 
@@ -39,6 +50,29 @@ enum SQLFunctions {
             guard case .text(let pattern) = arguments[0], case .text(let text) = arguments[1] else { return .null }
             return .integer(try expressions.matches(text, pattern: pattern, options: []) ? 1 : 0)
         }
+        create(lowercaseName, arity: 1, on: connection) { arguments in
+            guard case .text(let text) = arguments[0] else { return .null }
+            return .text(text.lowercased())
+        }
+        create(uppercaseName, arity: 1, on: connection) { arguments in
+            guard case .text(let text) = arguments[0] else { return .null }
+            return .text(text.uppercased())
+        }
+        create(castName, arity: 2, on: connection) { arguments in
+            guard case .text(let type) = arguments[1] else { return .null }
+            let value: StoreValue
+            switch arguments[0] {
+            case .null: value = .null
+            case .integer(let number): value = .integer(number)
+            case .real(let number): value = .double(number)
+            case .text(let text): value = .string(text)
+            case .blob(let data): value = .data(data)
+            }
+            return ConstantCast.cast(value, to: type).map(SQLiteValueCoder.encode) ?? .null
+        }
+        collate(caseInsensitiveCollation, on: connection) { $0.caseInsensitiveCompare($1) }
+        collate(localizedCollation, on: connection) { $0.localizedCompare($1) }
+        collate(localizedCaseInsensitiveCollation, on: connection) { $0.localizedCaseInsensitiveCompare($1) }
         create("NSCoreDataDATriggerInsertUpdatedAffectedObjectValue", arity: -1, deterministic: false, on: connection) { _ in .null }
         create("NSCoreDataDATriggerUpdatedAffectedObjectValue", arity: -1, deterministic: false, on: connection) { _ in .null }
     }
@@ -77,6 +111,29 @@ enum SQLFunctions {
             },
             nil, nil,
             { user in if let user { Unmanaged<Body>.fromOpaque(user).release() } }
+        )
+    }
+
+    /// A string order behind a C collation callback, boxed like ``Body``.
+    private final class Order {
+        let compare: (String, String) -> ComparisonResult
+        init(_ compare: @escaping (String, String) -> ComparisonResult) { self.compare = compare }
+    }
+
+    private static func collate(_ name: String, on connection: SQLiteConnection, _ compare: @escaping (String, String) -> ComparisonResult) {
+        let box = Unmanaged.passRetained(Order(compare)).toOpaque()
+        sqlite3_create_collation_v2(
+            connection.handle, name, SQLITE_UTF8, box,
+            { user, leftCount, left, rightCount, right in
+                guard let user else { return 0 }
+                let order = Unmanaged<Order>.fromOpaque(user).takeUnretainedValue()
+                func text(_ bytes: UnsafeRawPointer?, _ count: Int32) -> String {
+                    guard let bytes, count > 0 else { return "" }
+                    return String(decoding: UnsafeRawBufferPointer(start: bytes, count: Int(count)), as: UTF8.self)
+                }
+                return Int32(order.compare(text(left, leftCount), text(right, rightCount)).rawValue)
+            },
+            { user in if let user { Unmanaged<Order>.fromOpaque(user).release() } }
         )
     }
 

@@ -1,53 +1,128 @@
 import StoreCore
 
-/// A SELECT with its bound values.
+/// A SELECT with its bound values (`?1`, `?2`… in the SQL, in the order of ``bindings``).
 struct CompiledQuery: Sendable {
     var sql: String
     var bindings: [SQLValue]
 }
 
-/// Translates fetch requests into SQL for one schema. (Being written: only entity filters,
-/// sorts on attributes, limits and offsets compile so far.)
+/// Translates fetch requests into SQL for one schema, giving the same results as the
+/// in-memory evaluator on the same data (docs/query-language.md describes the semantics).
+///
+/// Every user value is a bound parameter. To-one key paths LEFT JOIN the destination's table
+/// once per distinct path; to-many key paths become correlated subqueries (`EXISTS`,
+/// `(SELECT COUNT(*) …)`), so a row is never returned twice. What cannot be expressed in SQL
+/// throws a ``StoreCore/FetchError`` with code `unsupported` naming the construct; errors the
+/// evaluator raises (an unknown key, an unbound variable, a bad regular expression, a function
+/// given the wrong arguments) are raised with the same code, at compile time.
+///
+/// For example:
+///
+/// ```swift
+/// let compiler = SQLCompiler(schema: SQLiteSchema(model: model), model: model)
+/// var request = StoreFetchRequest(entityName: "Quake")
+/// request.predicate = try .format("magnitude > %@ AND ANY reports.author ==[c] %@", 5, "ada")
+/// request.sortDescriptors = [.descending("time")]
+/// let query = try compiler.selectObjects(request, columns: ["t0.Z_PK", "t0.Z_ENT"])
+/// // SELECT t0.Z_PK, t0.Z_ENT FROM ZQUAKE t0 WHERE (t0.ZMAGNITUDE > ?1 AND EXISTS (SELECT 1 FROM
+/// //   ZREPORT t1 WHERE t1.ZQUAKE = t0.Z_PK AND stowage_fold(t1.ZAUTHOR, 1) = ?2))
+/// //   ORDER BY t0.ZTIME DESC, t0.Z_PK        bindings [5, 'ada']
+/// ```
 struct SQLCompiler: Sendable {
     let schema: SQLiteSchema
     let model: ManagedObjectModel
 
-    /// `SELECT <columns> FROM <root table> t0 … WHERE <entity filter> AND <predicate>
-    /// ORDER BY … LIMIT … OFFSET …`; `columns` are SQL expressions over the alias `t0`.
+    /// `SELECT <columns> FROM <root table> t0 <joins> WHERE <entity filter> AND <predicate>
+    /// ORDER BY … LIMIT ?n OFFSET ?m`; `columns` are SQL expressions over the alias `t0`.
+    ///
+    /// Rows that sort equal come in `Z_PK` order, so pages taken with limit and offset are stable.
     func selectObjects(_ request: StoreFetchRequest, columns: [String]) throws -> CompiledQuery {
-        let table = try schema.table(for: request.entityName)
-        guard request.predicate == nil else {
-            throw FetchError(.unsupported, "predicates do not compile to SQL yet")
-        }
-        var sql = "SELECT \(columns.joined(separator: ", ")) FROM \(table.table) t0"
-        if table.sharesTable {
-            let numbers = request.includesSubentities ? table.entityNumbers : [table.number]
-            sql += " WHERE t0.Z_ENT IN (\(numbers.map(String.init).joined(separator: ", ")))"
-        }
-        let orders = try request.sortDescriptors.map { sort -> String in
-            guard let column = table.column(for: sort.keyPath) else {
-                throw FetchError(.unsupported, "sorting by \(sort.keyPath) does not compile to SQL yet")
-            }
-            return "t0.\(column.name) \(sort.ascending ? "ASC" : "DESC")"
-        }
+        let fetch = try FilteredFetch(request, schema: schema, model: model)
+        let translator = fetch.translator
+        var orders = try translator.orderTerms(request.sortDescriptors, fetch.scope)
+        if !orders.isEmpty || request.fetchLimit > 0 || request.fetchOffset > 0 { orders.append("t0.Z_PK") }
+        var sql = fetch.level.select(columns.joined(separator: ", "))
         if !orders.isEmpty { sql += " ORDER BY " + orders.joined(separator: ", ") }
-        var bindings: [SQLValue] = []
-        if request.fetchLimit > 0 || request.fetchOffset > 0 {
-            sql += " LIMIT ? OFFSET ?"
-            bindings += [.integer(request.fetchLimit > 0 ? Int64(request.fetchLimit) : -1), .integer(Int64(request.fetchOffset))]
-        }
-        return CompiledQuery(sql: sql, bindings: bindings)
+        sql += fetch.limitClause(request)
+        return translator.finish(sql)
     }
 
-    /// `SELECT COUNT(*)` over what ``selectObjects(_:columns:)`` would return.
+    /// `SELECT COUNT(*)` of what ``selectObjects(_:columns:)`` returns (limit and offset honoured).
     func count(_ request: StoreFetchRequest) throws -> CompiledQuery {
-        let inner = try selectObjects(request, columns: ["t0.Z_PK"])
-        return CompiledQuery(sql: "SELECT COUNT(*) FROM (\(inner.sql))", bindings: inner.bindings)
+        let fetch = try FilteredFetch(request, schema: schema, model: model)
+        if request.fetchLimit > 0 || request.fetchOffset > 0 {
+            let page = fetch.level.select("t0.Z_PK") + fetch.limitClause(request)
+            return fetch.translator.finish("SELECT COUNT(*) FROM (\(page))")
+        }
+        return fetch.translator.finish(fetch.level.select("COUNT(*)"))
     }
 
-    /// A partial index's predicate as SQL with its constants written inline.
+    /// A partial index's predicate as SQL with its constants written inline (an index
+    /// definition cannot take parameters) and its columns unqualified.
+    ///
+    /// Only comparisons of the entity's own attributes compile: a join, a subquery or one of
+    /// Stowage's SQL functions (for `[c]`, LIKE, MATCHES…) would make the table unwritable by
+    /// programs that do not define them.
+    ///
+    /// For example, `"title != nil AND views >= 10 AND title != 'it''s'"` on `Post`:
+    ///
+    /// ```
+    /// (ZTITLE IS NOT NULL AND ZVIEWS >= 10 AND ZTITLE IS NOT 'it''s')
+    /// ```
     func indexPredicate(_ format: String, on table: EntityTable) throws -> String {
-        throw FetchError(.unsupported, "partial-index predicates do not compile to SQL yet")
+        let predicate: StorePredicate
+        do {
+            predicate = try StorePredicate(format: format)
+        } catch {
+            throw FetchError(.invalidPredicate, "the partial index predicate '\(format)' does not parse: \(error)")
+        }
+        let entity = try model.entity(named: table.name)
+        let translator = QueryTranslator(schema: schema, model: model, inlinesConstants: true)
+        let (_, scope) = translator.root(entity, table: table)
+        return try translator.condition(predicate, scope).sql
+    }
+}
+
+/// The part every fetch shares: the entity's table as `t0`, the entity filter, the predicate
+/// (with its R-tree lookups) in the WHERE clause, and the translator holding their bindings.
+struct FilteredFetch {
+    let translator: QueryTranslator
+    let entity: EntityDescription
+    let table: EntityTable
+    let level: QueryLevel
+    let scope: QueryScope
+
+    init(_ request: StoreFetchRequest, schema: SQLiteSchema, model: ManagedObjectModel) throws {
+        entity = try model.entity(named: request.entityName)
+        table = try schema.table(for: entity.name)
+        translator = QueryTranslator(schema: schema, model: model)
+        (level, scope) = translator.root(entity, table: table)
+        // The root entity with its sub-entities is every row of its table: no filter needed.
+        if table.sharesTable && !(request.includesSubentities && entity.superentity == nil) {
+            let numbers = request.includesSubentities ? table.entityNumbers : [table.number]
+            level.restrict(numbers.count == 1 ? "t0.Z_ENT = \(numbers[0])" : "t0.Z_ENT IN (\(numbers.map(String.init).joined(separator: ", ")))")
+        }
+        guard let predicate = request.predicate else { return }
+        let conjuncts = Self.conjuncts(of: predicate)
+        for lookup in try translator.rTreeConditions(conjuncts, entity: entity, rootKey: "t0.Z_PK") {
+            level.restrict(lookup)
+        }
+        // The parts of a top-level AND go into the WHERE clause side by side.
+        for part in conjuncts { level.restrict(try translator.condition(part, scope).sql) }
+    }
+
+    /// The parts of nested top-level ANDs.
+    private static func conjuncts(of predicate: StorePredicate) -> [StorePredicate] {
+        if case .and(let parts) = predicate { return parts.flatMap(conjuncts) }
+        return [predicate]
+    }
+
+    /// ` LIMIT ?n OFFSET ?m` (`LIMIT -1` for an offset alone), or nothing.
+    func limitClause(_ request: StoreFetchRequest) -> String {
+        guard request.fetchLimit > 0 || request.fetchOffset > 0 else { return "" }
+        let limit = translator.bind(.integer(request.fetchLimit > 0 ? Int64(request.fetchLimit) : -1))
+        let offset = translator.bind(.integer(Int64(max(0, request.fetchOffset))))
+        return " LIMIT \(limit) OFFSET \(offset)"
     }
 }
 

@@ -1,5 +1,6 @@
 import XCTest
 @testable import StoreCore
+import StoreTestSupport
 
 /// Parsed and built predicates run through the atomic engine's fetch, as the in-memory store does.
 final class PredicateFetchTests: XCTestCase {

@@ -1,5 +1,6 @@
 import XCTest
 @testable import StoreCore
+import StoreTestSupport
 
 final class PredicateFormatTests: XCTestCase {
     func testParsesIntoTheExpectedTree() throws {

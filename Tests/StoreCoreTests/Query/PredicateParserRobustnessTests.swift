@@ -1,5 +1,6 @@
 import XCTest
 @testable import StoreCore
+import StoreTestSupport
 
 /// Feeds the parser random and mutated format strings: each must give a predicate or a
 /// ``PredicateSyntaxError`` — never a trap — and every predicate it gives must print back to

@@ -1,5 +1,6 @@
 import XCTest
 @testable import StoreCore
+import StoreTestSupport
 
 /// Runs the shared query table against snapshots of ``QueryFixture``.
 final class QueryCaseTableTests: XCTestCase {

@@ -6,8 +6,8 @@ import Foundation
 /// Besides Core Data's `CAST(interval, "NSDate")`, the printer uses casts to write the values that
 /// have no literal of their own (UUIDs, URLs, data, decimals, floats, object IDs), so that every
 /// constant prints as text that parses back to the same value.
-enum ConstantCast {
-    static let functionName = "castObject:toType:"
+package enum ConstantCast {
+    package static let functionName = "castObject:toType:"
 
     static func fold(_ value: StoreExpression, _ type: StoreExpression) -> StoreExpression {
         guard case .constant(let constant) = value, case .constant(.string(let typeName)) = type,
@@ -17,7 +17,7 @@ enum ConstantCast {
     }
 
     /// The value converted to the named type, or `nil` when it does not convert.
-    static func cast(_ value: StoreValue, to typeName: String) -> StoreValue? {
+    package static func cast(_ value: StoreValue, to typeName: String) -> StoreValue? {
         switch (typeName, value) {
         case ("NSDate", _):
             if case .date = value { return value }

@@ -1,5 +1,5 @@
 import Foundation
-@testable import StoreCore
+import StoreCore
 
 /// A small earthquake graph the query cases are evaluated against: five quakes (one with every
 /// optional value NULL), their reports (a to-many) and regions (a to-one).
@@ -15,14 +15,14 @@ import Foundation
 /// Reports (rating, author, text): p1 (5, ada, "Strong shaking"), p2 (3, bob, "Felt it"),
 /// p3 (4, Ćelik, "Çok güçlü"), p4 (1, carol, "nothing"), p5 (2, ada, "meh"), p6 (2, dave, "ok").
 /// Times are seconds after 2001-01-01 (`CAST(1000, "NSDate")`).
-struct QueryFixture {
-    let model: ManagedObjectModel
-    let snapshots: [ManagedObjectID: StoreSnapshot]
-    let ids: [String: ManagedObjectID]
+public struct QueryFixture: Sendable {
+    public let model: ManagedObjectModel
+    public let snapshots: [ManagedObjectID: StoreSnapshot]
+    public let ids: [String: ManagedObjectID]
 
-    static let quakeNames = ["q1", "q2", "q3", "q4", "q5"]
+    public static let quakeNames = ["q1", "q2", "q3", "q4", "q5"]
 
-    static func makeModel() throws -> ManagedObjectModel {
+    public static func makeModel() throws -> ManagedObjectModel {
         try ManagedObjectModel {
             EntityDescription("Quake") {
                 .attribute("magnitude", .double)
@@ -48,7 +48,7 @@ struct QueryFixture {
         }
     }
 
-    init() throws {
+    public init() throws {
         model = try Self.makeModel()
         var ids: [String: ManagedObjectID] = [:]
         var key: Int64 = 0
@@ -102,7 +102,7 @@ struct QueryFixture {
     }
 
     /// The evaluation source for the named object.
-    func source(_ name: String) -> SnapshotSource? {
+    package func source(_ name: String) -> SnapshotSource? {
         guard let id = ids[name], let snapshot = snapshots[id] else { return nil }
         let all = snapshots
         return SnapshotSource(snapshot: snapshot, model: model, resolve: { all[$0] })

@@ -1,12 +1,12 @@
 import Foundation
-@testable import StoreCore
+import StoreCore
 
 /// One row of the shared query table: a format string, its arguments and variables, and what
 /// it gives — the fixture quakes it matches, or the error it raises while parsing or evaluating.
 ///
 /// Rows are plain data so every backend's tests can run them (see ``QueryCases/all``).
-struct QueryCase: Sendable, CustomStringConvertible {
-    enum Expected: Sendable {
+public struct QueryCase: Sendable, CustomStringConvertible {
+    public enum Expected: Sendable {
         /// The names of the quakes (of ``QueryFixture/quakeNames``) the predicate is true for.
         case matches(Set<String>)
         /// The parser refuses the string (or its arguments) with this code.
@@ -15,11 +15,11 @@ struct QueryCase: Sendable, CustomStringConvertible {
         case evaluationError(FetchError.Code)
     }
 
-    let format: String
-    let arguments: [QueryArgument]
-    let variables: [String: QueryArgument]
-    let expected: Expected
-    let line: UInt
+    public let format: String
+    public let arguments: [QueryArgument]
+    public let variables: [String: QueryArgument]
+    public let expected: Expected
+    public let line: UInt
 
     init(_ format: String, _ arguments: [QueryArgument], variables: [String: QueryArgument], _ matches: String, line: UInt) {
         self.format = format
@@ -46,11 +46,11 @@ struct QueryCase: Sendable, CustomStringConvertible {
         self.line = line
     }
 
-    var description: String { "line \(line): \(format)" }
+    public var description: String { "line \(line): \(format)" }
 }
 
 /// An argument of a query case, as data; fixture objects are named and become their object IDs.
-enum QueryArgument: Sendable {
+public enum QueryArgument: Sendable {
     case int(Int)
     case double(Double)
     case string(String)
@@ -62,7 +62,7 @@ enum QueryArgument: Sendable {
     /// The object ID of a fixture object (`"q1"`, `"p4"`, `"ca"`).
     case object(String)
 
-    func value(in fixture: QueryFixture) -> Any {
+    public func value(in fixture: QueryFixture) -> Any {
         switch self {
         case .int(let v): v
         case .double(let v): v
@@ -75,7 +75,7 @@ enum QueryArgument: Sendable {
         }
     }
 
-    func storeValue(in fixture: QueryFixture) -> any StoreValueConvertible {
+    public func storeValue(in fixture: QueryFixture) -> any StoreValueConvertible {
         switch self {
         case .int(let v): v
         case .double(let v): v

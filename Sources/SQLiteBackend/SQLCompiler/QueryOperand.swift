@@ -1,0 +1,130 @@
+import StoreCore
+
+/// What an expression compiles to: a scalar SQL value, an object (its `Z_PK`), a collection of
+/// rows (a to-many relationship, a subquery), or a list of operands (`{a, b}`).
+///
+/// For example, for a fetch of `Quake` (table `ZQUAKE t0`):
+///
+/// ```
+/// magnitude              .scalar(t0.ZMAGNITUDE, real)
+/// region                 .object(key t0.ZREGION, entity Region)
+/// reports                .collection(FROM ZREPORT t1 WHERE t1.ZQUAKE = t0.Z_PK, element t1)
+/// {1, depth}             .list([?1, t0.ZDEPTH])
+/// ```
+indirect enum QueryOperand {
+    case scalar(SQLScalar)
+    case object(ObjectReference)
+    case collection(RowCollection)
+    case list([QueryOperand])
+
+    /// The operand read as one value, as the evaluator's `storeValue` does: an object is its ID
+    /// (its key), a collection is NULL.
+    var scalar: SQLScalar {
+        switch self {
+        case .scalar(let value): value
+        case .object(let object): SQLScalar(sql: object.key, kind: .object(object.entity.name), nullable: object.nullable)
+        case .collection, .list: .null
+        }
+    }
+
+    var isCollection: Bool {
+        switch self {
+        case .collection, .list: true
+        case .scalar, .object: false
+        }
+    }
+}
+
+/// A scalar SQL expression with its kind, whether it can be NULL, and its value when it is a
+/// constant.
+struct SQLScalar {
+    var sql: String
+    var kind: SQLKind
+    var nullable: Bool
+    /// The value of a constant (bound or written inline).
+    var constant: StoreValue?
+    /// The attribute type of a column (or of its minimum or maximum), for reading it back exactly.
+    var attributeType: AttributeType?
+
+    init(sql: String, kind: SQLKind, nullable: Bool = true, constant: StoreValue? = nil, attributeType: AttributeType? = nil) {
+        self.sql = sql
+        self.kind = kind
+        self.nullable = nullable
+        self.constant = constant
+        self.attributeType = attributeType
+    }
+
+    static let null = SQLScalar(sql: "NULL", kind: .null, nullable: true, constant: .null)
+
+    var isNullConstant: Bool { constant?.isNull == true }
+}
+
+/// An object reached by a key path: the SQL of its `Z_PK` (`t0.Z_PK`, or a foreign key such as
+/// `t0.ZREGION`), the alias of its row once joined, its declared entity, and the query level
+/// whose FROM clause receives the join.
+struct ObjectReference {
+    var key: String
+    var alias: String?
+    var entity: EntityDescription
+    var level: QueryLevel
+    var nullable: Bool
+}
+
+/// Rows of a correlated subquery — a to-many relationship, a subquery, a list turned into a
+/// derived table — with the value of one element per row.
+///
+/// Rendered as `SELECT <x> FROM <level.from> WHERE <level.conditions>`.
+struct RowCollection {
+    var level: QueryLevel
+    /// Each row's element: a scalar or an object (never a collection: nested ones are joined in).
+    var element: QueryOperand
+    /// Whether equal elements count once (`@distinctUnionOfObjects`).
+    var distinct = false
+    /// When the collection was reached through a to-one that can be NULL, the SQL that is NULL
+    /// exactly then: the evaluator then has NULL, not an empty collection (`region.quakes == nil`).
+    var nullWhenNull: String?
+}
+
+/// The FROM and WHERE clauses of one SELECT (the fetch itself, or a subquery): a base table,
+/// the joins key paths add to it (each to-one joined once per distinct foreign key), and the
+/// conditions on its rows.
+///
+/// A class: key paths compiled anywhere below a level add their joins to it, and it is rendered
+/// after everything that uses it has been compiled.
+final class QueryLevel {
+    private(set) var from: [String]
+    private(set) var conditions: [String] = []
+    private var joins: [String: String] = [:]
+
+    init(_ base: String, conditions: [String] = []) {
+        from = [base]
+        self.conditions = conditions
+    }
+
+    /// Adds a condition on the level's rows (`1` is left out).
+    func restrict(_ condition: String) {
+        if condition != "1" { conditions.append(condition) }
+    }
+
+    /// ` WHERE a AND b`, or nothing.
+    var whereClause: String {
+        conditions.isEmpty ? "" : " WHERE " + conditions.joined(separator: " AND ")
+    }
+
+    /// `SELECT <columns> FROM … WHERE …`, with `extra` conditions.
+    func select(_ columns: String, extra: [String] = []) -> String {
+        let all = conditions + extra.filter { $0 != "1" }
+        return "SELECT \(columns) FROM \(sql)" + (all.isEmpty ? "" : " WHERE " + all.joined(separator: " AND "))
+    }
+
+    /// The alias joined for `key`, if any.
+    func alias(joinedOn key: String) -> String? { joins[key] }
+
+    /// Appends a join; `key` names it for reuse.
+    func append(_ join: String, key: String? = nil, alias: String? = nil) {
+        from.append(join)
+        if let key, let alias { joins[key] = alias }
+    }
+
+    var sql: String { from.joined(separator: " ") }
+}

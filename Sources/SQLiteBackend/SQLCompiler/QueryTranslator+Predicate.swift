@@ -1,0 +1,60 @@
+import StoreCore
+
+/// Predicates: AND, OR, NOT and comparisons with their `ANY`/`ALL` modifiers.
+///
+/// For example, on `Quake`:
+///
+/// ```
+/// NOT magnitude > 5           (t0.ZMAGNITUDE > ?1) IS NOT 1
+/// ANY reports.rating > 4      EXISTS (SELECT 1 FROM ZREPORT t1 WHERE t1.ZQUAKE = t0.Z_PK AND t1.ZRATING > ?1)
+/// ALL reports.rating >= 2     NOT EXISTS (SELECT 1 FROM ZREPORT t1 WHERE t1.ZQUAKE = t0.Z_PK AND (t1.ZRATING >= ?1) IS NOT 1)
+/// ```
+extension QueryTranslator {
+    func condition(_ predicate: StorePredicate, _ scope: QueryScope) throws -> SQLCondition {
+        switch predicate {
+        case .constant(let value): return .constant(value)
+        case .and(let parts): return .all(try parts.map { try condition($0, scope) })
+        case .or(let parts): return .any(try parts.map { try condition($0, scope) })
+        case .not(let inner): return try condition(inner, scope).negated()
+        case .comparison(let comparison): return try condition(comparison, scope)
+        }
+    }
+
+    func condition(_ comparison: StoreComparison, _ scope: QueryScope) throws -> SQLCondition {
+        if isConstant(comparison.left) && isConstant(comparison.right) { return try folded(comparison) }
+        let left = try operand(comparison.left, scope)
+        let right = try operand(comparison.right, scope)
+        let op = comparison.operator, options = comparison.options
+        switch comparison.modifier {
+        case .direct:
+            return try compare(left, op, right, options)
+        case .any:
+            switch left {
+            case .collection(let collection): return try exists(collection) { try self.compare($0, op, right, options) }
+            case .list(let items): return .any(try items.map { try compare($0, op, right, options) })
+            default: return try compare(left, op, right, options)
+            }
+        case .all:
+            switch left {
+            case .collection(let collection): return try everyElement(of: collection) { try self.compare($0, op, right, options) }
+            case .list(let items): return .all(try items.map { try compare($0, op, right, options) })
+            default: return try compare(left, op, right, options)
+            }
+        }
+    }
+
+    /// `EXISTS (SELECT 1 FROM … WHERE … AND <test of the element>)`.
+    func exists(_ collection: RowCollection, _ test: (QueryOperand) throws -> SQLCondition) throws -> SQLCondition {
+        let condition = try test(collection.element)
+        if condition.isFalse { return .false }
+        return SQLCondition(sql: "EXISTS (\(collection.level.select("1", extra: [condition.sql])))", isTwoValued: true)
+    }
+
+    /// `NOT EXISTS (SELECT 1 FROM … WHERE … AND (<test of the element>) IS NOT 1)`: true for an
+    /// empty collection, as `ALL` is in memory.
+    func everyElement(of collection: RowCollection, _ test: (QueryOperand) throws -> SQLCondition) throws -> SQLCondition {
+        let failing = try test(collection.element).negated()
+        if failing.isFalse { return .true }
+        return SQLCondition(sql: "NOT EXISTS (\(collection.level.select("1", extra: [failing.sql])))", isTwoValued: true)
+    }
+}

@@ -1,0 +1,164 @@
+import Foundation
+import StoreCore
+
+/// Translates one statement's predicates, expressions and sorts to SQL: holds the bound values
+/// (numbered `?1`, `?2`… so fragments can be built in any order and a value used twice is bound
+/// once), hands out table aliases, and knows the schema.
+///
+/// ``SQLCompiler`` makes one per statement. For example, for `magnitude > 5 AND region.name ==
+/// 'Alaska'` on `Quake` it produces
+///
+/// ```
+/// FROM ZQUAKE t0 LEFT JOIN ZREGION t1 ON t1.Z_PK = t0.ZREGION
+/// WHERE t0.ZMAGNITUDE > ?1 AND t1.ZNAME = ?2        bindings [5, 'Alaska']
+/// ```
+///
+/// With ``inlinesConstants`` (partial-index predicates) constants are written as SQL literals,
+/// columns are unqualified, and anything needing a join, a subquery or a Stowage SQL function
+/// is refused.
+final class QueryTranslator {
+    let schema: SQLiteSchema
+    let model: ManagedObjectModel
+    let inlinesConstants: Bool
+    private(set) var bindings: [SQLValue] = []
+    private var bindingNumbers: [SQLValue: Int] = [:]
+    private var aliasCount = 0
+
+    init(schema: SQLiteSchema, model: ManagedObjectModel, inlinesConstants: Bool = false) {
+        self.schema = schema
+        self.model = model
+        self.inlinesConstants = inlinesConstants
+    }
+
+    // MARK: Values and names
+
+    /// A placeholder bound to `value` (or, when inlining, the value as a literal).
+    func bind(_ value: SQLValue) -> String {
+        if inlinesConstants { return Self.literal(value) }
+        if case .null = value { return "NULL" }
+        if let number = bindingNumbers[value] { return "?\(number)" }
+        bindings.append(value)
+        bindingNumbers[value] = bindings.count
+        return "?\(bindings.count)"
+    }
+
+    /// The statement with its parameters renumbered densely in order of first use, and only
+    /// the bindings it uses (compiling binds some values that simplification then drops, and
+    /// SQLite refuses values for parameters a statement does not have).
+    func finish(_ sql: String) -> CompiledQuery {
+        var renumbered: [Int: Int] = [:]
+        var used: [SQLValue] = []
+        var result = ""
+        result.reserveCapacity(sql.utf8.count)
+        var characters = sql[...]
+        while let mark = characters.firstIndex(of: "?") {
+            result += characters[..<mark]
+            let digits = characters[characters.index(after: mark)...].prefix(while: \.isASCII).prefix(while: \.isNumber)
+            characters = characters[digits.endIndex...]
+            guard let number = Int(digits), number >= 1, number <= bindings.count else {
+                result += "?" + digits
+                continue
+            }
+            let new = renumbered[number] ?? {
+                used.append(bindings[number - 1])
+                renumbered[number] = used.count
+                return used.count
+            }()
+            result += "?\(new)"
+        }
+        result += characters
+        return CompiledQuery(sql: result, bindings: used)
+    }
+
+    /// A fresh table alias: `t1`, `t2`… (`t0` is the fetched entity's table).
+    func newAlias(_ prefix: String = "t") -> String {
+        aliasCount += 1
+        return "\(prefix)\(aliasCount)"
+    }
+
+    /// `alias.column`, or the bare column for the unaliased table of a partial index.
+    func qualified(_ alias: String, _ column: String) -> String {
+        alias.isEmpty ? column : "\(alias).\(column)"
+    }
+
+    /// A constant, bound with the storage class its column would have: dates as seconds since
+    /// 2001, booleans as 0/1, UUIDs as 16-byte blobs, object IDs as their primary key; decimals
+    /// as REAL, so they compare as numbers with any expression.
+    func constant(_ value: StoreValue) -> SQLScalar {
+        let encoded: SQLValue
+        switch value {
+        case .decimal(let number): encoded = .real(NSDecimalNumber(decimal: number).doubleValue)
+        default: encoded = SQLiteValueCoder.encode(value)
+        }
+        if case .null = encoded { return SQLScalar(sql: "NULL", kind: value.isNull ? .null : SQLKind(value), nullable: true, constant: value) }
+        return SQLScalar(sql: bind(encoded), kind: SQLKind(value), nullable: false, constant: value)
+    }
+
+    /// Refuses what a partial-index predicate cannot contain.
+    func requireBindable(_ construct: @autoclosure () -> String) throws {
+        if inlinesConstants {
+            throw FetchError(.unsupported, "\(construct()) cannot be used in a partial index predicate")
+        }
+    }
+
+    /// A SQL function of Stowage's (`stowage_fold`…): registered on every connection the store
+    /// opens, but unknown to other programs, so refused in index definitions.
+    func stowageFunction(_ name: String, _ arguments: [String]) throws -> String {
+        try requireBindable("the SQL function \(name) (for [c], [d], LIKE, MATCHES, CAST or case mapping)")
+        return "\(name)(\(arguments.joined(separator: ", ")))"
+    }
+
+    /// A value as SQL literal text: strings quoted with `''` doubled, blobs as `X'…'`.
+    static func literal(_ value: SQLValue) -> String {
+        switch value {
+        case .null: return "NULL"
+        case .integer(let number): return number == .min ? "(-9223372036854775807 - 1)" : String(number)
+        case .real(let number):
+            if number.isNaN { return "NULL" }
+            if number.isInfinite { return number > 0 ? "9e999" : "-9e999" }
+            return String(number)
+        case .text(let text):
+            if text.utf8.contains(0) { return "CAST(\(hexLiteral(Data(text.utf8))) AS TEXT)" }
+            return "'" + text.replacingOccurrences(of: "'", with: "''") + "'"
+        case .blob(let data): return hexLiteral(data)
+        }
+    }
+
+    private static func hexLiteral(_ data: Data) -> String {
+        let digits = Array("0123456789ABCDEF")
+        var text = "X'"
+        for byte in data {
+            text.append(digits[Int(byte >> 4)])
+            text.append(digits[Int(byte & 0x0F)])
+        }
+        return text + "'"
+    }
+
+    // MARK: Objects
+
+    /// The alias of an object's row, joining its table (once per foreign key and level) if needed.
+    func alias(of object: ObjectReference) throws -> String {
+        if let alias = object.alias { return alias }
+        if let alias = object.level.alias(joinedOn: object.key) { return alias }
+        try requireBindable("a key path through the to-one relationship to \(object.entity.name)")
+        let table = try schema.table(for: object.entity.name)
+        let alias = newAlias()
+        object.level.append("LEFT JOIN \(table.table) \(alias) ON \(alias).Z_PK = \(object.key)", key: object.key, alias: alias)
+        return alias
+    }
+
+    /// The fetched entity's own row: `t0` (no alias in a partial index).
+    func root(_ entity: EntityDescription, table: EntityTable) -> (level: QueryLevel, scope: QueryScope) {
+        let alias = inlinesConstants ? "" : "t0"
+        let level = QueryLevel(inlinesConstants ? table.table : "\(table.table) t0")
+        let object = ObjectReference(key: qualified(alias, "Z_PK"), alias: alias, entity: entity, level: level, nullable: false)
+        return (level, QueryScope(subject: .object(object)))
+    }
+}
+
+/// What `SELF` and `$variables` are while compiling part of a predicate: the fetched object at
+/// the top, a collection's element inside `SUBQUERY`.
+struct QueryScope {
+    var subject: QueryOperand
+    var variables: [String: QueryOperand] = [:]
+}

@@ -1,0 +1,50 @@
+/// A compiled predicate: SQL that is true (1), false (0) or — for comparisons with NULL — NULL.
+///
+/// In a WHERE clause NULL acts as false, and AND and OR treat it consistently with that; only
+/// NOT would turn a NULL into another NULL where the evaluator wants true (`NOT magnitude > 5`
+/// holds for a NULL magnitude). So a negation of a condition that can be NULL compiles to
+/// `(…) IS NOT 1`, which is true for both 0 and NULL.
+///
+/// For example:
+///
+/// ```swift
+/// SQLCondition(sql: "t0.ZMAGNITUDE > ?1", isTwoValued: false).negated().sql   // "(t0.ZMAGNITUDE > ?1) IS NOT 1"
+/// SQLCondition.all([.true, x]).sql                                             // x.sql
+/// ```
+struct SQLCondition {
+    var sql: String
+    /// Whether the SQL is never NULL.
+    var isTwoValued: Bool
+
+    static let `true` = SQLCondition(sql: "1", isTwoValued: true)
+    static let `false` = SQLCondition(sql: "0", isTwoValued: true)
+
+    var isTrue: Bool { sql == "1" }
+    var isFalse: Bool { sql == "0" }
+
+    static func constant(_ value: Bool) -> SQLCondition { value ? .true : .false }
+
+    func negated() -> SQLCondition {
+        if isTrue { return .false }
+        if isFalse { return .true }
+        return isTwoValued ? SQLCondition(sql: "NOT (\(sql))", isTwoValued: true) : SQLCondition(sql: "(\(sql)) IS NOT 1", isTwoValued: true)
+    }
+
+    /// The conjunction (TRUE when empty).
+    static func all(_ parts: [SQLCondition]) -> SQLCondition {
+        if parts.contains(where: \.isFalse) { return .false }
+        let kept = parts.filter { !$0.isTrue }
+        if kept.isEmpty { return .true }
+        if kept.count == 1 { return kept[0] }
+        return SQLCondition(sql: "(" + kept.map(\.sql).joined(separator: " AND ") + ")", isTwoValued: kept.allSatisfy(\.isTwoValued))
+    }
+
+    /// The disjunction (FALSE when empty).
+    static func any(_ parts: [SQLCondition]) -> SQLCondition {
+        if parts.contains(where: \.isTrue) { return .true }
+        let kept = parts.filter { !$0.isFalse }
+        if kept.isEmpty { return .false }
+        if kept.count == 1 { return kept[0] }
+        return SQLCondition(sql: "(" + kept.map(\.sql).joined(separator: " OR ") + ")", isTwoValued: kept.allSatisfy(\.isTwoValued))
+    }
+}
