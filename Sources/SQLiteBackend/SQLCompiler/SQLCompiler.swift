@@ -125,15 +125,3 @@ struct FilteredFetch {
         return " LIMIT \(limit) OFFSET \(offset)"
     }
 }
-
-/// A dictionary fetch's SELECT and how to read its rows.
-struct DictionaryQuery: Sendable {
-    var query: CompiledQuery
-    func read(_ row: SQLiteStatement, objectID: (String, Int64) -> ManagedObjectID) -> [String: StoreValue] { [:] }
-}
-
-extension SQLCompiler {
-    func selectDictionaries(_ request: StoreFetchRequest) throws -> DictionaryQuery {
-        throw FetchError(.unsupported, "dictionary results do not compile to SQL yet")
-    }
-}
