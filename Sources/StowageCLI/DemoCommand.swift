@@ -64,6 +64,10 @@ struct DemoCommand: AsyncParsableCommand {
             }
         }
 
+        var withGrace = FetchRequest<Post>()
+        withGrace.predicate = try .format("ANY comments.author == %@ AND title BEGINSWITH[c] %@", "grace", "h")
+        print("\nPosts starting with \"h\" that grace commented on: \(try context.fetch(withGrace).map(\.title))")
+
         guard let doomed = posts.last else { return }
         let commentsBefore = try context.count(for: FetchRequest<Comment>())
         print("\nDeleting \"\(doomed.title)\" (its comments cascade)…")

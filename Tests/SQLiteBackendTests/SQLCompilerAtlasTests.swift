@@ -235,6 +235,36 @@ final class SQLCompilerAtlasTests: XCTestCase {
         }
     }
 
+    func testLongListsAreBoundAsOneJSONArray() throws {
+        let (database, ids) = try AtlasFixture.database()
+        var manyIDs: [ManagedObjectID] = (1...5000).map { number in
+            ManagedObjectID(entityName: number % 2 == 0 ? "Post" : "Article", storeIdentifier: "ATLAS", primaryKey: Int64(number + 100))
+        }
+        manyIDs += ["p1", "p2", "p7"].compactMap { ids[$0] }
+        var manyTitles: [String] = (1...1000).map { number in "title \(number) \"quoted\" \\ \t é 🌍" }
+        manyTitles += ["it's 100% _real_ *", "Paris"]
+        let views: [Int] = (0...400).map { $0 * 10 }
+        let latitudes: [Double] = [40.4, 48.9] + (1...300).map { Double($0) + 0.5 }
+        let upperTitles: [String] = manyTitles.map { $0.uppercased() }
+        let cases: [(String, [Any])] = [
+            ("SELF IN %@", [manyIDs]),
+            ("title IN %@", [manyTitles]),
+            ("title IN[c] %@", [upperTitles]),
+            ("views IN %@", [views]),
+            ("latitude IN %@", [latitudes]),
+        ]
+        for (format, arguments) in cases {
+            var request = StoreFetchRequest(entityName: "Post")
+            request.predicate = try StorePredicate(format: format, argumentArray: arguments)
+            let query = try database.compiler.selectObjects(request, columns: ["t0.Z_PK"])
+            XCTAssertTrue(query.sql.contains("json_each(?1)"), query.sql)
+            XCTAssertLessThan(query.bindings.count, 5, format)
+            let found = Set(try database.objectIDs(request))
+            XCTAssertFalse(found.isEmpty, format)
+            XCTAssertEqual(found, Set(try database.memoryObjectIDs(request)), format)
+        }
+    }
+
     func testPartialIndexPredicateInlinesEscapedConstants() throws {
         let (database, _) = try AtlasFixture.database()
         let table = try database.schema.table(for: "Post")

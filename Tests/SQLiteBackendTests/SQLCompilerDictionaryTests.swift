@@ -72,6 +72,9 @@ final class SQLCompilerDictionaryTests: XCTestCase {
             ("distinct groups", request(["felt", try expression("n", "count:(felt)")], groupBy: ["felt"], distinct: true)),
             ("grouped pages", request(["alert", try expression("n", "count:()")], groupBy: ["alert"], sort: [.ascending("alert")], limit: 2, offset: 1)),
             ("group by an expression", request([try expression("n", "count:()")], groupBy: [try expression("deep", "TERNARY(depth > 20, 'deep', 'shallow')")])),
+            ("arithmetic of a per-object aggregate, grouped", request(
+                ["region.name", try expression("plusOne", "add:to:(sum:(depth), 1)"), try expression("total", "sum:(depth)", .double)],
+                groupBy: ["region.name"], sort: [.descending("depth")])),
             ("group by a column that is not fetched", request([try expression("n", "count:()")], groupBy: ["felt"], sort: [.ascending("felt")])),
         ]
     }

@@ -124,3 +124,22 @@ final class SQLCompilerFixtureTests: XCTestCase {
         XCTAssertEqual(try database.count(StoreFetchRequest(entityName: "Quake")), 5)
     }
 }
+
+extension SQLCompilerFixtureTests {
+    /// The example in ``SQLCompiler``'s documentation.
+    func testDocumentedExampleCompilesAsShown() throws {
+        let database = try CompilerTestDatabase(try QueryFixture())
+        var request = StoreFetchRequest(entityName: "Quake")
+        request.predicate = try .format("magnitude > %@ AND ANY reports.author ==[c] %@", 5, "ada")
+        request.sortDescriptors = [.descending("time")]
+        let query = try database.compiler.selectObjects(request, columns: ["t0.Z_PK", "t0.Z_ENT"])
+        XCTAssertEqual(query.sql, "SELECT t0.Z_PK, t0.Z_ENT FROM ZQUAKE t0 WHERE t0.ZMAGNITUDE > ?1 AND EXISTS (SELECT 1 FROM ZREPORT t1 WHERE t1.ZQUAKE = t0.Z_PK AND stowage_fold(t1.ZAUTHOR, 1) = ?2) ORDER BY t0.ZTIME DESC, t0.Z_PK")
+        XCTAssertEqual(query.bindings, [.integer(5), .text("ada")])
+
+        request.predicate = "magnitude > 5 AND region.name == 'Alaska'"
+        request.sortDescriptors = []
+        XCTAssertEqual(
+            try database.compiler.selectObjects(request, columns: ["t0.Z_PK"]).sql,
+            "SELECT t0.Z_PK FROM ZQUAKE t0 LEFT JOIN ZREGION t1 ON t1.Z_PK = t0.ZREGION WHERE t0.ZMAGNITUDE > ?1 AND t1.ZNAME = ?2")
+    }
+}

@@ -44,6 +44,11 @@ final class SQLCompilerPredicateTests: XCTestCase {
         "reports.@sum.rating > depth",
         // NULL to-ones and collections.
         "region.quakes == nil",
+        "ALL region.quakes.depth > 5",
+        "ALL region.quakes.depth != nil",
+        "ANY region.quakes.depth == nil",
+        "NONE region.quakes.depth == nil",
+        "ALL region.quakes.place != 'x'",
         "region.quakes != nil",
         "NOT region.name == 'Alaska'",
         "region.name != 'Alaska'",

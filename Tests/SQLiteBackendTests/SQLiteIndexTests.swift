@@ -57,4 +57,24 @@ final class SQLiteIndexTests: XCTestCase {
         XCTAssertEqual(bounds.count, 1, "the deleted row left the R-tree")
         if case .real(let minimum)? = bounds.first { XCTAssertEqual(minimum, -33.9, accuracy: 0.001, "the update moved the entry") }
     }
+
+    func testRTreeQueryReturnsTheRightRowsThroughTheVirtualTable() throws {
+        let stack = try SQLiteTestStore(try Self.placesModel())
+        try Self.savePlaces([
+            ("Beijing", 39.9, 116.4), ("Chengdu", 30.7, 104.1), ("Paris", 48.9, 2.35), ("Sydney", -33.9, 151.2), ("Nowhere", nil, nil),
+        ], in: stack.container)
+        var request = FetchRequest<ManagedObject>(entityName: "Place")
+        request.predicate = try .format(#"indexed:by:(latitude, "byLocation") BETWEEN {18, 54} AND indexed:by:(longitude, "byLocation") BETWEEN {73, 135}"#)
+        request.sortDescriptors = [.ascending("name")]
+        let context = stack.container.newBackgroundContext()
+        let names = try context.performAndWait { try context.fetch(request).map { try $0.value(forKey: "name") as? String } }
+        XCTAssertEqual(names, ["Beijing", "Chengdu"])
+
+        let store = try stack.store
+        let query = try store.compiler.selectObjects(request.storeRequest, columns: ["t0.Z_PK"])
+        let connection = try SQLiteConnection(path: stack.url.path, mode: .readOnly, log: .disabled)
+        var plan: [String] = []
+        try connection.query("EXPLAIN QUERY PLAN " + query.sql, query.bindings) { plan.append($0.string(at: 3) ?? "") }
+        XCTAssertTrue(plan.contains { $0.contains("Z_Place_byLocation") && $0.contains("VIRTUAL TABLE") }, "\(plan)")
+    }
 }

@@ -36,8 +36,8 @@ extension QueryTranslator {
                 let flattensInto = rest.contains { $0.hasPrefix("@") } ? nil : mapping
                 current = try step(object, key, flattenInto: flattensInto)
             case .collection(var collection):
+                // (A key of a NULL is NULL: `nullWhenNull` carries over.)
                 if collection.distinct { collection = try materialized(collection) }
-                collection.nullWhenNull = nil
                 collection.element = try stepElement(collection.element, key, in: collection.level)
                 current = .collection(collection)
             case .list(let items):

@@ -30,17 +30,32 @@ extension QueryTranslator {
             return try compare(left, op, right, options)
         case .any:
             switch left {
-            case .collection(let collection): return try exists(collection) { try self.compare($0, op, right, options) }
+            case .collection(let collection):
+                let some = try exists(collection) { try self.compare($0, op, right, options) }
+                return try unlessNull(collection, some, otherwise: compare(.scalar(.null), op, right, options))
             case .list(let items): return .any(try items.map { try compare($0, op, right, options) })
             default: return try compare(left, op, right, options)
             }
         case .all:
             switch left {
-            case .collection(let collection): return try everyElement(of: collection) { try self.compare($0, op, right, options) }
+            case .collection(let collection):
+                let every = try everyElement(of: collection) { try self.compare($0, op, right, options) }
+                return try unlessNull(collection, every, otherwise: compare(.scalar(.null), op, right, options))
             case .list(let items): return .all(try items.map { try compare($0, op, right, options) })
             default: return try compare(left, op, right, options)
             }
         }
+    }
+
+    /// A collection reached through a NULL to-one is NULL in memory, not empty: `ANY`/`ALL` then
+    /// compare that NULL directly (`ALL region.quakes.depth > 5` is false for a quake without a
+    /// region, where `ALL` over an empty collection would be true).
+    private func unlessNull(_ collection: RowCollection, _ condition: SQLCondition, otherwise: SQLCondition) -> SQLCondition {
+        guard let key = collection.nullWhenNull else { return condition }
+        return .any([
+            .all([SQLCondition(sql: "\(key) IS NOT NULL", isTwoValued: true), condition]),
+            .all([SQLCondition(sql: "\(key) IS NULL", isTwoValued: true), otherwise]),
+        ])
     }
 
     /// `EXISTS (SELECT 1 FROM … WHERE … AND <test of the element>)`.

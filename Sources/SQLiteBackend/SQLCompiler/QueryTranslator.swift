@@ -85,13 +85,15 @@ final class QueryTranslator {
     /// 2001, booleans as 0/1, UUIDs as 16-byte blobs, object IDs as their primary key; decimals
     /// as REAL, so they compare as numbers with any expression.
     func constant(_ value: StoreValue) -> SQLScalar {
-        let encoded: SQLValue
-        switch value {
-        case .decimal(let number): encoded = .real(NSDecimalNumber(decimal: number).doubleValue)
-        default: encoded = SQLiteValueCoder.encode(value)
-        }
+        let encoded = encodedConstant(value)
         if case .null = encoded { return SQLScalar(sql: "NULL", kind: value.isNull ? .null : SQLKind(value), nullable: true, constant: value) }
         return SQLScalar(sql: bind(encoded), kind: SQLKind(value), nullable: false, constant: value)
+    }
+
+    /// A constant's SQL value (see ``constant(_:)``).
+    func encodedConstant(_ value: StoreValue) -> SQLValue {
+        if case .decimal(let number) = value { return .real(NSDecimalNumber(decimal: number).doubleValue) }
+        return SQLiteValueCoder.encode(value)
     }
 
     /// Refuses what a partial-index predicate cannot contain.

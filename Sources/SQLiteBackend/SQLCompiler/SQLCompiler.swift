@@ -24,8 +24,8 @@ struct CompiledQuery: Sendable {
 /// request.predicate = try .format("magnitude > %@ AND ANY reports.author ==[c] %@", 5, "ada")
 /// request.sortDescriptors = [.descending("time")]
 /// let query = try compiler.selectObjects(request, columns: ["t0.Z_PK", "t0.Z_ENT"])
-/// // SELECT t0.Z_PK, t0.Z_ENT FROM ZQUAKE t0 WHERE (t0.ZMAGNITUDE > ?1 AND EXISTS (SELECT 1 FROM
-/// //   ZREPORT t1 WHERE t1.ZQUAKE = t0.Z_PK AND stowage_fold(t1.ZAUTHOR, 1) = ?2))
+/// // SELECT t0.Z_PK, t0.Z_ENT FROM ZQUAKE t0 WHERE t0.ZMAGNITUDE > ?1 AND EXISTS (SELECT 1 FROM
+/// //   ZREPORT t1 WHERE t1.ZQUAKE = t0.Z_PK AND stowage_fold(t1.ZAUTHOR, 1) = ?2)
 /// //   ORDER BY t0.ZTIME DESC, t0.Z_PK        bindings [5, 'ada']
 /// ```
 struct SQLCompiler: Sendable {

@@ -48,13 +48,14 @@ public struct QueryFixture: Sendable {
         }
     }
 
-    public init() throws {
+    /// The fixture with IDs of the store `storeIdentifier` (keys 1 to 13).
+    public init(storeIdentifier: String = "FIXTURE") throws {
         model = try Self.makeModel()
         var ids: [String: ManagedObjectID] = [:]
         var key: Int64 = 0
         func id(_ name: String, _ entity: String) -> ManagedObjectID {
             key += 1
-            let id = ManagedObjectID(entityName: entity, storeIdentifier: "FIXTURE", primaryKey: key)
+            let id = ManagedObjectID(entityName: entity, storeIdentifier: storeIdentifier, primaryKey: key)
             ids[name] = id
             return id
         }
