@@ -16,7 +16,11 @@ let package = Package(
             name: "StowageBench",
             dependencies: [
                 .product(name: "Stowage", package: "Stowage"),
+                // For the SQLite store's options (`setSQLitePragma`).
+                .product(name: "SQLiteBackend", package: "Stowage"),
                 .product(name: "GRDB", package: "GRDB.swift"),
+                // The raw SQLite C API baseline: the system sqlite3 module GRDB itself links.
+                .product(name: "GRDBSQLite", package: "GRDB.swift"),
             ]
         ),
     ],

@@ -1,7 +1,8 @@
 /// The command line: `stowage-bench [--filter SUBSTRING] [--rounds N] [--json FILE] [--list]`.
 ///
-/// `--child NAME [--baseline]` is internal: the parent re-runs itself that way to measure one
-/// workload's peak resident memory in a process of its own.
+/// `--child NAME [--side BASELINE]` is internal: the parent re-runs itself that way to measure
+/// the peak resident memory of one side of one workload (ours, or the baseline named) in a
+/// process of its own.
 struct Options {
     var filter: String?
     var rounds = 5
@@ -9,7 +10,8 @@ struct Options {
     var list = false
     var skipMemory = false
     var child: String?
-    var childRunsBaseline = false
+    /// In a child run: the baseline to run, or nil for ours.
+    var childSide: String?
 
     static let usage = """
         usage: stowage-bench [--filter SUBSTRING] [--rounds N] [--json FILE] [--list] [--skip-memory]
@@ -32,7 +34,7 @@ struct Options {
             case "--list": list = true
             case "--skip-memory": skipMemory = true
             case "--child": child = try value(for: argument)
-            case "--baseline": childRunsBaseline = true
+            case "--side": childSide = try value(for: argument)
             case "-h", "--help": throw UsageError(nil)
             default: throw UsageError("unknown argument \(argument)")
             }

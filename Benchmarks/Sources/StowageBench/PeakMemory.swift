@@ -1,7 +1,7 @@
 import Foundation
 
 /// Peak resident memory of one workload side, measured in a process of its own: the parent
-/// re-runs this executable with `--child NAME [--baseline]`; the child runs that side once
+/// re-runs this executable with `--child NAME [--side BASELINE]`; the child runs that side once
 /// (setup included) and prints its high-water mark (`VmHWM`) from /proc/self/status.
 enum PeakMemory {
     static let marker = "peak_rss_kb="
@@ -15,12 +15,13 @@ enum PeakMemory {
         return nil
     }
 
-    /// In the parent: runs a child for `workload` and returns its peak RSS in MiB.
-    static func measureInChild(workload: String, baseline: Bool) -> Double? {
+    /// In the parent: runs a child for one side of `workload` (the baseline named `side`, or ours
+    /// when nil) and returns its peak RSS in MiB.
+    static func measureInChild(workload: String, side: String?) -> Double? {
         guard let executable = try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe") else { return nil }
         let process = Process()
         process.executableURL = URL(fileURLWithPath: executable)
-        process.arguments = ["--child", workload] + (baseline ? ["--baseline"] : [])
+        process.arguments = ["--child", workload] + (side.map { ["--side", $0] } ?? [])
         let pipe = Pipe()
         process.standardOutput = pipe
         do { try process.run() } catch { return nil }

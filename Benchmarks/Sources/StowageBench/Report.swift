@@ -24,18 +24,19 @@ struct ReportRow: Encodable {
         case peakRSSMiB = "peak_rss_mb"
     }
 
-    init(_ result: Runner.Result, peakRSS: Double?, baselinePeakRSS: Double?) {
-        name = result.workload.name
-        baseline = result.workload.baselineName
+    /// The row comparing ours with baseline `index` of the workload.
+    init(_ result: Runner.Result, baseline index: Int, peakRSS: Double?, baselinePeakRSS: Double?) {
+        name = result.workload.rowName(baseline: index)
+        baseline = result.workload.baselines[index].name
         medianSeconds = Stats.median(result.ours)
         minSeconds = result.ours.min() ?? 0
-        baselineMedianSeconds = Stats.median(result.baseline)
-        baselineMinSeconds = result.baseline.min() ?? 0
+        baselineMedianSeconds = Stats.median(result.baselines[index])
+        baselineMinSeconds = result.baselines[index].min() ?? 0
         ratio = baselineMedianSeconds > 0 ? medianSeconds / baselineMedianSeconds : 0
         rounds = result.ours.count
         peakRSSMiB = peakRSS
         baselinePeakRSSMiB = baselinePeakRSS
-        note = result.note
+        note = index == 0 ? result.note : nil
     }
 
     /// Only the published keys; `peak_rss_mb` is written as null when it could not be measured.

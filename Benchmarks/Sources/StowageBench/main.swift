@@ -5,6 +5,7 @@ import Foundation
 
 func fail(_ message: String) -> Never {
     FileHandle.standardError.write(Data("stowage-bench: \(message)\n".utf8))
+    Scratch.removeAll()
     exit(1)
 }
 
@@ -23,14 +24,22 @@ do {
     if let name = options.child {
         // A child run for peak memory: one side of one workload, once, setup included.
         guard let workload = workloads.first(where: { $0.name == name }) else { fail("no workload named \(name)") }
-        _ = try (options.childRunsBaseline ? workload.baseline : workload.ours)()
+        if let side = options.childSide {
+            guard let baseline = workload.baselines.first(where: { $0.name == side }) else { fail("\(name) has no baseline \(side)") }
+            _ = try baseline.run()
+        } else {
+            _ = try workload.ours()
+        }
         print("\(PeakMemory.marker)\(PeakMemory.ownPeakKiB() ?? -1)")
+        Scratch.removeAll()
         exit(0)
     }
 
-    let selected = workloads.filter { workload in options.filter.map { workload.name.contains($0) } ?? true }
+    let selected = workloads.filter { workload in
+        options.filter.map { filter in workload.rowNames.contains { $0.contains(filter) } } ?? true
+    }
     if options.list {
-        selected.forEach { print($0.name) }
+        selected.flatMap(\.rowNames).forEach { print($0) }
         exit(0)
     }
     guard !selected.isEmpty else { fail("no workload matches --filter \(options.filter ?? "")") }
@@ -38,11 +47,13 @@ do {
     let runner = Runner(rounds: options.rounds)
     var rows: [ReportRow] = []
     for workload in selected {
-        print("\(workload.name) vs \(workload.baselineName)")
+        print("\(workload.name) vs \(workload.baselines.map(\.name).joined(separator: ", "))")
         let result = try runner.run(workload) { print($0) }
-        let peak = options.skipMemory ? nil : PeakMemory.measureInChild(workload: workload.name, baseline: false)
-        let basePeak = options.skipMemory ? nil : PeakMemory.measureInChild(workload: workload.name, baseline: true)
-        rows.append(ReportRow(result, peakRSS: peak, baselinePeakRSS: basePeak))
+        let peak = options.skipMemory ? nil : PeakMemory.measureInChild(workload: workload.name, side: nil)
+        for (index, baseline) in workload.baselines.enumerated() {
+            let basePeak = options.skipMemory ? nil : PeakMemory.measureInChild(workload: workload.name, side: baseline.name)
+            rows.append(ReportRow(result, baseline: index, peakRSS: peak, baselinePeakRSS: basePeak))
+        }
     }
     print()
     print(Report.table(rows))
@@ -50,6 +61,7 @@ do {
         try Report.writeJSON(rows, to: path)
         print("wrote \(path)")
     }
+    Scratch.removeAll()
 } catch {
     fail("\(error)")
 }

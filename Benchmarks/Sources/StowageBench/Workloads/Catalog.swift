@@ -1,3 +1,4 @@
+import Foundation
 import GRDB
 import Stowage
 
@@ -36,6 +37,56 @@ enum Catalog {
                 name: "query.group-by-1m", baselineName: "swift-loop",
                 ours: { try QueryWorkloads.groupBy(fixtures.millionStore(), expectingGroups: fixtures.millionGroups) },
                 baseline: { try QueryWorkloads.groupByBaseline(fixtures.million, expectingGroups: fixtures.millionGroups) }),
+        ] + sqlite(fixtures)
+    }
+
+    /// The SQLite store next to the raw SQLite C API (the physical limit) and GRDB (the best
+    /// Swift peer), each on a file in the scratch directory.
+    static func sqlite(_ fixtures: Fixtures) -> [Workload] {
+        typealias Side = Workload.Side
+        return [
+            Workload(
+                name: "sqlite.insert-save-100k",
+                ours: { try SQLiteStoreWorkloads.insertSave(
+                    fixtures.tremors, model: fixtures.tremorModel(indexed: false), expected: fixtures.tremorChecksum) },
+                baselines: [
+                    Side(name: "raw-sqlite") { try RawSQLiteBaselines.insertSave(fixtures.tremors, expected: fixtures.tremorChecksum) },
+                    Side(name: "grdb") { try GRDBSQLiteBaselines.insertSave(fixtures.tremors, expected: fixtures.tremorChecksum) },
+                ]),
+            Workload(
+                name: "sqlite.fetch-100k",
+                ours: { try SQLiteStoreWorkloads.fetchAll(
+                    from: fixtures.tremorStore(indexed: false), model: fixtures.tremorModel(indexed: false), expected: fixtures.tremorChecksum) },
+                baselines: [
+                    Side(name: "raw-sqlite") { try RawSQLiteBaselines.fetchAll(from: fixtures.tremorDatabase(), expected: fixtures.tremorChecksum) },
+                    Side(name: "grdb") { try GRDBSQLiteBaselines.fetchAll(from: fixtures.tremorDatabase(), expected: fixtures.tremorChecksum) },
+                ]),
+            Workload(
+                name: "sqlite.indexed-query-1000x",
+                ours: { try SQLiteStoreWorkloads.indexedQuery(
+                    from: fixtures.tremorStore(indexed: true), model: fixtures.tremorModel(indexed: true), expected: fixtures.queryExpectation) },
+                baselines: [
+                    Side(name: "raw-sqlite") { try RawSQLiteBaselines.indexedQuery(from: fixtures.tremorDatabase(), expected: fixtures.queryExpectation) },
+                    Side(name: "grdb") { try GRDBSQLiteBaselines.indexedQuery(from: fixtures.tremorDatabase(), expected: fixtures.queryExpectation) },
+                ]),
+            Workload(
+                name: "sqlite.batched-iterate-1m", baselineName: "raw-sqlite",
+                ours: {
+                    let (url, sum) = try fixtures.millionTremorStore()
+                    return try SQLiteStoreWorkloads.batchedIterate(from: url, model: fixtures.tremorModel(indexed: false), expected: sum)
+                },
+                baseline: {
+                    let (path, sum) = try fixtures.millionTremorDatabase()
+                    return try RawSQLiteBaselines.iterate(from: path, expected: sum)
+                }),
+            Workload(
+                name: "sqlite.rtree-bbox-100k", baselineName: "no-index",
+                ours: { try SQLiteStoreWorkloads.boundingBox(
+                    from: fixtures.tremorStore(indexed: true), model: fixtures.tremorModel(indexed: true),
+                    throughIndex: true, expected: fixtures.boxCount) },
+                baseline: { try SQLiteStoreWorkloads.boundingBox(
+                    from: fixtures.tremorStore(indexed: false), model: fixtures.tremorModel(indexed: false),
+                    throughIndex: false, expected: fixtures.boxCount) }),
         ]
     }
 }
@@ -74,6 +125,69 @@ final class Fixtures {
         try MemoryStoreWorkloads.insertAndSave(data, in: MemoryStoreWorkloads.makeContext(container))
         cachedContainer = container
         return container
+    }
+
+    // MARK: SQLite workloads
+
+    lazy var tremors = TremorData.rows(Catalog.objectCount)
+    lazy var tremorChecksum = TremorChecksum(tremors)
+    lazy var queryExpectation = QueryExpectation(tremors)
+    lazy var boxCount = tremors.count(where: SQLiteStoreWorkloads.inBox)
+    private var tremorModels: [Bool: ManagedObjectModel] = [:]
+    private var tremorStores: [Bool: URL] = [:]
+    private var cachedTremorDatabase: String?
+    private var cachedMillionTremorStore: (URL, MagnitudeSum)?
+    private var cachedMillionTremorDatabase: (String, MagnitudeSum)?
+
+    /// The Tremor model, with or without the time index and the R-tree.
+    func tremorModel(indexed: Bool) throws -> ManagedObjectModel {
+        if let model = tremorModels[indexed] { return model }
+        let model = try SQLiteStoreWorkloads.makeModel(indexed: indexed)
+        tremorModels[indexed] = model
+        return model
+    }
+
+    /// A SQLite store file created by the store for `tremorModel(indexed:)`, holding the
+    /// 100,000 tremors.
+    func tremorStore(indexed: Bool) throws -> URL {
+        if let url = tremorStores[indexed] { return url }
+        let url = try makeStore(indexed: indexed, count: Catalog.objectCount).url
+        tremorStores[indexed] = url
+        return url
+    }
+
+    /// The same million rows in a store file and the sum of their magnitudes.
+    func millionTremorStore() throws -> (URL, MagnitudeSum) {
+        if let cachedMillionTremorStore { return cachedMillionTremorStore }
+        let store = try makeStore(indexed: false, count: SQLiteStoreWorkloads.millionCount)
+        cachedMillionTremorStore = store
+        return store
+    }
+
+    private func makeStore(indexed: Bool, count: Int) throws -> (url: URL, sum: MagnitudeSum) {
+        let url = try Scratch.makeDirectory(indexed ? "store-indexed" : "store").appendingPathComponent("Tremors.sqlite")
+        // The store creates its schema (tables, indexes, R-tree and its triggers) on first load.
+        _ = try SQLiteStoreWorkloads.makeContainer(model: tremorModel(indexed: indexed), url: url)
+        return (url, try RawSQLiteBaselines.fillStore(path: url.path, count: count))
+    }
+
+    /// A raw SQLite file (the baselines' table, with the time index) holding the 100,000 tremors.
+    func tremorDatabase() throws -> String {
+        if let cachedTremorDatabase { return cachedTremorDatabase }
+        let path = try Scratch.makeDirectory("raw").appendingPathComponent("tremors.sqlite").path
+        try RawSQLiteBaselines.makeDatabase(path: path, rows: tremors, timeIndex: true)
+        cachedTremorDatabase = path
+        return path
+    }
+
+    /// A raw SQLite file holding a million rows (streamed, never all in memory) and their sum.
+    func millionTremorDatabase() throws -> (String, MagnitudeSum) {
+        if let cachedMillionTremorDatabase { return cachedMillionTremorDatabase }
+        let path = try Scratch.makeDirectory("raw-million").appendingPathComponent("tremors.sqlite").path
+        let sum = try RawSQLiteBaselines.makeDatabase(
+            path: path, rows: (0..<SQLiteStoreWorkloads.millionCount).lazy.map(TremorData.row), timeIndex: false)
+        cachedMillionTremorDatabase = (path, sum)
+        return (path, sum)
     }
 
     /// An in-memory database holding every quake.
