@@ -9,9 +9,13 @@ import Foundation
 /// let copy = try CoreDataFixtures.copyOfStore("duckduckgo__BrowserServicesKit/Bookmarks_V4.sqlite", into: directory)
 /// ```
 public enum CoreDataFixtures {
+    /// `$STOWAGE_FIXTURES/coredata` when that variable is set, otherwise
     /// `../shared/fixtures/coredata`, found from this file's location.
     public static var root: URL {
-        URL(fileURLWithPath: #filePath)
+        if let fixtures = ProcessInfo.processInfo.environment["STOWAGE_FIXTURES"] {
+            return URL(fileURLWithPath: fixtures).appendingPathComponent("coredata", isDirectory: true)
+        }
+        return URL(fileURLWithPath: #filePath)
             .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
             .deletingLastPathComponent().appendingPathComponent("shared/fixtures/coredata", isDirectory: true)
     }
