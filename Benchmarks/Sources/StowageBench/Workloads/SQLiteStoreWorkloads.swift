@@ -22,7 +22,7 @@ enum SQLiteStoreWorkloads {
     /// `indexed`: a binary index on `time` and an R-tree on (`latitude`, `longitude`).
     static func makeModel(indexed: Bool) throws -> ManagedObjectModel {
         let indexes = indexed ? [
-            FetchIndexDescription(name: "byTime", elements: [.init("time")]),
+            FetchIndexDescription(name: "byTime", elements: [.init("time", ascending: false)]),
             FetchIndexDescription(name: "byLocation", elements: [.init("latitude"), .init("longitude")], kind: .rTree),
         ] : []
         return try ManagedObjectModel {
