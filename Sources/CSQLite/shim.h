@@ -8,9 +8,4 @@ static inline sqlite3_destructor_type stowage_sqlite_transient(void) {
     return SQLITE_TRANSIENT;
 }
 
-/// SQLITE_STATIC: the bound bytes outlive the statement step (SQLite does not copy them).
-static inline sqlite3_destructor_type stowage_sqlite_static(void) {
-    return SQLITE_STATIC;
-}
-
 #endif

@@ -114,7 +114,4 @@ final class SQLiteConnection {
     func setBusyTimeout(_ seconds: Double) {
         sqlite3_busy_timeout(handle, Int32(max(0, min(seconds * 1000, Double(Int32.max)))))
     }
-
-    /// Forgets every cached statement (after the schema changes).
-    func clearStatementCache() { statements.removeAll() }
 }

@@ -9,7 +9,7 @@ internal import CSQLite
 /// For example:
 ///
 /// ```swift
-/// catch let error as SQLiteError where error.isConstraintViolation { … }
+/// catch let error as SQLiteError where error.isUniqueViolation { … }
 /// ```
 struct SQLiteError: Error, CustomStringConvertible {
     /// The primary result code (`SQLITE_BUSY`, `SQLITE_CONSTRAINT`, …).
@@ -34,7 +34,6 @@ struct SQLiteError: Error, CustomStringConvertible {
         self.sql = sql
     }
 
-    var isConstraintViolation: Bool { resultCode == SQLITE_CONSTRAINT }
     /// `SQLITE_CONSTRAINT_UNIQUE` or `SQLITE_CONSTRAINT_PRIMARYKEY` (macros Swift cannot import).
     var isUniqueViolation: Bool {
         extendedCode == SQLITE_CONSTRAINT | (8 << 8) || extendedCode == SQLITE_CONSTRAINT | (6 << 8)

@@ -31,9 +31,7 @@ final class SQLiteStatement {
 
     deinit { sqlite3_finalize(handle) }
 
-    var parameterCount: Int { Int(sqlite3_bind_parameter_count(handle)) }
     var columnCount: Int { Int(sqlite3_column_count(handle)) }
-    func columnName(at index: Int) -> String { String(cString: sqlite3_column_name(handle, Int32(index))) }
 
     // MARK: Binding
 

@@ -28,7 +28,7 @@ extension SQLCompiler {
         let fetch = try FilteredFetch(request, schema: schema, model: model)
         let requested = request.propertiesToFetch ?? fetch.entity.attributes.filter { !$0.isTransient }.map { .property($0.name) }
         let groupBy = request.propertiesToGroupBy ?? []
-        try Self.checkColumns(requested + groupBy, of: fetch.entity)
+        try DictionaryFetch.checkColumns(requested + groupBy, of: fetch.entity)
         let planner = DictionaryPlanner(fetch: fetch, schema: schema)
         let columns = try requested.map { try planner.plan($0) }
         let groups = try groupBy.map { try planner.plan($0) }
@@ -36,18 +36,5 @@ extension SQLCompiler {
             return try planner.rowQuery(columns, request)
         }
         return try planner.groupedQuery(columns, groups: groups, request)
-    }
-
-    /// The checks the evaluator makes on the columns: known first keys, no to-many alone.
-    private static func checkColumns(_ columns: [PropertyToFetch], of entity: EntityDescription) throws {
-        for case .property(let key) in columns {
-            let first = String(key.split(separator: ".").first ?? "")
-            guard let property = entity.propertiesByName[first] else {
-                throw FetchError(.invalidKeyPath, "propertiesToFetch names '\(key)', but \(entity.name) has no property '\(first)'")
-            }
-            if let relationship = property as? RelationshipDescription, relationship.isToMany, first == key {
-                throw FetchError(.unsupported, "propertiesToFetch cannot name the to-many relationship '\(key)'; fetch an aggregate of it instead")
-            }
-        }
     }
 }

@@ -10,6 +10,8 @@ struct ChangeWriter {
     let connection: SQLiteConnection
     var files: FileChanges
     private var conflicts: [MergeConflict] = []
+    /// Each entity's INSERT statement, looked up once per save rather than once per row.
+    private var insertStatements: [Int64: SQLiteStatement] = [:]
 
     init(store: SQLiteStore, connection: SQLiteConnection, files: FileChanges) {
         self.store = store
@@ -35,7 +37,13 @@ struct ChangeWriter {
         let key = try primaryKey(snapshot.objectID)
         let columns = table.columns
         let sql = store.insertSQL[table.number] ?? table.insertSQL
-        let statement = try connection.cachedStatement(sql)
+        let statement: SQLiteStatement
+        if let cached = insertStatements[table.number] {
+            statement = cached
+        } else {
+            statement = try connection.cachedStatement(sql)
+            insertStatements[table.number] = statement
+        }
         statement.reset()
         try statement.bind(.integer(key), at: 1)
         try statement.bind(.integer(table.number), at: 2)

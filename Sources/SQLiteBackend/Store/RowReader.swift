@@ -18,8 +18,16 @@ import StoreCore
 final class RowReader: Sendable {
     struct Layout: Sendable {
         let selectList: [String]
+        /// ``selectList`` joined with commas, for SQL text.
+        let columns: String
         /// Per entity number: the properties read from the row, in select-list positions.
         let fields: [Int64: [Field]]
+
+        init(selectList: [String], fields: [Int64: [Field]]) {
+            self.selectList = selectList
+            self.columns = selectList.joined(separator: ", ")
+            self.fields = fields
+        }
     }
 
     struct Field: Sendable {

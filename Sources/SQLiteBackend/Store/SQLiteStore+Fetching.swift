@@ -72,14 +72,19 @@ extension SQLiteStore {
         return try read { connection in
             var found: [ManagedObjectID: StoreSnapshot] = [:]
             for (root, keys) in byTable {
-                let table = try schema.table(for: root)
-                let layout = try rows.layout(for: root)
-                let sql = "SELECT \(layout.selectList.joined(separator: ", ")) FROM \(table.table) t0 WHERE t0.Z_PK IN (SELECT value FROM json_each(?))"
-                try connection.query(sql, [.text(Self.jsonArray(keys))]) { row in
-                    if let snapshot = try rows.snapshot(from: row, layout: layout, external: externalStorage) { found[snapshot.objectID] = snapshot }
-                }
+                try forEachSnapshot(ofRoot: root, keys: keys, on: connection) { found[$0.objectID] = $0 }
             }
             return objectIDs.compactMap { found[$0] }
+        }
+    }
+
+    /// Reads the rows with `keys` from the table of root entity `root`, in one query.
+    func forEachSnapshot(ofRoot root: String, keys: [Int64], on connection: SQLiteConnection, _ body: (StoreSnapshot) -> Void) throws {
+        let table = try schema.table(for: root)
+        let layout = try rows.layout(for: root)
+        let sql = "SELECT \(layout.columns) FROM \(table.table) t0 WHERE t0.Z_PK IN (SELECT value FROM json_each(?))"
+        try connection.query(sql, [.text(Self.jsonArray(keys))]) { row in
+            if let snapshot = try rows.snapshot(from: row, layout: layout, external: externalStorage) { body(snapshot) }
         }
     }
 
@@ -91,8 +96,7 @@ extension SQLiteStore {
         }
         return try read { connection in
             var ids: [ManagedObjectID] = []
-            let query = membersQuery(storage, owners: "?")
-            try connection.query(query.sql, [.integer(key)]) { row in
+            try connection.query(membersQuery(storage, owners: "?"), [.integer(key)]) { row in
                 if let id = rows.objectID(from: row) { ids.append(id) }
             }
             return ids
@@ -102,18 +106,16 @@ extension SQLiteStore {
     /// The members of a to-many relationship of one owner (`owners` = "?", bound to its key) or
     /// of many (`owners` = "json", bound to a JSON array of keys): rows of `memberColumns` (over
     /// the destination alias `t0`) followed by the owner's key, grouped by owner, in order.
-    func membersQuery(_ storage: ToManyStorage, owners: String, memberColumns: [String] = ["t0.Z_PK", "t0.Z_ENT"]) -> (sql: String, destination: String) {
+    func membersQuery(_ storage: ToManyStorage, owners: String, memberColumns: [String] = ["t0.Z_PK", "t0.Z_ENT"]) -> String {
         let test = owners == "?" ? "= ?" : "IN (SELECT value FROM json_each(?))"
         switch storage {
-        case .foreignKey(let destination, let table, let column, let orderColumn):
+        case .foreignKey(_, let table, let column, let orderColumn):
             let order = orderColumn.map { "t0.\(column), t0.\($0), t0.Z_PK" } ?? "t0.\(column), t0.Z_PK"
-            let sql = "SELECT \((memberColumns + ["t0.\(column)"]).joined(separator: ", ")) FROM \(table) t0 WHERE t0.\(column) \(test) ORDER BY \(order)"
-            return (sql, destination)
+            return "SELECT \((memberColumns + ["t0.\(column)"]).joined(separator: ", ")) FROM \(table) t0 WHERE t0.\(column) \(test) ORDER BY \(order)"
         case .joinTable(let destination, let joinTable, let ownerColumn, let memberColumn, let orderColumn):
             let target = schema.tables[destination]?.table ?? SQLiteSchema.tableName(destination)
             let order = orderColumn.map { "j.\(ownerColumn), j.\($0), t0.Z_PK" } ?? "j.\(ownerColumn), t0.Z_PK"
-            let sql = "SELECT \((memberColumns + ["j.\(ownerColumn)"]).joined(separator: ", ")) FROM \(joinTable) j JOIN \(target) t0 ON t0.Z_PK = j.\(memberColumn) WHERE j.\(ownerColumn) \(test) ORDER BY \(order)"
-            return (sql, destination)
+            return "SELECT \((memberColumns + ["j.\(ownerColumn)"]).joined(separator: ", ")) FROM \(joinTable) j JOIN \(target) t0 ON t0.Z_PK = j.\(memberColumn) WHERE j.\(ownerColumn) \(test) ORDER BY \(order)"
         }
     }
 
@@ -129,7 +131,7 @@ extension SQLiteStore {
         let layout = try rows.layout(for: entity, includesSubentities: false)
         var result: StoreSnapshot?
         try connection.query(
-            "SELECT \(layout.selectList.joined(separator: ", ")) FROM \(table.table) t0 WHERE t0.Z_PK = ? AND t0.Z_ENT = ?",
+            "SELECT \(layout.columns) FROM \(table.table) t0 WHERE t0.Z_PK = ? AND t0.Z_ENT = ?",
             [.integer(key), .integer(table.number)]
         ) { row in
             result = try rows.snapshot(from: row, layout: layout, external: externalStorage)

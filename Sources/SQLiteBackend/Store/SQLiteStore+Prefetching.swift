@@ -29,11 +29,11 @@ extension SQLiteStore {
             }
             if let storage = table.toMany[component] {
                 let layout = try rows.layout(for: storage.destination)
-                let query = membersQuery(storage, owners: "json", memberColumns: layout.selectList)
+                let sql = membersQuery(storage, owners: "json", memberColumns: layout.selectList)
                 let ownerPosition = layout.selectList.count
                 var members: [Int64: [ManagedObjectID]] = [:]
                 let keys = level.compactMap(\.objectID.primaryKey)
-                try connection.query(query.sql, [.text(Self.jsonArray(keys))]) { row in
+                try connection.query(sql, [.text(Self.jsonArray(keys))]) { row in
                     guard let snapshot = try rows.snapshot(from: row, layout: layout, external: externalStorage) else { return }
                     members[row.int64(at: ownerPosition), default: []].append(snapshot.objectID)
                     collect(snapshot)
@@ -47,12 +47,7 @@ extension SQLiteStore {
                 for snapshot in level {
                     if case .objectID(let target) = snapshot[component], let key = target.primaryKey { keys.append(key) }
                 }
-                let target = try schema.table(for: destination)
-                let layout = try rows.layout(for: target.rootName)
-                let sql = "SELECT \(layout.selectList.joined(separator: ", ")) FROM \(target.table) t0 WHERE t0.Z_PK IN (SELECT value FROM json_each(?))"
-                try connection.query(sql, [.text(Self.jsonArray(Array(Set(keys))))]) { row in
-                    if let snapshot = try rows.snapshot(from: row, layout: layout, external: externalStorage) { collect(snapshot) }
-                }
+                try forEachSnapshot(ofRoot: try schema.table(for: destination).rootName, keys: Array(Set(keys)), on: connection) { collect($0) }
                 entity = destination
             } else {
                 throw FetchError(.invalidKeyPath, "cannot prefetch \(keyPath): \(entity) has no relationship \(component)")

@@ -4,9 +4,10 @@ import StoreCore
 extension SQLiteStore {
     public func newObjectIDs(forEntityNames entityNames: [String]) throws -> [ManagedObjectID] {
         guard !isReadOnly else { throw StoreError(.readOnly, url: url, "the store is read-only") }
-        var countsByRoot: [Int64: Int] = [:]
         let tables = try entityNames.map { try schema.table(for: $0) }
-        for table in tables { countsByRoot[try schema.table(for: table.rootName).number, default: 0] += 1 }
+        let roots = try tables.map { try schema.table(for: $0.rootName).number }
+        var countsByRoot: [Int64: Int] = [:]
+        for root in roots { countsByRoot[root, default: 0] += 1 }
         // Keys come from the root entity's Z_MAX, so sub-entities sharing a table never collide.
         var nextKey: [Int64: Int64] = [:]
         try sqlite {
@@ -21,8 +22,7 @@ extension SQLiteStore {
                 }
             }
         }
-        return try tables.map { table in
-            let root = try schema.table(for: table.rootName).number
+        return try zip(tables, roots).map { table, root in
             let key = nextKey[root] ?? 1
             nextKey[root] = key + 1
             guard let id = rows.objectID(entityNumber: table.number, key: key) else {

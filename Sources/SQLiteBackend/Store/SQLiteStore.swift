@@ -7,8 +7,8 @@ import Synchronization
 ///
 /// The database runs in WAL mode with one writer connection and a pool of readers, so fetches
 /// on background contexts do not wait for a long save. A URL of `/dev/null` opens a private
-/// in-memory database. Set `STOWAGE_SQL_DEBUG=1…4` to log the SQL (see ``SQLiteStore`` docs in
-/// docs/sqlite-layout.md).
+/// in-memory database. Set `STOWAGE_SQL_DEBUG=1…4` to log the SQL. docs/sqlite-layout.md
+/// describes the tables.
 ///
 /// For example:
 ///
@@ -115,7 +115,7 @@ public final class SQLiteStore: PersistentStore {
         }
     }
 
-    /// Runs a read on a pooled reader, counting its SELECTs.
+    /// Runs a read on a pooled reader, in one read transaction.
     func read<T>(_ body: (SQLiteConnection) throws -> T) throws -> T {
         try sqlite { try pool.read(body) }
     }

@@ -15,7 +15,7 @@ package struct DictionaryFetch {
 
     package func rows(from sources: [any PredicateEvaluationSource]) throws -> [FetchedDictionary] {
         let requested = request.propertiesToFetch ?? entity.attributes.filter { !$0.isTransient }.map { .property($0.name) }
-        try checkColumns(requested + (request.propertiesToGroupBy ?? []))
+        try Self.checkColumns(requested + (request.propertiesToGroupBy ?? []), of: entity)
         let columns = requested.map(Column.init)
         let groupBy = (request.propertiesToGroupBy ?? []).map(Column.init)
         var rows: [FetchedDictionary] = []
@@ -99,7 +99,9 @@ package struct DictionaryFetch {
         }
     }
 
-    private func checkColumns(_ columns: [PropertyToFetch]) throws {
+    /// Refuses columns whose first key is unknown, and a to-many relationship named alone;
+    /// every store checks dictionary columns with this, so all give the same errors.
+    package static func checkColumns(_ columns: [PropertyToFetch], of entity: EntityDescription) throws {
         for case .property(let key) in columns {
             let first = String(key.split(separator: ".").first ?? "")
             guard let property = entity.propertiesByName[first] else {

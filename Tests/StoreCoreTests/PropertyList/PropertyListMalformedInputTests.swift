@@ -1,5 +1,6 @@
 import Foundation
 import StoreCore
+import StoreTestSupport
 import XCTest
 
 /// Hostile and broken binary property lists: each must give a clear error, never a crash.
@@ -142,7 +143,7 @@ final class PropertyListMalformedInputTests: XCTestCase {
         // Low limits keep rewrites of accidental shared-reference DAGs small.
         let reader = BinaryPropertyListReader(limits: .init(maxDepth: 64, maxValueCount: 10_000))
         let writer = BinaryPropertyListWriter()
-        var random = SplitMix64(seed: 0x5EED)
+        var random = SeededGenerator(state: 0x5EED)
         let seeds = [[UInt8](writer.write(PropertyListFixtures.sample)), [UInt8](PropertyListFixtures.coreDataMetadata)]
         var outcomes = (read: 0, refused: 0)
         for round in 0..<6_000 {
@@ -163,18 +164,5 @@ final class PropertyListMalformedInputTests: XCTestCase {
         }
         XCTAssertGreaterThan(outcomes.read, 0, "some mutations (inside strings and data) stay valid")
         XCTAssertGreaterThan(outcomes.refused, 0)
-    }
-}
-
-/// A small deterministic generator (SplitMix64), so failures reproduce.
-private struct SplitMix64 {
-    var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
     }
 }

@@ -6,18 +6,6 @@ import StoreTestSupport
 /// ``PredicateSyntaxError`` — never a trap — and every predicate it gives must print back to
 /// itself and evaluate (or fail with a ``FetchError``) without trapping.
 final class PredicateParserRobustnessTests: XCTestCase {
-    /// SplitMix64: small, fast and the same on every platform, so failures reproduce.
-    struct SeededGenerator: RandomNumberGenerator {
-        var state: UInt64
-        mutating func next() -> UInt64 {
-            state &+= 0x9E37_79B9_7F4A_7C15
-            var z = state
-            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-            return z ^ (z >> 31)
-        }
-    }
-
     static let fragments = [
         "magnitude", "depth", "place", "reports", "region.name", "reports.rating", "@count", "@sum", "@avg", ".",
         "==", "=", "!=", "<>", "<", "<=", "=<", ">", ">=", "=>", "+", "-", "*", "/", "**", "(", ")", "{", "}", "[c]",
