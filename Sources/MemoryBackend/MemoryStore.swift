@@ -1,10 +1,10 @@
 import Foundation
 import StoreCore
-import Synchronization
 
-/// The in-memory store: the whole graph in memory, every fetch evaluated in memory, nothing
-/// written anywhere. Each store is independent, so every container that loads one starts
-/// empty and shares nothing — the store to use for test fixtures.
+/// The in-memory store: the atomic-store engine (``AtomicStore``) with no file. The whole graph
+/// is in memory, every fetch is evaluated in memory, and nothing is written anywhere. Each store
+/// is independent, so every container that loads one starts empty and shares nothing — the
+/// store to use for test fixtures.
 ///
 /// For example:
 ///
@@ -14,83 +14,14 @@ import Synchronization
 /// container.persistentStoreDescriptions = [PersistentStoreDescription(type: .inMemory)]
 /// try container.loadPersistentStores()
 /// ```
-public final class MemoryStore: PersistentStore {
-    public let identifier: String
-    public let type: PersistentStoreType = .inMemory
-    public let url: URL?
-    public let configurationName: String?
-    public let isReadOnly: Bool
-
-    private struct State {
-        var graph: SnapshotGraph
-        var metadata: StoreMetadata
-        var nextPrimaryKey: Int64 = 1
-        /// One ID per entity whose entity-and-store part new IDs share.
-        var idPrototypes: [String: ManagedObjectID] = [:]
-    }
-    private let state: Mutex<State>
-
-    /// Opens a new, empty in-memory store for a description.
-    public init(_ request: PersistentStoreLoadRequest) throws {
-        let description = request.description
-        _ = try request.model.entities(forConfiguration: description.configuration)
-        let metadata = StoreMetadata(storeType: PersistentStoreType.inMemory.rawValue, modelVersionHashes: request.model.entityVersionHashesByName)
-        identifier = metadata.storeUUID
-        url = description.url
-        configurationName = description.configuration
-        isReadOnly = description.isReadOnly
-        state = Mutex(State(graph: SnapshotGraph(model: request.model), metadata: metadata))
-    }
-
+public enum MemoryStore {
     /// Registers the in-memory store type (``PersistentStoreType/inMemory``).
     public static func register() {
-        PersistentStoreRegistry.register(.inMemory) { try MemoryStore($0) }
+        AtomicStore.register(.inMemory, format: nil)
     }
 
-    public var metadata: StoreMetadata { state.withLock { $0.metadata } }
-
-    public func setMetadata(_ metadata: StoreMetadata) throws {
-        state.withLock { state in
-            var updated = metadata
-            updated.storeUUID = state.metadata.storeUUID
-            updated.storeType = state.metadata.storeType
-            state.metadata = updated
-        }
+    /// Opens a new, empty in-memory store for a description.
+    public static func open(_ request: PersistentStoreLoadRequest) throws -> AtomicStore {
+        try AtomicStore(request, type: .inMemory, format: nil)
     }
-
-    public func execute(_ request: StoreFetchRequest) throws -> StoreFetchResult {
-        try state.withLock { try $0.graph.execute(request) }
-    }
-
-    public func snapshot(for objectID: ManagedObjectID) throws -> StoreSnapshot? {
-        state.withLock { $0.graph[objectID] }
-    }
-
-    public func objectIDs(forRelationship name: String, of objectID: ManagedObjectID) throws -> [ManagedObjectID] {
-        state.withLock { $0.graph.objectIDs(forRelationship: name, of: objectID) }
-    }
-
-    public func newObjectIDs(forEntityNames entityNames: [String]) throws -> [ManagedObjectID] {
-        state.withLock { state in
-            entityNames.map { name in
-                defer { state.nextPrimaryKey += 1 }
-                if let prototype = state.idPrototypes[name] {
-                    return ManagedObjectID(primaryKey: state.nextPrimaryKey, sameEntityAndStoreAs: prototype)
-                }
-                let id = ManagedObjectID(entityName: name, storeIdentifier: identifier, primaryKey: state.nextPrimaryKey)
-                state.idPrototypes[name] = id
-                return id
-            }
-        }
-    }
-
-    public func save(_ changes: StoreChangeSet) throws {
-        guard !isReadOnly else { throw StoreError(.readOnly, url: url, "the store is read-only; nothing was saved") }
-        for snapshot in changes.inserted + changes.updated + changes.deleted where snapshot.objectID.storeIdentifier != identifier {
-            throw StoreError(.wrongStore, objectID: snapshot.objectID, "the change names an object of another store")
-        }
-        try state.withLock { try $0.graph.apply(changes) }
-    }
-
-    public func unload() throws {}
 }

@@ -8,7 +8,7 @@ import XCTest
 /// suite on SQLite).
 final class MemoryQueryCaseTests: XCTestCase {
     func testSharedQueryTableGivesTheExpectedAnswersInMemory() throws {
-        let store = try MemoryStore(PersistentStoreLoadRequest(description: PersistentStoreDescription(type: .inMemory), model: try QueryFixture.makeModel()))
+        let store = try MemoryStore.open(PersistentStoreLoadRequest(description: PersistentStoreDescription(type: .inMemory), model: try QueryFixture.makeModel()))
         let matched = try QueryCaseSuite.run(on: store)
         XCTAssertGreaterThan(matched, 250)
     }

@@ -6,8 +6,8 @@ import XCTest
 
 /// The in-memory store on its own: snapshots in, snapshots out, all-or-nothing saves.
 final class MemoryStoreTests: XCTestCase {
-    private func store() throws -> MemoryStore {
-        try MemoryStore(PersistentStoreLoadRequest(description: PersistentStoreDescription(type: .inMemory), model: BlogModel.make()))
+    private func store() throws -> AtomicStore {
+        try MemoryStore.open(PersistentStoreLoadRequest(description: PersistentStoreDescription(type: .inMemory), model: BlogModel.make()))
     }
 
     func testSaveFetchAndRelationshipsByID() throws {
@@ -60,7 +60,7 @@ final class MemoryStoreTests: XCTestCase {
 
         var description = PersistentStoreDescription(type: .inMemory)
         description.isReadOnly = true
-        let readOnly = try MemoryStore(PersistentStoreLoadRequest(description: description, model: BlogModel.make()))
+        let readOnly = try MemoryStore.open(PersistentStoreLoadRequest(description: description, model: BlogModel.make()))
         XCTAssertThrowsError(try readOnly.save(StoreChangeSet())) { XCTAssertEqual(($0 as? StoreError)?.code, .readOnly) }
     }
 

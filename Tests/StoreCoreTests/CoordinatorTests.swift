@@ -100,9 +100,9 @@ final class CoordinatorTests: XCTestCase {
     func testAUserWrittenStorePlugsInByType() throws {
         /// A store that records what it was asked, delegating to an in-memory store.
         final class CountingStore: PersistentStore {
-            let inner: MemoryStore
+            let inner: AtomicStore
             let fetches = Counter()
-            init(_ request: PersistentStoreLoadRequest) throws { inner = try MemoryStore(request) }
+            init(_ request: PersistentStoreLoadRequest) throws { inner = try MemoryStore.open(request) }
             var identifier: String { inner.identifier }
             var type: PersistentStoreType { PersistentStoreType(rawValue: "counting") }
             var url: URL? { nil }

@@ -22,7 +22,7 @@ public struct PersistentStoreLoadRequest: Sendable {
 /// For example:
 ///
 /// ```swift
-/// PersistentStoreRegistry.register(.inMemory) { request in try MemoryStore(request) }
+/// PersistentStoreRegistry.register(.inMemory) { request in try MemoryStore.open(request) }
 /// PersistentStoreRegistry.registeredTypes      // [.inMemory, …]
 /// ```
 public enum PersistentStoreRegistry {

@@ -46,3 +46,20 @@ extension ErrorCode where Domain == StoreError {
     public static let corrupt = Self("corrupt")
     public static let unsupportedRequest = Self("unsupportedRequest")
 }
+
+extension ErrorCode where Domain == StoreError {
+    /// The file is not a store of the expected type (another format, or not a store at all).
+    public static let wrongFormat = Self("wrongFormat")
+    /// The file ends before its contents do.
+    public static let truncated = Self("truncated")
+    /// The file holds an object of an entity the model does not have.
+    public static let unknownEntity = Self("unknownEntity")
+    /// The file holds a value for a property the model's entity does not have.
+    public static let unknownProperty = Self("unknownProperty")
+    /// A relationship refers to an object the store does not hold (or of the wrong entity).
+    public static let danglingReference = Self("danglingReference")
+    /// Another process or coordinator replaced the store's file since this store read it.
+    public static let modifiedExternally = Self("modifiedExternally")
+    /// The store's file (or directory) already exists where a new store was to be created.
+    public static let alreadyExists = Self("alreadyExists")
+}

@@ -1,0 +1,178 @@
+import Foundation
+import Synchronization
+
+/// The atomic-store engine: the whole object graph held in memory as snapshots, every fetch
+/// evaluated in memory, and — for file-backed types — the whole file read when the store is
+/// loaded and replaced atomically and durably by every save that changes something.
+///
+/// The in-memory store is this engine with no format; the XML and binary stores are this engine
+/// with their file formats. Register your own whole-file format (``AtomicStoreFormat``) the same way:
+///
+/// ```swift
+/// AtomicStore.register(PersistentStoreType(rawValue: "json"), format: JSONStoreFormat())
+/// let description = PersistentStoreDescription(type: PersistentStoreType(rawValue: "json"), url: fileURL)
+/// try container.persistentStoreCoordinator.addPersistentStore(with: description)
+/// ```
+///
+/// A file is checked completely when it is loaded — format, model version, entities,
+/// properties, value types and references — and a file that fails is never written to. A save
+/// refuses to overwrite a file that another store or process replaced after this store read it.
+public final class AtomicStore: PersistentStore {
+    public let identifier: String
+    public let type: PersistentStoreType
+    public let url: URL?
+    public let configurationName: String?
+    public let isReadOnly: Bool
+    /// The file format, or `nil` for a store held only in memory.
+    public let format: (any AtomicStoreFormat)?
+
+    private struct State {
+        var graph: SnapshotGraph
+        var metadata: StoreMetadata
+        var preservedMetadata: [String: PropertyListValue] = [:]
+        var nextPrimaryKey: Int64 = 1
+        /// One ID per entity whose entity-and-store part new IDs share.
+        var idPrototypes: [String: ManagedObjectID] = [:]
+        /// The file as this store last read or wrote it.
+        var fileIdentity: DurableFile.Identity?
+    }
+    private let state: Mutex<State>
+
+    /// Registers a store type served by this engine with the given file format (`nil`: in memory).
+    public static func register(_ type: PersistentStoreType, format: (any AtomicStoreFormat)?) {
+        PersistentStoreRegistry.register(type) { try AtomicStore($0, type: type, format: format) }
+    }
+
+    /// Opens the store a description names: reads its file (creating it when there is none), or
+    /// starts empty when `format` is `nil`.
+    ///
+    /// - Throws: ``StoreError``: ``ErrorCode/invalidOption`` without a file URL;
+    ///   ``ErrorCode/incompatibleModel`` for a file of another model; the format's and the
+    ///   engine's errors for a file that cannot be read. The file is never changed by a failed load.
+    public init(_ request: PersistentStoreLoadRequest, type: PersistentStoreType, format: (any AtomicStoreFormat)?) throws {
+        let description = request.description
+        let model = request.model
+        _ = try model.entities(forConfiguration: description.configuration)
+        self.type = type
+        self.format = format
+        url = description.url
+        configurationName = description.configuration
+        isReadOnly = description.isReadOnly
+        var state = State(
+            graph: SnapshotGraph(model: model),
+            metadata: StoreMetadata(storeType: type.rawValue, modelVersionHashes: model.entityVersionHashesByName))
+        if let format {
+            guard let url = description.url else {
+                throw StoreError(.invalidOption, "a \(type.rawValue) store needs a file URL in its description")
+            }
+            if let existing = DurableFile.identity(of: url), existing.size > 0 {
+                let file = try format.read(try DurableFile.read(url), model: model)
+                try Self.checkModel(of: file, against: model, migrating: description.shouldMigrateStoreAutomatically, url: url)
+                state.graph = try SnapshotGraph(file: file, model: model, storeIdentifier: file.metadata.storeUUID, url: url)
+                state.metadata = file.metadata
+                state.metadata.storeType = type.rawValue
+                state.metadata.modelVersionHashes = model.entityVersionHashesByName
+                state.preservedMetadata = file.preservedMetadata
+                state.nextPrimaryKey = max(file.nextPrimaryKey, (file.objects.map(\.primaryKey).max() ?? 0) + 1)
+                state.fileIdentity = existing
+            } else if description.isReadOnly {
+                throw StoreError(.io, url: url, "there is no store file to open read-only")
+            } else {
+                try Self.write(&state, format: format, to: url)
+            }
+        }
+        identifier = state.metadata.storeUUID
+        self.state = Mutex(state)
+    }
+
+    /// Refuses a file saved with another model, unless migration was asked for and every entity
+    /// the file's version hashes name is still in the model (objects are then read by name, and
+    /// properties the model no longer has are reported when the objects are read).
+    private static func checkModel(of file: AtomicStoreFile, against model: ManagedObjectModel, migrating: Bool, url: URL) throws {
+        let stored = file.metadata.modelVersionHashes
+        let current = model.entityVersionHashesByName
+        guard !stored.isEmpty, stored != current else { return }
+        let changed = Set(stored.keys).union(current.keys).filter { stored[$0] != current[$0] }.sorted()
+        let missing = stored.keys.filter { current[$0] == nil }.sorted()
+        guard migrating else {
+            throw StoreError(
+                .incompatibleModel, url: url,
+                "the store was saved with a different model (entities differing: \(changed.joined(separator: ", "))) and migration was not asked for")
+        }
+        guard missing.isEmpty else {
+            throw StoreError(.incompatibleModel, url: url, "the store holds entities the model does not have: \(missing.joined(separator: ", "))")
+        }
+    }
+
+    private static func write(_ state: inout State, format: any AtomicStoreFormat, to url: URL) throws {
+        var file = state.graph.file(metadata: state.metadata, nextPrimaryKey: state.nextPrimaryKey)
+        file.preservedMetadata = state.preservedMetadata
+        let data = try format.write(file, model: state.graph.model)
+        if let expected = state.fileIdentity, DurableFile.identity(of: url) != expected {
+            throw StoreError(.modifiedExternally, url: url, "the store file was replaced after this store read it (by another coordinator or process); nothing was saved — load the store again")
+        }
+        try DurableFile.replace(url, with: data)
+        state.fileIdentity = DurableFile.identity(of: url)
+    }
+
+    public var metadata: StoreMetadata { state.withLock { $0.metadata } }
+
+    public func setMetadata(_ metadata: StoreMetadata) throws {
+        guard !isReadOnly else { throw StoreError(.readOnly, url: url, "the store is read-only") }
+        try state.withLock { state in
+            var updated = metadata
+            updated.storeUUID = state.metadata.storeUUID
+            updated.storeType = state.metadata.storeType
+            guard updated != state.metadata else { return }
+            var next = state
+            next.metadata = updated
+            if let format, let url { try Self.write(&next, format: format, to: url) }
+            state = next
+        }
+    }
+
+    public func execute(_ request: StoreFetchRequest) throws -> StoreFetchResult {
+        try state.withLock { try $0.graph.execute(request) }
+    }
+
+    public func snapshot(for objectID: ManagedObjectID) throws -> StoreSnapshot? {
+        state.withLock { $0.graph[objectID] }
+    }
+
+    public func objectIDs(forRelationship name: String, of objectID: ManagedObjectID) throws -> [ManagedObjectID] {
+        state.withLock { $0.graph.objectIDs(forRelationship: name, of: objectID) }
+    }
+
+    public func newObjectIDs(forEntityNames entityNames: [String]) throws -> [ManagedObjectID] {
+        state.withLock { state in
+            entityNames.map { name in
+                defer { state.nextPrimaryKey += 1 }
+                if let prototype = state.idPrototypes[name] {
+                    return ManagedObjectID(primaryKey: state.nextPrimaryKey, sameEntityAndStoreAs: prototype)
+                }
+                let id = ManagedObjectID(entityName: name, storeIdentifier: identifier, primaryKey: state.nextPrimaryKey)
+                state.idPrototypes[name] = id
+                return id
+            }
+        }
+    }
+
+    /// Applies a change set; file-backed stores then replace their file, and keep the change
+    /// only if the file was written.
+    public func save(_ changes: StoreChangeSet) throws {
+        guard !isReadOnly else { throw StoreError(.readOnly, url: url, "the store is read-only; nothing was saved") }
+        for snapshot in changes.inserted + changes.updated + changes.deleted where snapshot.objectID.storeIdentifier != identifier {
+            throw StoreError(.wrongStore, objectID: snapshot.objectID, "the change names an object of another store")
+        }
+        guard !changes.isEmpty else { return }
+        try state.withLock { state in
+            guard let format, let url else { return try state.graph.apply(changes) }
+            var next = state
+            try next.graph.apply(changes)
+            try Self.write(&next, format: format, to: url)
+            state = next
+        }
+    }
+
+    public func unload() throws {}
+}

@@ -1,0 +1,88 @@
+import Foundation
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// Replaces a file's contents so that a crash at any moment leaves either the old file or the new
+/// one, never a mix: the bytes go to a temporary file in the same directory, which is flushed to
+/// disk (`fsync`), renamed over the old file, and the directory is flushed so the rename lasts.
+///
+/// For example:
+///
+/// ```swift
+/// try DurableFile.replace(url, with: bytes)
+/// let identity = try DurableFile.identity(of: url)   // changes whenever the file is replaced
+/// ```
+package enum DurableFile {
+    /// What identifies one version of a file: a rename or a write changes it.
+    package struct Identity: Hashable, Sendable {
+        let device: UInt64
+        let inode: UInt64
+        let size: Int64
+        let modified: Int64
+    }
+
+    /// The identity of the file at `url`, or `nil` when there is none.
+    package static func identity(of url: URL) -> Identity? {
+        var info = stat()
+        guard stat(url.path, &info) == 0 else { return nil }
+        #if canImport(Darwin)
+        let modified = Int64(info.st_mtimespec.tv_sec) * 1_000_000_000 + Int64(info.st_mtimespec.tv_nsec)
+        #else
+        let modified = Int64(info.st_mtim.tv_sec) * 1_000_000_000 + Int64(info.st_mtim.tv_nsec)
+        #endif
+        return Identity(device: UInt64(info.st_dev), inode: UInt64(info.st_ino), size: Int64(info.st_size), modified: modified)
+    }
+
+    /// Reads a whole file.
+    package static func read(_ url: URL) throws(StoreError) -> Data {
+        do {
+            return try Data(contentsOf: url, options: .mappedIfSafe)
+        } catch {
+            throw StoreError(.io, url: url, "the store file cannot be read: \(error.localizedDescription)")
+        }
+    }
+
+    /// Atomically and durably replaces (or creates) the file at `url` with `data`.
+    package static func replace(_ url: URL, with data: Data) throws(StoreError) {
+        let directory = url.deletingLastPathComponent()
+        let temporary = directory.appendingPathComponent(".\(url.lastPathComponent).\(UUID().uuidString).tmp")
+        let descriptor = open(temporary.path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
+        guard descriptor >= 0 else { throw failure("cannot create a temporary file in the store's directory", url) }
+        var written = 0
+        let wroteAll: Bool = data.withUnsafeBytes { buffer in
+            guard let base = buffer.baseAddress else { return true }
+            while written < buffer.count {
+                let result = write(descriptor, base + written, buffer.count - written)
+                if result < 0 {
+                    if errno == EINTR { continue }
+                    return false
+                }
+                written += result
+            }
+            return true
+        }
+        let synced = wroteAll && fsync(descriptor) == 0
+        let writeError = errno
+        close(descriptor)
+        guard synced, rename(temporary.path, url.path) == 0 else {
+            let reason = String(cString: strerror(synced ? errno : writeError))
+            unlink(temporary.path)
+            throw StoreError(.io, url: url, "the store file cannot be written (\(reason)); the previous file is unchanged")
+        }
+        let directoryDescriptor = open(directory.path, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+        if directoryDescriptor >= 0 {
+            fsync(directoryDescriptor)
+            close(directoryDescriptor)
+        }
+    }
+
+    private static func failure(_ text: String, _ url: URL) -> StoreError {
+        StoreError(.io, url: url, "\(text) (\(String(cString: strerror(errno)))); the previous file is unchanged")
+    }
+}

@@ -1,0 +1,121 @@
+import Foundation
+
+extension SnapshotGraph {
+    /// The graph an atomic store file describes, with every object checked against the model:
+    /// known, concrete entities; known, stored properties; values of the attribute's type; to-one
+    /// relationships holding at most one object; and every reference naming an object of the file
+    /// of the relationship's destination entity.
+    ///
+    /// - Throws: ``StoreError`` — ``ErrorCode/unknownEntity``, ``ErrorCode/unknownProperty``,
+    ///   ``ErrorCode/danglingReference`` or ``ErrorCode/corrupt`` — naming the object and key.
+    package init(file: AtomicStoreFile, model: ManagedObjectModel, storeIdentifier: String, url: URL?) throws(StoreError) {
+        self.init(model: model)
+        var ids: [Int64: ManagedObjectID] = [:]
+        ids.reserveCapacity(file.objects.count)
+        var prototypes: [String: ManagedObjectID] = [:]
+        for object in file.objects {
+            guard let entity = model.entitiesByName[object.entityName] else {
+                throw StoreError(.unknownEntity, url: url, "object \(object.primaryKey) is a '\(object.entityName)', an entity the model does not have")
+            }
+            guard !entity.isAbstract else {
+                throw StoreError(.corrupt, url: url, "object \(object.primaryKey) is a '\(entity.name)', an abstract entity, which cannot have objects")
+            }
+            guard object.primaryKey > 0 else {
+                throw StoreError(.corrupt, url: url, "object \(object.primaryKey) (\(entity.name)) has a key that is not positive")
+            }
+            let id: ManagedObjectID
+            if let prototype = prototypes[entity.name] {
+                id = ManagedObjectID(primaryKey: object.primaryKey, sameEntityAndStoreAs: prototype)
+            } else {
+                id = ManagedObjectID(entityName: entity.name, storeIdentifier: storeIdentifier, primaryKey: object.primaryKey)
+                prototypes[entity.name] = id
+            }
+            guard ids.updateValue(id, forKey: object.primaryKey) == nil else {
+                throw StoreError(.corrupt, url: url, "two objects have the key \(object.primaryKey)")
+            }
+        }
+        var snapshots: [StoreSnapshot] = []
+        snapshots.reserveCapacity(file.objects.count)
+        for object in file.objects {
+            guard let entity = model.entitiesByName[object.entityName], let id = ids[object.primaryKey] else { continue }
+            snapshots.append(try Self.snapshot(of: object, entity: entity, id: id, ids: ids, url: url))
+        }
+        load(snapshots)
+    }
+
+    private static func snapshot(
+        of object: AtomicStoreObject, entity: EntityDescription, id: ManagedObjectID, ids: [Int64: ManagedObjectID], url: URL?
+    ) throws(StoreError) -> StoreSnapshot {
+        func problem(_ code: StoreError.Code, _ key: String, _ text: String) -> StoreError {
+            StoreError(code, url: url, objectID: id, "object \(object.primaryKey) (\(entity.name)), '\(key)': \(text)")
+        }
+        var snapshot = StoreSnapshot(objectID: id, version: 1)
+        snapshot.values.reserveCapacity(object.attributes.count + object.relationships.count)
+        for (key, value) in object.attributes where !value.isNull {
+            guard let attribute = entity.attributesByName[key], !attribute.isTransient else {
+                throw problem(.unknownProperty, key, "the model's \(entity.name) has no stored attribute of this name")
+            }
+            guard let coerced = attribute.attributeType.coerce(value) else {
+                throw problem(.corrupt, key, "a \(value.kindName) value where the model has a \(attribute.attributeType.name) attribute")
+            }
+            snapshot.values[key] = coerced
+        }
+        for relationship in entity.relationships where !relationship.isTransient {
+            let keys = object.relationships[relationship.name] ?? []
+            if !relationship.isToMany && keys.count > 1 {
+                throw problem(.corrupt, relationship.name, "a to-one relationship holding \(keys.count) objects")
+            }
+            var targets: [ManagedObjectID] = []
+            targets.reserveCapacity(keys.count)
+            for key in keys {
+                guard let target = ids[key] else {
+                    throw problem(.danglingReference, relationship.name, "refers to object \(key), which the file does not have")
+                }
+                guard let destination = relationship.destinationEntity,
+                    entity.model?.entitiesByName[target.entityName]?.isKind(of: destination) == true
+                else {
+                    throw problem(.danglingReference, relationship.name, "refers to object \(key), a \(target.entityName), not a \(relationship.destinationEntityName)")
+                }
+                targets.append(target)
+            }
+            if relationship.isToMany {
+                snapshot.toMany[relationship.name] = targets
+            } else if let target = targets.first {
+                snapshot.values[relationship.name] = .objectID(target)
+            }
+        }
+        for key in object.relationships.keys where entity.relationshipsByName[key] == nil {
+            throw problem(.unknownProperty, key, "the model's \(entity.name) has no relationship of this name")
+        }
+        return snapshot
+    }
+
+    /// The file that describes this graph, objects in key order.
+    package func file(metadata: StoreMetadata, nextPrimaryKey: Int64) -> AtomicStoreFile {
+        var objects: [AtomicStoreObject] = []
+        objects.reserveCapacity(count)
+        for snapshot in allSnapshots {
+            guard let entity = model.entitiesByName[snapshot.objectID.entityName], let key = snapshot.objectID.primaryKey else { continue }
+            var object = AtomicStoreObject(entityName: entity.name, primaryKey: key)
+            object.attributes.reserveCapacity(snapshot.values.count)
+            for (name, value) in snapshot.values {
+                switch value {
+                case .null: continue
+                case .objectID(let target):
+                    if entity.relationshipsByName[name] != nil, let targetKey = target.primaryKey {
+                        object.relationships[name] = [targetKey]
+                    } else {
+                        object.attributes[name] = value
+                    }
+                default: object.attributes[name] = value
+                }
+            }
+            for (name, targets) in snapshot.toMany where !targets.isEmpty {
+                object.relationships[name] = targets.compactMap(\.primaryKey)
+            }
+            objects.append(object)
+        }
+        objects.sort { $0.primaryKey < $1.primaryKey }
+        return AtomicStoreFile(metadata: metadata, nextPrimaryKey: nextPrimaryKey, objects: objects)
+    }
+}
