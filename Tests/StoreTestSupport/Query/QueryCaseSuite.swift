@@ -26,7 +26,14 @@ public enum QueryCaseSuite {
     /// failure. Returns how many cases matched.
     @discardableResult
     public static func run(on store: any PersistentStore, file: StaticString = #filePath) throws -> Int {
-        let fixture = try load(into: store)
+        try check(store, holding: try load(into: store), file: file)
+    }
+
+    /// Runs every case of ``QueryCases/all`` against `store`, which holds `fixture` (loaded by
+    /// ``load(into:)``, possibly by another instance of the same store), and reports each
+    /// mismatch as a test failure. Returns how many cases matched.
+    @discardableResult
+    public static func check(_ store: any PersistentStore, holding fixture: QueryFixture, file: StaticString = #filePath) throws -> Int {
         let names = Dictionary(uniqueKeysWithValues: fixture.ids.map { ($0.value, $0.key) })
         var matched = 0
         for testCase in QueryCases.all {
