@@ -61,4 +61,32 @@ final class SQLiteRoundTripTests: XCTestCase {
             XCTAssertEqual(try context.count(for: FetchRequest<Comment>()), 2)
         }
     }
+
+    func testDecimalsKeepEveryDigitAndStillCompareAsNumbers() throws {
+        let directory = try TemporaryDirectory()
+        let url = directory.file("Decimals.sqlite")
+        let values = ["12345678901234567890.123456789", "2.5", "-99999999999999999999.99999999999999999", "0.1"]
+        do {
+            let container = try TestStack.sqliteContainer(try EveryTypeGraph.makeModel(), at: url)
+            let context = container.newBackgroundContext()
+            try context.performAndWait {
+                for (index, digits) in values.enumerated() {
+                    let thing = try context.insertNewObject(forEntityName: "Thing")
+                    try thing.setValue("t\(index)", forKey: "name")
+                    try thing.setStoreValue(.decimal(try XCTUnwrap(Decimal(string: digits))), forKey: "decimal")
+                }
+                try context.save()
+            }
+        }
+        let container = try TestStack.sqliteContainer(try EveryTypeGraph.makeModel(), at: url)
+        let context = container.newBackgroundContext()
+        try context.performAndWait {
+            var request = FetchRequest<ManagedObject>(entityName: "Thing")
+            request.sortDescriptors = [.ascending("decimal")]
+            let sorted = try context.fetch(request).map { try $0.storeValue(forKey: "decimal") }
+            XCTAssertEqual(sorted, [values[2], values[3], values[1], values[0]].map { .decimal(Decimal(string: $0)!) })
+            request.predicate = try StorePredicate(format: "decimal > 100")
+            XCTAssertEqual(try context.fetch(request).map { try $0.value(forKey: "name") as? String }, ["t0"])
+        }
+    }
 }

@@ -68,8 +68,10 @@ extension QueryTranslator {
         let table = try schema.table(for: object.entity.name)
         if let attribute = property as? AttributeDescription {
             guard let column = table.column(for: key) else { return .scalar(.null) }
-            return .scalar(SQLScalar(
-                sql: qualified(try alias(of: object), column.name), kind: SQLKind(attribute.attributeType), attributeType: attribute.attributeType))
+            var sql = qualified(try alias(of: object), column.name)
+            // Long decimals are stored as a BLOB of their digits (see SQLiteValueCoder); compare numbers.
+            if attribute.attributeType == .decimal { sql = "CAST(\(sql) AS REAL)" }
+            return .scalar(SQLScalar(sql: sql, kind: SQLKind(attribute.attributeType), attributeType: attribute.attributeType))
         }
         guard let relationship = property as? RelationshipDescription, let destination = relationship.destinationEntity else {
             return .scalar(.null)

@@ -4,7 +4,9 @@ import StoreCore
 /// Converts attribute values to SQLite storage classes and back, as Core Data stores them:
 /// integers and booleans as INTEGER, doubles and floats as REAL, dates as REAL seconds since
 /// 2001-01-01, decimals as their digits (TEXT, which the DECIMAL column's numeric affinity
-/// keeps as a number when that loses nothing), strings and URIs as TEXT, binary data and
+/// turns into a number — so decimals a double cannot hold exactly are bound as a BLOB of their
+/// digits, which affinity leaves alone, and queries compare the column through
+/// `CAST(… AS REAL)`), strings and URIs as TEXT, binary data and
 /// transformed values as BLOB, UUIDs as their 16 bytes, to-one references as the destination's
 /// `Z_PK`.
 ///
@@ -15,13 +17,20 @@ import StoreCore
 /// SQLiteValueCoder.decode(.integer(1), as: .boolean)                         // .boolean(true)
 /// ```
 enum SQLiteValueCoder {
+    /// Whether SQLite's numeric affinity, which keeps 15 significant digits, stores `number`
+    /// without changing it.
+    static func holdsExactlyAsDouble(_ number: Decimal) -> Bool {
+        let digits = number.description.filter(\.isNumber).drop { $0 == "0" }.reversed().drop { $0 == "0" }
+        return digits.count <= 15 && abs(number.exponent) < 300
+    }
+
     static func encode(_ value: StoreValue) -> SQLValue {
         switch value {
         case .null: .null
         case .integer(let number): .integer(number)
         case .double(let number): number.isNaN ? .null : .real(number)
         case .float(let number): number.isNaN ? .null : .real(Double(number))
-        case .decimal(let number): .text(number.description)
+        case .decimal(let number): Self.holdsExactlyAsDouble(number) ? .text(number.description) : .blob(Data(number.description.utf8))
         case .string(let text): .text(text)
         case .boolean(let flag): .integer(flag ? 1 : 0)
         case .date(let date): .real(date.timeIntervalSinceReferenceDate)
@@ -48,6 +57,7 @@ enum SQLiteValueCoder {
         case (.decimal, .integer(let n)): return .decimal(Decimal(n))
         case (.decimal, .real(let n)): return Decimal(string: String(n)).map(StoreValue.decimal) ?? .decimal(Decimal(n))
         case (.decimal, .text(let text)): return Decimal(string: text).map(StoreValue.decimal) ?? .null
+        case (.decimal, .blob(let digits)): return Decimal(string: String(decoding: digits, as: UTF8.self)).map(StoreValue.decimal) ?? .null
         case (.string, .text(let text)): return .string(text)
         case (.string, .integer(let n)): return .string(String(n))
         case (.string, .real(let n)): return .string(String(n))

@@ -60,6 +60,15 @@ public final class PersistentStoreCoordinator: @unchecked Sendable {
         try store.unload()
     }
 
+    /// Puts `newStore` in `store`'s place (after a migration) and unloads `store`.
+    func replace(_ store: any PersistentStore, with newStore: any PersistentStore) throws {
+        state.withLock { state in
+            state.stores = state.stores.map { $0 === store ? newStore : $0 }
+            state.snapshotCache = state.snapshotCache.filter { $0.key.storeIdentifier != store.identifier }
+        }
+        try store.unload()
+    }
+
     /// The loaded store at `url`.
     public func persistentStore(for url: URL) -> (any PersistentStore)? {
         let path = url.standardizedFileURL.path

@@ -35,6 +35,9 @@ public struct StoreBackend: Sendable, CustomStringConvertible {
     /// Every backend the shared suite covers.
     public static let all: [StoreBackend] = [.memory, .sqlite, .json]
 
+    /// The order a store is migrated through to prove nothing is lost between types.
+    public static let migrationChain: [StoreBackend] = [.sqlite, .json, .memory, .sqlite]
+
     /// Whether the store keeps its objects in a file, so that reopening it reads them back.
     public var isFileBacked: Bool { fileExtension != nil }
 
