@@ -39,7 +39,9 @@ let package = Package(
         .testTarget(name: "StoreCoreTests", dependencies: ["StoreCore", "StoreTestSupport"]),
         .testTarget(name: "MemoryBackendTests", dependencies: ["MemoryBackend", "StoreTestSupport"]),
         .testTarget(name: "SQLiteBackendTests", dependencies: ["SQLiteBackend", "StoreTestSupport"]),
-        .testTarget(name: "StowageTests", dependencies: ["Stowage", "StoreTestSupport"]),
+        // The child process the crash-safety test kills while it saves.
+        .executableTarget(name: "stowage-save-loop", dependencies: ["Stowage", "StoreTestSupport"], path: "Tests/StoreSaveLoop"),
+        .testTarget(name: "StowageTests", dependencies: ["Stowage", "StoreTestSupport", "stowage-save-loop"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -35,6 +35,9 @@ public struct StoreBackend: Sendable, CustomStringConvertible {
     /// Every backend the shared suite covers.
     public static let all: [StoreBackend] = [.memory, .sqlite, .json]
 
+    /// The file-backed atomic types the crash-safety test kills a saving process on.
+    public static let crashTested: [StoreBackend] = [.json]
+
     /// The order a store is migrated through to prove nothing is lost between types.
     public static let migrationChain: [StoreBackend] = [.sqlite, .json, .memory, .sqlite]
 

@@ -1,0 +1,51 @@
+// The child process of the crash-safety test (StowageTests/CrashSafetyTests): opens the store
+// named on the command line and saves to it in a loop, printing the number of each save once it
+// has returned, until it is killed.
+//
+//     stowage-save-loop xml /tmp/x/Store.xml
+import Foundation
+import Stowage
+import StoreTestSupport
+
+let arguments = CommandLine.arguments
+guard arguments.count == 3 else {
+    FileHandle.standardError.write(Data("usage: stowage-save-loop <store type> <store file>\n".utf8))
+    exit(2)
+}
+JSONStoreFormat.register()
+let type = PersistentStoreType(rawValue: arguments[1])
+let url = URL(fileURLWithPath: arguments[2])
+
+do {
+    let container = PersistentContainer(name: "SaveLoop", managedObjectModel: try SaveLoopStore.makeModel())
+    container.persistentStoreDescriptions = [PersistentStoreDescription(type: type, url: url)]
+    try container.loadPersistentStores()
+    let context = container.newBackgroundContext()
+    try context.performAndWait {
+        let counter: ManagedObject
+        if let existing = try context.fetch(FetchRequest<ManagedObject>(entityName: "Counter")).first {
+            counter = existing
+        } else {
+            counter = try context.insertNewObject(forEntityName: "Counter")
+            for number in (0..<Int64(SaveLoopStore.fillerCount)).map({ -1 - $0 }) {
+                let entry = try context.insertNewObject(forEntityName: "Entry")
+                try entry.setValue(number, forKey: "number")
+                try entry.setValue(SaveLoopStore.payload(number), forKey: "payload")
+            }
+            try context.save()
+        }
+        var k = try counter.value(forKey: "value") as? Int64 ?? 0
+        while true {
+            k += 1
+            let entry = try context.insertNewObject(forEntityName: "Entry")
+            try entry.setValue(k, forKey: "number")
+            try entry.setValue(SaveLoopStore.payload(k), forKey: "payload")
+            try counter.setValue(k, forKey: "value")
+            try context.save()
+            FileHandle.standardOutput.write(Data("\(k)\n".utf8))
+        }
+    }
+} catch {
+    FileHandle.standardError.write(Data("stowage-save-loop: \(error)\n".utf8))
+    exit(1)
+}

@@ -1,0 +1,59 @@
+import Foundation
+import StoreCore
+
+/// The store the crash-safety test's child process (`stowage-save-loop`) saves to in a loop:
+/// save number k leaves the counter at k and entries numbered 1…k, so every state the store
+/// can be in after a crash is known and checkable.
+///
+/// For example:
+///
+/// ```swift
+/// let state = try SaveLoopStore.check(url, type: .xml)   // the k of the last complete save
+/// ```
+public enum SaveLoopStore {
+    /// Entries written by the first run, so that every save rewrites a file of some size.
+    public static let fillerCount = 300
+
+    public static func makeModel() throws -> ManagedObjectModel {
+        try ManagedObjectModel {
+            EntityDescription("Counter") {
+                .attribute("value", .integer64, optional: false, defaultValue: 0)
+            }
+            EntityDescription("Entry") {
+                .attribute("number", .integer64, optional: false, defaultValue: 0)
+                .attribute("payload", .string)
+            }
+        }
+    }
+
+    public static func payload(_ number: Int64) -> String { "entry \(number) " + String(repeating: "·", count: 120) }
+
+    /// Loads the store and returns the save it holds, checking that it is exactly that save's
+    /// state: the counter at k, entries 1…k with their payloads, and the filler; -1 for the
+    /// empty store the first run creates before its first save.
+    public static func check(_ url: URL, type: PersistentStoreType) throws -> Int64 {
+        let container = PersistentContainer(name: "SaveLoop", managedObjectModel: try makeModel())
+        container.persistentStoreDescriptions = [PersistentStoreDescription(type: type, url: url)]
+        try container.loadPersistentStores()
+        let context = container.newBackgroundContext()
+        return try context.performAndWait {
+            let counters = try context.fetch(FetchRequest<ManagedObject>(entityName: "Counter"))
+            if counters.isEmpty, try context.count(for: FetchRequest<ManagedObject>(entityName: "Entry")) == 0 { return -1 }
+            guard counters.count == 1, let k = try counters[0].value(forKey: "value") as? Int64 else {
+                throw StoreError(.corrupt, url: url, "expected one counter, found \(counters.count)")
+            }
+            var numbers: [Int64] = []
+            for entry in try context.fetch(FetchRequest<ManagedObject>(entityName: "Entry")) {
+                guard let number = try entry.value(forKey: "number") as? Int64, try entry.value(forKey: "payload") as? String == payload(number) else {
+                    throw StoreError(.corrupt, url: url, "an entry's payload does not match its number")
+                }
+                numbers.append(number)
+            }
+            let expected = (0..<Int64(fillerCount)).map { -1 - $0 } + (0..<k).map { $0 + 1 }
+            guard numbers.sorted() == expected.sorted() else {
+                throw StoreError(.corrupt, url: url, "the counter says \(k) but the entries are not the ones save \(k) leaves")
+            }
+            return k
+        }
+    }
+}

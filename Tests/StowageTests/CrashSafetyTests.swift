@@ -1,0 +1,59 @@
+import Foundation
+import StoreCore
+import StoreTestSupport
+import XCTest
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// A child process saves to a file-backed atomic store in a loop and is killed with SIGKILL at
+/// a random moment, again and again; after every kill the store must open and hold exactly one
+/// of the states a save left (the last one the child reported, or the one it was writing).
+final class CrashSafetyTests: XCTestCase {
+    private var saveLoop: URL {
+        URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("stowage-save-loop")
+    }
+
+    /// Kills per store type; the issue asks for at least 100 across XML and binary.
+    private let killsPerType = 60
+
+    func testKillingASavingProcessLeavesTheOldOrTheNewStore() throws {
+        guard FileManager.default.isExecutableFile(atPath: saveLoop.path) else {
+            throw XCTSkip("stowage-save-loop is not built next to the test bundle (\(saveLoop.path))")
+        }
+        for backend in StoreBackend.crashTested {
+            backend.register()
+            let directory = try TemporaryDirectory()
+            let url = directory.file("SaveLoop.\(backend.fileExtension ?? "store")")
+            var generator = SeededGenerator(state: 42)
+            var lastState: Int64 = -1
+            var killedAfterSaving = 0
+            for kill in 0..<killsPerType {
+                let reported = try runAndKill(backend, url: url, after: .milliseconds(Int.random(in: 40...160, using: &generator)))
+                let state = try SaveLoopStore.check(url, type: backend.type)
+                let floor = max(lastState, reported ?? lastState)
+                XCTAssertTrue(state == floor || state == floor + 1, "\(backend), kill \(kill): the store holds save \(state), expected \(floor) or \(floor + 1)")
+                if reported != nil { killedAfterSaving += 1 }
+                lastState = state
+            }
+            XCTAssertGreaterThan(killedAfterSaving, killsPerType / 2, "\(backend): most kills should land while the child saves")
+            XCTAssertGreaterThan(lastState, Int64(killsPerType), "\(backend): the saves went on between kills")
+        }
+    }
+
+    /// Starts the child on the store, kills it after `delay`, and returns the last save it reported.
+    private func runAndKill(_ backend: StoreBackend, url: URL, after delay: Duration) throws -> Int64? {
+        let child = Process()
+        child.executableURL = saveLoop
+        child.arguments = [backend.type.rawValue, url.path]
+        let output = Pipe()
+        child.standardOutput = output
+        try child.run()
+        Thread.sleep(forTimeInterval: Double(delay.components.attoseconds) / 1e18 + Double(delay.components.seconds))
+        kill(child.processIdentifier, SIGKILL)
+        child.waitUntilExit()
+        let printed = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        return printed.split(separator: "\n").last.flatMap { Int64($0) }
+    }
+}
