@@ -41,7 +41,7 @@ let package = Package(
         .testTarget(name: "SQLiteBackendTests", dependencies: ["SQLiteBackend", "StoreTestSupport"]),
         // The child process the crash-safety test kills while it saves.
         .executableTarget(name: "stowage-save-loop", dependencies: ["Stowage", "StoreTestSupport"], path: "Tests/StoreSaveLoop"),
-        .testTarget(name: "StowageTests", dependencies: ["Stowage", "StoreTestSupport", "stowage-save-loop"]),
+        .testTarget(name: "StowageTests", dependencies: ["Stowage", "StoreTestSupport", "stowage-save-loop", "StowageCLI"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -3,8 +3,8 @@ import Foundation
 import Stowage
 
 /// `stowage demo`: builds the Post/Comment model, saves posts and comments from a background
-/// context into a new SQLite store, reads them back in the view context, queries them, and
-/// shows a cascading delete.
+/// context into a new store of the chosen type (SQLite by default), reads them back in the view
+/// context, queries them, and shows a cascading delete and a refused save.
 struct DemoCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "demo",
@@ -12,20 +12,21 @@ struct DemoCommand: AsyncParsableCommand {
         discussion: "Set STOWAGE_SQL_DEBUG=1 (up to 4) to see the SQL the store runs."
     )
 
-    @Option(help: "Where to create the SQLite store (default: a new file in the temporary directory).")
-    var store: String?
+    @Option(help: "The store type: sqlite, xml, binary or memory.")
+    var store: DemoStoreKind = .sqlite
 
-    @Flag(help: "Use the in-memory store instead of SQLite.")
-    var inMemory = false
+    @Option(help: "Where to create the store file (default: a new file in the temporary directory).")
+    var path: String?
 
     func run() async throws {
         let model = try DemoModel.make()
         let container = PersistentContainer(name: "Demo", managedObjectModel: model)
-        let url = store.map { URL(fileURLWithPath: $0) }
-            ?? FileManager.default.temporaryDirectory.appendingPathComponent("stowage-demo-\(UUID().uuidString).sqlite")
-        container.persistentStoreDescriptions = [inMemory ? PersistentStoreDescription(type: .inMemory) : PersistentStoreDescription(url: url)]
+        let url = path.map { URL(fileURLWithPath: $0) }
+            ?? FileManager.default.temporaryDirectory.appendingPathComponent("stowage-demo-\(UUID().uuidString).\(store.fileExtension)")
+        let isInMemory = store == .memory
+        container.persistentStoreDescriptions = [PersistentStoreDescription(type: store.storeType, url: isInMemory ? nil : url)]
         try container.loadPersistentStores()
-        let location = inMemory ? "an in-memory store" : "a SQLite store at \(url.path)"
+        let location = isInMemory ? "an in-memory store" : "a \(store.rawValue) store at \(url.path)"
         print("Loaded \(location) for model: \(model.entities.map(\.name).joined(separator: ", "))")
 
         let saved = try await container.performBackgroundTask { context in
@@ -88,6 +89,29 @@ struct DemoCommand: AsyncParsableCommand {
             for failure in error.allErrors { print("  refused: \(failure)") }
             context.rollback()
             print("  rolled back; the store is unchanged: \(try context.count(for: FetchRequest<Comment>())) comments")
+        }
+    }
+}
+
+/// The store types the demo runs on.
+enum DemoStoreKind: String, ExpressibleByArgument, CaseIterable {
+    case sqlite, xml, binary, memory
+
+    var storeType: PersistentStoreType {
+        switch self {
+        case .sqlite: .sqlite
+        case .xml: .xml
+        case .binary: .binary
+        case .memory: .inMemory
+        }
+    }
+
+    var fileExtension: String {
+        switch self {
+        case .sqlite: "sqlite"
+        case .xml: "xml"
+        case .binary: "binarystore"
+        case .memory: ""
         }
     }
 }

@@ -38,6 +38,9 @@ public struct StoreBackend: Sendable, CustomStringConvertible {
     /// The file-backed atomic types the crash-safety test kills a saving process on.
     public static let crashTested: [StoreBackend] = [.json]
 
+    /// The types `stowage export` writes in ExportCommandTests, in order, starting from SQLite.
+    public static let exportChain = ["sqlite"]
+
     /// The order a store is migrated through to prove nothing is lost between types.
     public static let migrationChain: [StoreBackend] = [.sqlite, .json, .memory, .sqlite]
 

@@ -1,0 +1,67 @@
+import ArgumentParser
+import Foundation
+import Stowage
+
+/// `stowage export`: copies a store into a new store of another type — the everyday use is
+/// turning a SQLite store into XML to read it.
+struct ExportCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "export",
+        abstract: "Copy a store into a new store of another type (sqlite, xml, binary).",
+        discussion: """
+            The input's type is detected from the file. Until model files can be loaded, the store \
+            must have been written with the demo model (`stowage demo --path FILE`).
+            """
+    )
+
+    @Argument(help: "The store to read (it is opened read-only).")
+    var store: String
+
+    @Option(name: .customLong("to"), help: "The type of the new store: sqlite, xml or binary.")
+    var type: StoreKind
+
+    @Argument(help: "Where to write the new store (nothing may exist there yet).")
+    var output: String
+
+    @Option(help: "The model the store was written with: `demo` (model files come later).")
+    var model: ModelChoice = .demo
+
+    func run() throws {
+        let input = URL(fileURLWithPath: store)
+        let destination = URL(fileURLWithPath: output)
+        let sourceType = try PersistentStoreType(detectingStoreAt: input)
+        let coordinator = PersistentStoreCoordinator(managedObjectModel: try model.make())
+        var description = PersistentStoreDescription(type: sourceType, url: input)
+        description.isReadOnly = true
+        description.shouldMigrateStoreAutomatically = false
+        let source = try coordinator.addPersistentStore(with: description)
+        let progress = ProgressReporter(label: "Copying \(sourceType.rawValue) → \(type.storeType.rawValue)")
+        let exported = try coordinator.migratePersistentStore(source, to: destination, type: type.storeType) { progress.report($0) }
+        let copied = progress.finish()
+        print("Copied \(copied.formatted()) objects from the \(sourceType.rawValue) store \(input.path) into a new \(exported.type.rawValue) store at \(destination.path).")
+    }
+}
+
+/// The store types `export` can write.
+enum StoreKind: String, ExpressibleByArgument, CaseIterable {
+    case sqlite, xml, binary
+
+    var storeType: PersistentStoreType {
+        switch self {
+        case .sqlite: .sqlite
+        case .xml: .xml
+        case .binary: .binary
+        }
+    }
+}
+
+/// The models the tool knows.
+enum ModelChoice: String, ExpressibleByArgument, CaseIterable {
+    case demo
+
+    func make() throws -> ManagedObjectModel {
+        switch self {
+        case .demo: try DemoModel.make()
+        }
+    }
+}

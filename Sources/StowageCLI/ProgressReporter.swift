@@ -1,0 +1,53 @@
+import Foundation
+import Stowage
+import Synchronization
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// Shows how far a copy has got: a bar redrawn in place on a terminal, plain lines (one per
+/// tenth) when the output goes to a file or a pipe.
+///
+/// For example:
+///
+/// ```swift
+/// let progress = ProgressReporter(label: "Copying")
+/// progress.report(StoreCopyProgress(...))   // [██████░░░░░░]  50%  5,000 of 10,000 objects
+/// let copied = progress.finish()
+/// ```
+final class ProgressReporter: Sendable {
+    private let label: String
+    private let isTerminal = isatty(STDOUT_FILENO) == 1
+    private let lastTenth = Mutex(-1)
+    private let completed = Mutex(0)
+
+    init(label: String) { self.label = label }
+
+    func report(_ progress: StoreCopyProgress) {
+        completed.withLock { $0 = progress.completedObjects }
+        let counts = "\(progress.completedObjects.formatted()) of \(progress.totalObjects.formatted()) objects"
+        if isTerminal {
+            let width = 30
+            let filled = Int(progress.fractionCompleted * Double(width))
+            let bar = String(repeating: "█", count: filled) + String(repeating: "░", count: width - filled)
+            let percent = String(format: "%3d%%", Int(progress.fractionCompleted * 100))
+            FileHandle.standardOutput.write(Data("\r\(label) [\(bar)] \(percent)  \(counts)".utf8))
+        } else {
+            let tenth = Int(progress.fractionCompleted * 10)
+            let isNew = lastTenth.withLock { last in
+                defer { last = max(last, tenth) }
+                return tenth > last
+            }
+            if isNew { print("\(label): \(counts)") }
+        }
+    }
+
+    /// Ends the bar's line; returns the number of objects last reported.
+    func finish() -> Int {
+        if isTerminal { FileHandle.standardOutput.write(Data("\n".utf8)) }
+        return completed.withLock { $0 }
+    }
+}

@@ -1,0 +1,75 @@
+import Foundation
+import Stowage
+import StoreTestSupport
+import XCTest
+
+/// `stowage export` and the store-type detection it relies on, run as a user runs them.
+final class ExportCommandTests: XCTestCase {
+    private var tool: URL {
+        URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("stowage")
+    }
+
+    private func run(_ arguments: [String]) throws -> (status: Int32, output: String) {
+        guard FileManager.default.isExecutableFile(atPath: tool.path) else {
+            throw XCTSkip("the stowage tool is not built next to the test bundle (\(tool.path))")
+        }
+        let process = Process()
+        process.executableURL = tool
+        process.arguments = arguments
+        let pipe = Pipe()
+        process.standardOutput = pipe
+        process.standardError = pipe
+        try process.run()
+        let output = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        return (process.terminationStatus, output)
+    }
+
+    func testStoreTypesAreDetectedFromTheirFirstBytes() throws {
+        let directory = try TemporaryDirectory()
+        _ = try TestStack.sqliteContainer(at: directory.file("Blog.sqlite"))
+        XCTAssertEqual(try PersistentStoreType(detectingStoreAt: directory.file("Blog.sqlite")), .sqlite)
+        let xml = directory.file("Store.data")
+        try Data("<?xml version=\"1.0\"?>\n<!DOCTYPE database SYSTEM \"file:///System/Library/DTDs/CoreData.dtd\">\n<database>".utf8).write(to: xml)
+        XCTAssertEqual(try PersistentStoreType(detectingStoreAt: xml), .xml)
+        let binary = directory.file("Store.bin")
+        try Data("bplist00\u{D0}".utf8).write(to: binary)
+        XCTAssertEqual(try PersistentStoreType(detectingStoreAt: binary), .binary)
+        let text = directory.file("notes.txt")
+        try Data("just some notes".utf8).write(to: text)
+        XCTAssertThrowsError(try PersistentStoreType(detectingStoreAt: text)) { error in
+            XCTAssertEqual((error as? StoreError)?.code, .wrongFormat)
+        }
+        XCTAssertThrowsError(try PersistentStoreType(detectingStoreAt: directory.file("missing"))) { error in
+            XCTAssertEqual((error as? StoreError)?.code, .io)
+        }
+    }
+
+    func testExportCopiesTheDemoStoreIntoEveryTypeAndBack() throws {
+        let directory = try TemporaryDirectory()
+        let demo = directory.file("Demo.sqlite").path
+        XCTAssertEqual(try run(["demo", "--path", demo]).status, 0)
+        var previous = demo
+        for (step, type) in StoreBackend.exportChain.enumerated() {
+            let next = directory.file("step\(step).\(type)").path
+            let (status, output) = try run(["export", previous, "--to", type, next])
+            XCTAssertEqual(status, 0, output)
+            XCTAssertTrue(output.contains("Copied 5 objects"), output)
+            XCTAssertTrue(output.contains("into a new \(type) store"), output)
+            previous = next
+        }
+        let (status, output) = try run(["export", previous, "--to", "sqlite", demo])
+        XCTAssertNotEqual(status, 0)
+        XCTAssertTrue(output.contains("already there"), output)
+    }
+
+    func testExportRefusesAFileThatIsNotAStore() throws {
+        let directory = try TemporaryDirectory()
+        let text = directory.file("notes.txt")
+        try Data("just some notes".utf8).write(to: text)
+        let (status, output) = try run(["export", text.path, "--to", "xml", directory.file("out.xml").path])
+        XCTAssertNotEqual(status, 0)
+        XCTAssertTrue(output.contains("not a store file"), output)
+        XCTAssertFalse(FileManager.default.fileExists(atPath: directory.file("out.xml").path))
+    }
+}
