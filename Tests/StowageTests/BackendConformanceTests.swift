@@ -54,6 +54,14 @@ final class BackendConformanceTests: XCTestCase {
         }
     }
 
+    /// A blog store on `backend` with the blog saved, closed and opened again.
+    private func reopenedBlog(on backend: StoreBackend) throws -> BackendStack {
+        let stack = try BackendStack(backend, model: BlogModel.make())
+        try saveBlog(in: stack)
+        try stack.reopen()
+        return stack
+    }
+
     private func posts(in context: ManagedObjectContext) throws -> [Post] {
         var request = FetchRequest<Post>()
         request.sortDescriptors = [.ascending("title")]
@@ -62,9 +70,7 @@ final class BackendConformanceTests: XCTestCase {
 
     func testInsertedObjectsAndRelationshipsSurviveReopening() {
         forEachBackend { backend in
-            let stack = try BackendStack(backend, model: BlogModel.make())
-            try saveBlog(in: stack)
-            try stack.reopen()
+            let stack = try reopenedBlog(on: backend)
             let context = stack.newContext()
             try context.performAndWait {
                 let posts = try posts(in: context)
@@ -100,9 +106,7 @@ final class BackendConformanceTests: XCTestCase {
 
     func testUpdatesAndDeleteRulesSurviveReopening() {
         forEachBackend { backend in
-            let stack = try BackendStack(backend, model: BlogModel.make())
-            try saveBlog(in: stack)
-            try stack.reopen()
+            let stack = try reopenedBlog(on: backend)
             var context = stack.newContext()
             try context.performAndWait {
                 let posts = try posts(in: context)
@@ -140,9 +144,7 @@ final class BackendConformanceTests: XCTestCase {
 
     func testUniquenessAndValidationFailuresSaveNothing() {
         forEachBackend { backend in
-            let stack = try BackendStack(backend, model: BlogModel.make())
-            try saveBlog(in: stack)
-            try stack.reopen()
+            let stack = try reopenedBlog(on: backend)
             let context = stack.newContext()
             try context.performAndWait {
                 let duplicate = try Tag(context: context)
