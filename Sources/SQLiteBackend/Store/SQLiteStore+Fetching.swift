@@ -103,6 +103,26 @@ extension SQLiteStore {
         }
     }
 
+    /// One query per entity among the owners.
+    public func objectIDs(forRelationship name: String, ofObjects objectIDs: [ManagedObjectID]) throws -> [ManagedObjectID: [ManagedObjectID]] {
+        var byEntity: [String: [Int64: ManagedObjectID]] = [:]
+        for id in objectIDs where id.storeIdentifier == identifier {
+            if let key = id.primaryKey { byEntity[id.entityName, default: [:]][key] = id }
+        }
+        var result: [ManagedObjectID: [ManagedObjectID]] = [:]
+        for (entityName, owners) in byEntity {
+            guard let storage = try schema.table(for: entityName).toMany[name] else {
+                throw ModelError(.unknownKey, entity: entityName, key: name, "\(entityName) has no to-many relationship \(name)")
+            }
+            try read { connection in
+                try connection.query(membersQuery(storage, owners: "json"), [.text(Self.jsonArray(Array(owners.keys)))]) { row in
+                    if let member = rows.objectID(from: row), let owner = owners[row.int64(at: 2)] { result[owner, default: []].append(member) }
+                }
+            }
+        }
+        return result
+    }
+
     /// The members of a to-many relationship of one owner (`owners` = "?", bound to its key) or
     /// of many (`owners` = "json", bound to a JSON array of keys): rows of `memberColumns` (over
     /// the destination alias `t0`) followed by the owner's key, grouped by owner, in order.

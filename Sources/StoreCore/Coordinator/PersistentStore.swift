@@ -40,6 +40,11 @@ public protocol PersistentStore: AnyObject, Sendable {
     func snapshots(for objectIDs: [ManagedObjectID]) throws -> [StoreSnapshot]
     /// The IDs a to-many relationship of a saved object holds (in order for ordered ones).
     func objectIDs(forRelationship name: String, of objectID: ManagedObjectID) throws -> [ManagedObjectID]
+    /// The IDs a to-many relationship holds for each of several saved objects, by owner (owners
+    /// holding none may be left out). Stores that can answer in one round trip should (copying a
+    /// store asks for a batch at a time); the default asks ``objectIDs(forRelationship:of:)``
+    /// for each.
+    func objectIDs(forRelationship name: String, ofObjects objectIDs: [ManagedObjectID]) throws -> [ManagedObjectID: [ManagedObjectID]]
     /// New permanent IDs, one per entity name given, in order.
     func newObjectIDs(forEntityNames entityNames: [String]) throws -> [ManagedObjectID]
     /// Applies a change set entirely or not at all.
@@ -51,6 +56,12 @@ public protocol PersistentStore: AnyObject, Sendable {
 extension PersistentStore {
     public func snapshots(for objectIDs: [ManagedObjectID]) throws -> [StoreSnapshot] {
         try objectIDs.compactMap { try snapshot(for: $0) }
+    }
+
+    public func objectIDs(forRelationship name: String, ofObjects objectIDs: [ManagedObjectID]) throws -> [ManagedObjectID: [ManagedObjectID]] {
+        var result: [ManagedObjectID: [ManagedObjectID]] = [:]
+        for id in objectIDs { result[id] = try self.objectIDs(forRelationship: name, of: id) }
+        return result
     }
 }
 

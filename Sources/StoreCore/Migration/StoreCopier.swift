@@ -57,7 +57,8 @@ struct StoreCopier {
         var completed = 0
         for start in stride(from: 0, to: total, by: batchSize) {
             let batch = Array(sourceIDs[start..<min(start + batchSize, total)])
-            for snapshot in try source.snapshots(for: batch) {
+            let snapshots = try withToManyRelationships(try source.snapshots(for: batch))
+            for snapshot in snapshots {
                 pending.inserted.append(try translated(snapshot, mapping: mapping))
             }
             completed += batch.count
@@ -76,8 +77,30 @@ struct StoreCopier {
         try destination.setMetadata(metadata)
     }
 
-    /// The snapshot with the destination's IDs, its to-many relationships read from the source
-    /// when the snapshot does not carry them.
+    /// The snapshots with every to-many relationship filled in: those the store left out are
+    /// read for the whole batch at once, one request per relationship.
+    private func withToManyRelationships(_ snapshots: [StoreSnapshot]) throws -> [StoreSnapshot] {
+        var missing: [String: [ManagedObjectID]] = [:]
+        for snapshot in snapshots {
+            guard let entity = model.entitiesByName[snapshot.objectID.entityName] else { continue }
+            for relationship in entity.relationships where relationship.isToMany && !relationship.isTransient {
+                if snapshot.toMany[relationship.name] == nil { missing[relationship.name, default: []].append(snapshot.objectID) }
+            }
+        }
+        guard !missing.isEmpty else { return snapshots }
+        var members: [String: [ManagedObjectID: [ManagedObjectID]]] = [:]
+        for (name, owners) in missing { members[name] = try source.objectIDs(forRelationship: name, ofObjects: owners) }
+        return snapshots.map { snapshot in
+            var complete = snapshot
+            for (name, byOwner) in members where complete.toMany[name] == nil {
+                guard let entity = model.entitiesByName[snapshot.objectID.entityName], entity.relationshipsByName[name]?.isToMany == true else { continue }
+                complete.toMany[name] = byOwner[snapshot.objectID] ?? []
+            }
+            return complete
+        }
+    }
+
+    /// The snapshot with the destination's IDs.
     private func translated(_ snapshot: StoreSnapshot, mapping: [ManagedObjectID: ManagedObjectID]) throws -> StoreSnapshot {
         func map(_ id: ManagedObjectID) throws -> ManagedObjectID {
             guard let mapped = mapping[id] else {
@@ -98,8 +121,7 @@ struct StoreCopier {
             }
         }
         for relationship in entity.relationships where relationship.isToMany && !relationship.isTransient {
-            let members = try snapshot.toMany[relationship.name] ?? source.objectIDs(forRelationship: relationship.name, of: snapshot.objectID)
-            copy.toMany[relationship.name] = try members.map(map)
+            copy.toMany[relationship.name] = try (snapshot.toMany[relationship.name] ?? []).map(map)
         }
         return copy
     }
