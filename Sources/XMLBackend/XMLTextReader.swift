@@ -77,8 +77,15 @@ final class XMLTextReader {
     var nodeType: NodeType { NodeType(rawValue: xmlTextReaderNodeType(handle)) ?? .none }
     var depth: Int { Int(xmlTextReaderDepth(handle)) }
     var isEmptyElement: Bool { xmlTextReaderIsEmptyElement(handle) == 1 }
-    /// The line the parser is at (1-based), for error messages.
-    var line: Int { Int(xmlTextReaderGetParserLineNumber(handle)) }
+    /// The line of the current node (1-based), for error messages; the parser's line when the
+    /// node has none (the parser reads ahead, so that one may be later).
+    var line: Int {
+        if let node = xmlTextReaderCurrentNode(handle) {
+            let line = xmlGetLineNo(node)
+            if line > 0 { return line }
+        }
+        return Int(xmlTextReaderGetParserLineNumber(handle))
+    }
 
     /// The current node's local name, interned in the reader's dictionary: equal names are the
     /// same pointer as ``interned(_:)`` returns, so names compare by address.

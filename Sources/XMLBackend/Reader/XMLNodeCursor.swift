@@ -23,8 +23,6 @@ final class XMLNodeCursor {
     let reader: XMLTextReader
     private let document: UnsafeRawBufferPointer
     private let buffer = XMLTextBuffer()
-    /// Whether the root element has been seen (errors before it mean "not XML at all").
-    private(set) var sawRootElement = false
 
     init(document: UnsafeRawBufferPointer) throws(StoreError) {
         self.document = document
@@ -40,11 +38,10 @@ final class XMLNodeCursor {
         StoreError(code, "line \(reader.line): \(message)")
     }
 
-    /// libxml2's error as a store error: before the root element the bytes are not an XML
-    /// document (wrong format); on the document's last line it ended early (truncated).
+    /// libxml2's error as a store error: on the document's last line it ended early (truncated).
+    /// (Bytes that are not XML at all were refused before parsing, by ``XMLPrologCheck``.)
     private func convert(_ error: XMLTextReader.ParseError) -> StoreError {
         let text = "line \(error.line): \(error.message)"
-        if !sawRootElement { return StoreError(.wrongFormat, "not an XML store: \(text)") }
         if error.line >= lastLine { return StoreError(.truncated, "the file ends before its contents do: \(text)") }
         return StoreError(.corrupt, "not well-formed XML: \(text)")
     }
@@ -70,7 +67,6 @@ final class XMLNodeCursor {
         while try advance() {
             switch reader.nodeType {
             case .element:
-                sawRootElement = true
                 return .start(name: reader.localName, isEmpty: reader.isEmptyElement)
             case .endElement:
                 return .end

@@ -20,6 +20,10 @@ enum XMLPrologCheck {
     /// The system identifier of Core Data's DTD, which its XML stores name.
     static let coreDataSystemID = "file:///System/Library/DTDs/CoreData.dtd"
 
+    /// Checks the prolog and that the root element is `<database>`.
+    ///
+    /// - Throws: ``StoreError`` with ``ErrorCode/wrongFormat`` when the document does not start
+    ///   (after its prolog) with `<database`: not XML, another encoding than UTF-8, another root.
     static func check(_ bytes: UnsafeRawBufferPointer) throws(StoreError) {
         var scanner = Scanner(bytes: bytes)
         if scanner.starts(with: [0xEF, 0xBB, 0xBF]) { scanner.position += 3 }
@@ -32,8 +36,14 @@ enum XMLPrologCheck {
             } else if scanner.starts(with: Array("<!DOCTYPE".utf8)) {
                 scanner.position += 9
                 try checkDoctype(&scanner)
+            } else if scanner.starts(with: Array("<database".utf8)) {
+                let next = scanner.position + 9
+                guard next < bytes.count, [0x20, 0x09, 0x0A, 0x0D, UInt8(ascii: ">"), UInt8(ascii: "/")].contains(bytes[next]) else {
+                    throw StoreError(.wrongFormat, "not a Core Data XML store: the root element is not <database>")
+                }
+                return
             } else {
-                return  // the root element (or bytes libxml2 will refuse)
+                throw StoreError(.wrongFormat, "not a Core Data XML store: the document (UTF-8 XML) does not start with a <database> element")
             }
         }
     }

@@ -213,7 +213,7 @@ struct XMLStoreReader {
         let text = try cursor.text(isEmpty: isEmpty)
         guard let value = decoding.value(of: attribute.kind, from: text) else {
             let shown = String(decoding: text.prefix(80), as: UTF8.self)
-            throw cursor.error(.corrupt, "'\(attribute.name)' of a \(entity.description.name): \"\(shown)\" is not a \(attribute.kind.name) value")
+            throw cursor.error(.corrupt, "'\(attribute.name)' of a \(entity.description.name): \"\(shown)\" is not a value of type \(attribute.kind.name)")
         }
         object.attributes[attribute.name] = value
     }
