@@ -54,9 +54,12 @@ enum XMLAttributeKind: CaseIterable {
 
     private static let namesAsBytes: [(bytes: [UInt8], kind: XMLAttributeKind)] = allCases.map { (Array($0.name.utf8), $0) }
 
+    /// The name written in the file, as bytes.
+    var nameBytes: [UInt8] { Self.namesAsBytes.first { $0.kind == self }?.bytes ?? [] }
+
     /// The kind a file's `type` names, or `nil` for a name this format does not have.
     init?(name: UnsafeBufferPointer<UInt8>) {
-        for entry in Self.namesAsBytes where entry.bytes.count == name.count && entry.bytes.elementsEqual(name) {
+        for entry in Self.namesAsBytes where XMLBytes.equal(entry.bytes, name) {
             self = entry.kind
             return
         }

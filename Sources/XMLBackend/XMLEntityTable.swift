@@ -19,6 +19,8 @@ struct XMLEntityTable {
         let name: String
         let nameBytes: [UInt8]
         let kind: XMLAttributeKind
+        /// The bytes of `kind`'s name, what a file usually says.
+        let kindBytes: [UInt8]
         let description: AttributeDescription
     }
 
@@ -41,12 +43,15 @@ struct XMLEntityTable {
         /// The upper-cased names of the destinations, by relationship.
         let destinationTypeNames: [String]
 
-        func attributeIndex(named name: UnsafeBufferPointer<UInt8>) -> Int? {
-            attributes.firstIndex { $0.nameBytes.count == name.count && $0.nameBytes.elementsEqual(name) }
+        /// The attribute `name` names; `hint` (the one after the previous, as files list them in
+        /// model order) is tried first.
+        func attributeIndex(named name: UnsafeBufferPointer<UInt8>, hint: Int) -> Int? {
+            if hint < attributes.count, XMLBytes.equal(attributes[hint].nameBytes, name) { return hint }
+            return attributes.firstIndex { XMLBytes.equal($0.nameBytes, name) }
         }
 
         func relationshipIndex(named name: UnsafeBufferPointer<UInt8>) -> Int? {
-            relationships.firstIndex { $0.nameBytes.count == name.count && $0.nameBytes.elementsEqual(name) }
+            relationships.firstIndex { XMLBytes.equal($0.nameBytes, name) }
         }
     }
 
@@ -68,7 +73,9 @@ struct XMLEntityTable {
                 typeBytes: Array((typeNames[entity.name] ?? entity.name).utf8),
                 nameBytes: Array(entity.name.utf8),
                 attributes: entity.attributes.filter { !$0.isTransient }.map {
-                    Attribute(name: $0.name, nameBytes: Array($0.name.utf8), kind: XMLAttributeKind($0.attributeType), description: $0)
+                    Attribute(
+                        name: $0.name, nameBytes: Array($0.name.utf8), kind: XMLAttributeKind($0.attributeType),
+                        kindBytes: XMLAttributeKind($0.attributeType).nameBytes, description: $0)
                 },
                 relationships: relationships.map { relationship in
                     let cardinality = relationship.isToMany
@@ -81,11 +88,11 @@ struct XMLEntityTable {
         indexByName = Dictionary(uniqueKeysWithValues: entities.enumerated().map { ($1.description.name, $0) })
     }
 
-    /// The entity a file's `type` names: its own name first, then its upper-cased one.
-    func entityIndex(named type: UnsafeBufferPointer<UInt8>) -> Int? {
-        if let exact = entities.firstIndex(where: { $0.nameBytes.count == type.count && $0.nameBytes.elementsEqual(type) }) {
-            return exact
-        }
-        return entities.firstIndex { $0.typeBytes.count == type.count && $0.typeBytes.elementsEqual(type) }
+    /// The entity a file's `type` names: its upper-cased name (what is written) or its own;
+    /// `hint` (the previous object's) is tried first.
+    func entityIndex(named type: UnsafeBufferPointer<UInt8>, hint: Int) -> Int? {
+        if hint < entities.count, XMLBytes.equal(entities[hint].typeBytes, type) { return hint }
+        if let written = entities.firstIndex(where: { XMLBytes.equal($0.typeBytes, type) }) { return written }
+        return entities.firstIndex { XMLBytes.equal($0.nameBytes, type) }
     }
 }

@@ -27,6 +27,10 @@ final class XMLBadFileTests: XCTestCase {
         XCTAssertEqual(try XMLTestFiles.loadError(garbage)?.code, .wrongFormat)
         XCTAssertEqual(try XMLTestFiles.loadError("bplist00 not xml")?.code, .wrongFormat)
         XCTAssertEqual(try XMLTestFiles.loadError(Data([0xFF, 0xFE, 0x3C, 0x00]))?.code, .wrongFormat)
+        // Found by the fuzzer's first run (its exit artifact): no bytes at all.
+        XCTAssertThrowsError(try XMLStoreFormat().read(Data(), model: BlogModel.make())) { error in
+            XCTAssertEqual((error as? StoreError)?.code, .wrongFormat)
+        }
     }
 
     func testAnotherRootElementIsTheWrongFormat() throws {

@@ -62,6 +62,8 @@ struct XMLStoreReader {
         var highestObjectKey: Int64 = 0
         /// The highest `z<n>` reference and the line it is on.
         var highestReference: (key: Int64, line: Int)?
+        /// The entity of the previous object, tried first for the next.
+        var entityHint = 0
     }
 
     init(document: UnsafeRawBufferPointer, table: XMLEntityTable) throws(StoreError) {
@@ -149,7 +151,7 @@ struct XMLStoreReader {
         var typeText: String?
         try cursor.forEachAttribute { name, value throws(StoreError) in
             if name == names.type {
-                entityIndex = table.entityIndex(named: value)
+                entityIndex = table.entityIndex(named: value, hint: state.entityHint)
                 if entityIndex == nil { typeText = String(decoding: value, as: UTF8.self) }
             } else if name == names.id {
                 key = XMLObjectIdentifier.primaryKey(inID: value)
@@ -162,6 +164,7 @@ struct XMLStoreReader {
         }
         guard key != nil || unkeyedID != nil else { throw cursor.error(.corrupt, "an <object> without an id") }
         let entity = table.entities[entityIndex]
+        state.entityHint = entityIndex
         let index = state.objects.count
         if let key {
             state.highestObjectKey = max(state.highestObjectKey, key)
@@ -171,10 +174,11 @@ struct XMLStoreReader {
         var object = AtomicStoreObject(entityName: entity.description.name, primaryKey: key ?? 0)
         object.attributes.reserveCapacity(entity.attributes.count)
         if !isEmpty {
+            var attributeHint = 0
             while let event = try cursor.next() {
                 guard case .start(let name, let isEmpty) = event else { break }
                 if name == names.attribute {
-                    try readAttribute(of: entity, isEmpty: isEmpty, into: &object)
+                    attributeHint = try readAttribute(of: entity, isEmpty: isEmpty, hint: attributeHint, into: &object) + 1
                 } else if name == names.relationship {
                     try readRelationship(of: entity, objectIndex: index, isEmpty: isEmpty, into: &object, state: &state)
                 } else {
@@ -185,18 +189,26 @@ struct XMLStoreReader {
         state.objects.append(object)
     }
 
-    private func readAttribute(of entity: XMLEntityTable.Entity, isEmpty: Bool, into object: inout AtomicStoreObject) throws(StoreError) {
+    /// Reads one `<attribute>` into `object` and returns the attribute's index in the entity.
+    private func readAttribute(
+        of entity: XMLEntityTable.Entity, isEmpty: Bool, hint: Int, into object: inout AtomicStoreObject
+    ) throws(StoreError) -> Int {
         var attributeIndex: Int?
         var fileKind: XMLAttributeKind?
         var unknownName: String?
         var unknownKind: String?
         try cursor.forEachAttribute { name, value throws(StoreError) in
             if name == names.name {
-                attributeIndex = entity.attributeIndex(named: value)
+                attributeIndex = entity.attributeIndex(named: value, hint: hint)
                 if attributeIndex == nil { unknownName = String(decoding: value, as: UTF8.self) }
             } else if name == names.type {
-                fileKind = XMLAttributeKind(name: value)
-                if fileKind == nil { unknownKind = String(decoding: value, as: UTF8.self) }
+                // Usually the model's own kind (name comes first): one comparison.
+                if let attributeIndex, XMLBytes.equal(entity.attributes[attributeIndex].kindBytes, value) {
+                    fileKind = entity.attributes[attributeIndex].kind
+                } else {
+                    fileKind = XMLAttributeKind(name: value)
+                    if fileKind == nil { unknownKind = String(decoding: value, as: UTF8.self) }
+                }
             }
         }
         guard let attributeIndex else {
@@ -216,6 +228,7 @@ struct XMLStoreReader {
             throw cursor.error(.corrupt, "'\(attribute.name)' of a \(entity.description.name): \"\(shown)\" is not a value of type \(attribute.kind.name)")
         }
         object.attributes[attribute.name] = value
+        return attributeIndex
     }
 
     private func readRelationship(

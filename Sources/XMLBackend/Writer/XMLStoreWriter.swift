@@ -107,7 +107,7 @@ struct XMLStoreWriter {
             try writer.raw(buffer.bytes)
             try writer.fullEndElement()
         }
-        if written != object.attributes.count(where: { !$0.value.isNull }) {
+        if written != object.attributes.count, written != object.attributes.count(where: { !$0.value.isNull }) {
             let unknown = object.attributes.keys.first { name in !entity.attributes.contains { $0.name == name } } ?? ""
             throw StoreError(.unknownProperty, "object \(object.primaryKey) (\(entity.description.name)) has a value for '\(unknown)', which the model's \(entity.description.name) does not have as a stored attribute")
         }
