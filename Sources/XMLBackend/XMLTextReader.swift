@@ -35,7 +35,7 @@ final class XMLTextReader {
     }
 
     /// The parser options: see the type's documentation.
-    static let options = Int32(XML_PARSE_NONET.rawValue | XML_PARSE_IGNORE_ENC.rawValue | XML_PARSE_HUGE.rawValue)
+    static let options = Int32(XML_PARSE_NONET.rawValue | XML_PARSE_IGNORE_ENC.rawValue | XML_PARSE_HUGE.rawValue | XML_PARSE_NOBLANKS.rawValue)
 
     private let handle: xmlTextReaderPtr
     private let sink = XMLErrorSink()

@@ -32,7 +32,7 @@ final class XMLRoundTripTests: XCTestCase {
                 "str": "Unicode 日本語 🇯🇵 é\u{301} <&> \"q\" 'a' ]]> \r\n\tend  ", "link": .uri(URL(fileURLWithPath: "/tmp/a b/c"))
             ],
             ["dbl": .double(-.infinity), "when": .date(Date(timeIntervalSinceReferenceDate: 123_456.789_012)), "flt": .float(-0.0)],
-            ["dbl": .double(.greatestFiniteMagnitude), "flt": .float(.greatestFiniteMagnitude), "dec": .decimal(Decimal(string: "12345678901234567890123456789012345678")!)],
+            ["str": "  \n\t  ", "dbl": .double(.greatestFiniteMagnitude), "flt": .float(.greatestFiniteMagnitude), "dec": .decimal(Decimal(string: "12345678901234567890123456789012345678")!)],
             [:],
         ]
         for (index, row) in rows.enumerated() {
