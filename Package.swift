@@ -9,6 +9,7 @@ let package = Package(
         .library(name: "StoreCore", targets: ["StoreCore"]),
         .library(name: "MemoryBackend", targets: ["MemoryBackend"]),
         .library(name: "SQLiteBackend", targets: ["SQLiteBackend"]),
+        .library(name: "XMLBackend", targets: ["XMLBackend"]),
         .executable(name: "stowage", targets: ["StowageCLI"]),
     ],
     dependencies: [
@@ -27,7 +28,13 @@ let package = Package(
             name: "SQLiteBackend",
             dependencies: ["StoreCore", "CSQLite", .product(name: "Logging", package: "swift-log")]
         ),
-        .target(name: "Stowage", dependencies: ["StoreCore", "MemoryBackend", "SQLiteBackend"]),
+        .systemLibrary(
+            name: "CXML",
+            pkgConfig: "libxml-2.0",
+            providers: [.apt(["libxml2-dev"])]
+        ),
+        .target(name: "XMLBackend", dependencies: ["StoreCore", "CXML"]),
+        .target(name: "Stowage", dependencies: ["StoreCore", "MemoryBackend", "SQLiteBackend", "XMLBackend"]),
         .executableTarget(
             name: "StowageCLI",
             dependencies: [
@@ -35,10 +42,11 @@ let package = Package(
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
-        .target(name: "StoreTestSupport", dependencies: ["StoreCore", "MemoryBackend", "SQLiteBackend"], path: "Tests/StoreTestSupport"),
+        .target(name: "StoreTestSupport", dependencies: ["StoreCore", "MemoryBackend", "SQLiteBackend", "XMLBackend"], path: "Tests/StoreTestSupport"),
         .testTarget(name: "StoreCoreTests", dependencies: ["StoreCore", "StoreTestSupport"]),
         .testTarget(name: "MemoryBackendTests", dependencies: ["MemoryBackend", "StoreTestSupport"]),
         .testTarget(name: "SQLiteBackendTests", dependencies: ["SQLiteBackend", "StoreTestSupport"]),
+        .testTarget(name: "XMLBackendTests", dependencies: ["XMLBackend", "CXML", "StoreTestSupport"]),
         // The child process the crash-safety test kills while it saves.
         .executableTarget(name: "stowage-save-loop", dependencies: ["Stowage", "StoreTestSupport"], path: "Tests/StoreSaveLoop"),
         .testTarget(name: "StowageTests", dependencies: ["Stowage", "StoreTestSupport", "stowage-save-loop", "StowageCLI"]),

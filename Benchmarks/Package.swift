@@ -21,8 +21,13 @@ let package = Package(
                 .product(name: "GRDB", package: "GRDB.swift"),
                 // The raw SQLite C API baseline: the system sqlite3 module GRDB itself links.
                 .product(name: "GRDBSQLite", package: "GRDB.swift"),
+                // The XML store's format, timed on its own (`xml.save-100k`, `xml.load-100k`).
+                .product(name: "XMLBackend", package: "Stowage"),
+                "BenchLibXML2",
             ]
         ),
+        // The `libxml2-reader` baseline: libxml2's streaming reader with no work per node.
+        .systemLibrary(name: "BenchLibXML2", pkgConfig: "libxml-2.0", providers: [.apt(["libxml2-dev"])]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -1,6 +1,7 @@
 @_exported import StoreCore
 import MemoryBackend
 import SQLiteBackend
+import XMLBackend
 
 /// Registers every built-in store type. `PersistentStoreRegistry` calls this by itself the
 /// first time it is asked for a store type, whenever this module is linked, so users of
@@ -16,5 +17,6 @@ public enum BuiltInStores: BuiltInStoreRegistrar {
     public static func registerAll() {
         MemoryStore.register()
         SQLiteStore.register()
+        XMLStore.register()
     }
 }

@@ -1,6 +1,7 @@
 import Foundation
 import MemoryBackend
 import SQLiteBackend
+import XMLBackend
 import StoreCore
 
 /// A container on fresh in-memory stores, for tests.
@@ -28,6 +29,21 @@ public enum TestStack {
         SQLiteStore.register()
         let container = PersistentContainer(name: "Test", managedObjectModel: try model ?? BlogModel.make())
         var description = PersistentStoreDescription(url: url)
+        configure(&description)
+        container.persistentStoreDescriptions = [description]
+        try container.loadPersistentStores()
+        return container
+    }
+}
+
+extension TestStack {
+    /// A loaded container with one XML store at `url` (the blog model by default).
+    public static func xmlContainer(
+        _ model: ManagedObjectModel? = nil, at url: URL, configure: (inout PersistentStoreDescription) -> Void = { _ in }
+    ) throws -> PersistentContainer {
+        XMLStore.register()
+        let container = PersistentContainer(name: "Test", managedObjectModel: try model ?? BlogModel.make())
+        var description = PersistentStoreDescription(type: .xml, url: url)
         configure(&description)
         container.persistentStoreDescriptions = [description]
         try container.loadPersistentStores()

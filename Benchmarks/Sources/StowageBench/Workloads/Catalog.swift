@@ -37,7 +37,31 @@ enum Catalog {
                 name: "query.group-by-1m", baselineName: "swift-loop",
                 ours: { try QueryWorkloads.groupBy(fixtures.millionStore(), expectingGroups: fixtures.millionGroups) },
                 baseline: { try QueryWorkloads.groupByBaseline(fixtures.million, expectingGroups: fixtures.millionGroups) }),
-        ] + sqlite(fixtures)
+        ] + sqlite(fixtures) + xml(fixtures)
+    }
+
+    /// The XML store's own write and load next to libxml2's streaming reader walking the same
+    /// file (100,000 tremors, about 60 MB).
+    static func xml(_ fixtures: Fixtures) -> [Workload] {
+        [
+            Workload(
+                name: "xml.save-100k", baselineName: "libxml2-reader",
+                ours: {
+                    let fixture = try fixtures.xmlFixture()
+                    return try XMLStoreWorkloads.save(fixtures.tremorFile(), model: fixtures.tremorModel(indexed: false), expectedBytes: fixture.bytes)
+                },
+                baseline: {
+                    let fixture = try fixtures.xmlFixture()
+                    return try XMLStoreWorkloads.libxml2Walk(fixture.url, expectedElements: fixture.elements)
+                }),
+            Workload(
+                name: "xml.load-100k", baselineName: "libxml2-reader",
+                ours: { try XMLStoreWorkloads.load(fixtures.xmlFixture().url, model: fixtures.tremorModel(indexed: false), expected: Catalog.objectCount) },
+                baseline: {
+                    let fixture = try fixtures.xmlFixture()
+                    return try XMLStoreWorkloads.libxml2Walk(fixture.url, expectedElements: fixture.elements)
+                }),
+        ]
     }
 
     /// The SQLite store next to the raw SQLite C API (the physical limit) and GRDB (the best
@@ -125,6 +149,27 @@ final class Fixtures {
         try MemoryStoreWorkloads.insertAndSave(data, in: MemoryStoreWorkloads.makeContext(container))
         cachedContainer = container
         return container
+    }
+
+    // MARK: XML workloads
+
+    private var cachedTremorFile: AtomicStoreFile?
+    private var cachedXMLFixture: XMLFixture?
+
+    /// The 100,000 tremors as the atomic engine hands them to a format.
+    func tremorFile() throws -> AtomicStoreFile {
+        if let cachedTremorFile { return cachedTremorFile }
+        let file = XMLStoreWorkloads.makeFile(tremors, model: try tremorModel(indexed: false))
+        cachedTremorFile = file
+        return file
+    }
+
+    /// An XML store file holding the 100,000 tremors.
+    func xmlFixture() throws -> XMLFixture {
+        if let cachedXMLFixture { return cachedXMLFixture }
+        let fixture = try XMLFixture(file: tremorFile(), model: tremorModel(indexed: false))
+        cachedXMLFixture = fixture
+        return fixture
     }
 
     // MARK: SQLite workloads
