@@ -2,6 +2,7 @@ import Foundation
 import MemoryBackend
 import SQLiteBackend
 import StoreCore
+import XMLBackend
 
 /// One store type the shared behavioural suite runs against, with how to make a description
 /// for it in a directory.
@@ -29,20 +30,21 @@ public struct StoreBackend: Sendable, CustomStringConvertible {
 
     public static let memory = StoreBackend(.inMemory, fileExtension: nil) { MemoryStore.register() }
     public static let sqlite = StoreBackend(.sqlite, fileExtension: "sqlite") { SQLiteStore.register() }
+    public static let xml = StoreBackend(.xml, fileExtension: "xml") { XMLStore.register() }
     /// A user-written format on the atomic engine (``JSONStoreFormat``).
     public static let json = StoreBackend(JSONStoreFormat.type, fileExtension: "json") { JSONStoreFormat.register() }
 
     /// Every backend the shared suite covers.
-    public static let all: [StoreBackend] = [.memory, .sqlite, .json]
+    public static let all: [StoreBackend] = [.memory, .sqlite, .xml, .json]
 
     /// The file-backed atomic types the crash-safety test kills a saving process on.
-    public static let crashTested: [StoreBackend] = [.json]
+    public static let crashTested: [StoreBackend] = [.xml]
 
     /// The types `stowage export` writes in ExportCommandTests, in order, starting from SQLite.
-    public static let exportChain = ["sqlite"]
+    public static let exportChain = ["xml", "sqlite"]
 
     /// The order a store is migrated through to prove nothing is lost between types.
-    public static let migrationChain: [StoreBackend] = [.sqlite, .json, .memory, .sqlite]
+    public static let migrationChain: [StoreBackend] = [.sqlite, .xml, .json, .memory, .sqlite]
 
     /// Whether the store keeps its objects in a file, so that reopening it reads them back.
     public var isFileBacked: Bool { fileExtension != nil }
