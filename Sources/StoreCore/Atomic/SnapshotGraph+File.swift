@@ -10,13 +10,15 @@ extension SnapshotGraph {
     ///   ``ErrorCode/danglingReference`` or ``ErrorCode/corrupt`` — naming the object and key.
     package init(file: AtomicStoreFile, model: ManagedObjectModel, storeIdentifier: String, url: URL?) throws(StoreError) {
         self.init(model: model)
-        var ids: [Int64: ManagedObjectID] = [:]
+        let kinds = EntityKinds(model)
+        var ids: [Int64: KnownObject] = [:]
         ids.reserveCapacity(file.objects.count)
-        var prototypes: [String: ManagedObjectID] = [:]
+        var prototypes: [ManagedObjectID?] = Array(repeating: nil, count: kinds.entities.count)
         for object in file.objects {
-            guard let entity = model.entitiesByName[object.entityName] else {
+            guard let index = kinds.index[object.entityName] else {
                 throw StoreError(.unknownEntity, url: url, "object \(object.primaryKey) is a '\(object.entityName)', an entity the model does not have")
             }
+            let entity = kinds.entities[index]
             guard !entity.isAbstract else {
                 throw StoreError(.corrupt, url: url, "object \(object.primaryKey) is a '\(entity.name)', an abstract entity, which cannot have objects")
             }
@@ -24,32 +26,54 @@ extension SnapshotGraph {
                 throw StoreError(.corrupt, url: url, "object \(object.primaryKey) (\(entity.name)) has a key that is not positive")
             }
             let id: ManagedObjectID
-            if let prototype = prototypes[entity.name] {
+            if let prototype = prototypes[index] {
                 id = ManagedObjectID(primaryKey: object.primaryKey, sameEntityAndStoreAs: prototype)
             } else {
                 id = ManagedObjectID(entityName: entity.name, storeIdentifier: storeIdentifier, primaryKey: object.primaryKey)
-                prototypes[entity.name] = id
+                prototypes[index] = id
             }
-            guard ids.updateValue(id, forKey: object.primaryKey) == nil else {
+            guard ids.updateValue(KnownObject(id: id, entityIndex: index), forKey: object.primaryKey) == nil else {
                 throw StoreError(.corrupt, url: url, "two objects have the key \(object.primaryKey)")
             }
         }
         var snapshots: [StoreSnapshot] = []
         snapshots.reserveCapacity(file.objects.count)
         for object in file.objects {
-            guard let entity = model.entitiesByName[object.entityName], let id = ids[object.primaryKey] else { continue }
-            snapshots.append(try Self.snapshot(of: object, entity: entity, id: id, ids: ids, url: url))
+            guard let known = ids[object.primaryKey] else { continue }
+            snapshots.append(try Self.snapshot(of: object, known: known, kinds: kinds, ids: ids, url: url))
         }
-        load(snapshots)
+        loadUnique(snapshots)
+    }
+
+    /// An object of the file: its ID and the index of its entity in ``EntityKinds``.
+    private struct KnownObject {
+        let id: ManagedObjectID
+        let entityIndex: Int
+    }
+
+    /// The model's entities by index, and for each, which entities are kinds of it — so that
+    /// checking a reference's destination costs an array lookup, not a walk up the hierarchy.
+    private struct EntityKinds {
+        let entities: [EntityDescription]
+        let index: [String: Int]
+        /// `isKind[a][b]`: whether entity `a` is entity `b` or one of its sub-entities.
+        let isKind: [[Bool]]
+
+        init(_ model: ManagedObjectModel) {
+            entities = model.entities
+            index = Dictionary(uniqueKeysWithValues: entities.enumerated().map { ($1.name, $0) })
+            isKind = entities.map { entity in model.entities.map { entity.isKind(of: $0) } }
+        }
     }
 
     private static func snapshot(
-        of object: AtomicStoreObject, entity: EntityDescription, id: ManagedObjectID, ids: [Int64: ManagedObjectID], url: URL?
+        of object: AtomicStoreObject, known: KnownObject, kinds: EntityKinds, ids: [Int64: KnownObject], url: URL?
     ) throws(StoreError) -> StoreSnapshot {
+        let entity = kinds.entities[known.entityIndex]
         func problem(_ code: StoreError.Code, _ key: String, _ text: String) -> StoreError {
-            StoreError(code, url: url, objectID: id, "object \(object.primaryKey) (\(entity.name)), '\(key)': \(text)")
+            StoreError(code, url: url, objectID: known.id, "object \(object.primaryKey) (\(entity.name)), '\(key)': \(text)")
         }
-        var snapshot = StoreSnapshot(objectID: id, version: 1)
+        var snapshot = StoreSnapshot(objectID: known.id, version: 1)
         snapshot.values.reserveCapacity(object.attributes.count + object.relationships.count)
         for (key, value) in object.attributes where !value.isNull {
             guard let attribute = entity.attributesByName[key], !attribute.isTransient else {
@@ -65,18 +89,17 @@ extension SnapshotGraph {
             if !relationship.isToMany && keys.count > 1 {
                 throw problem(.corrupt, relationship.name, "a to-one relationship holding \(keys.count) objects")
             }
+            let destination = kinds.index[relationship.destinationEntityName] ?? -1
             var targets: [ManagedObjectID] = []
             targets.reserveCapacity(keys.count)
             for key in keys {
                 guard let target = ids[key] else {
                     throw problem(.danglingReference, relationship.name, "refers to object \(key), which the file does not have")
                 }
-                guard let destination = relationship.destinationEntity,
-                    entity.model?.entitiesByName[target.entityName]?.isKind(of: destination) == true
-                else {
-                    throw problem(.danglingReference, relationship.name, "refers to object \(key), a \(target.entityName), not a \(relationship.destinationEntityName)")
+                guard destination >= 0, kinds.isKind[target.entityIndex][destination] else {
+                    throw problem(.danglingReference, relationship.name, "refers to object \(key), a \(target.id.entityName), not a \(relationship.destinationEntityName)")
                 }
-                targets.append(target)
+                targets.append(target.id)
             }
             if relationship.isToMany {
                 snapshot.toMany[relationship.name] = targets
@@ -84,8 +107,10 @@ extension SnapshotGraph {
                 snapshot.values[relationship.name] = .objectID(target)
             }
         }
-        for key in object.relationships.keys where entity.relationshipsByName[key] == nil {
-            throw problem(.unknownProperty, key, "the model's \(entity.name) has no relationship of this name")
+        if object.relationships.count > 0 {
+            for key in object.relationships.keys where entity.relationshipsByName[key] == nil {
+                throw problem(.unknownProperty, key, "the model's \(entity.name) has no relationship of this name")
+            }
         }
         return snapshot
     }

@@ -6,7 +6,6 @@ import Foundation
 package struct SnapshotGraph: Sendable {
     package let model: ManagedObjectModel
     private var tables: [String: EntityTable] = [:]
-    private var entityOfObject: [ManagedObjectID: String] = [:]
 
     /// The snapshots of one entity (not its sub-entities) in insertion order; deleted rows
     /// leave holes that are compacted when they outnumber the live ones.
@@ -33,7 +32,7 @@ package struct SnapshotGraph: Sendable {
     package init(model: ManagedObjectModel) { self.model = model }
 
     /// The number of objects in the graph.
-    package var count: Int { entityOfObject.count }
+    package var count: Int { tables.values.reduce(0) { $0 + $1.live } }
 
     package subscript(id: ManagedObjectID) -> StoreSnapshot? {
         guard let table = tables[id.entityName], let position = table.positions[id] else { return nil }
@@ -47,9 +46,13 @@ package struct SnapshotGraph: Sendable {
 
     /// Adds snapshots read from a file (no checks beyond duplicate IDs).
     package mutating func load(_ snapshots: [StoreSnapshot]) {
-        for snapshot in snapshots where self[snapshot.objectID] == nil {
+        loadUnique(snapshots.filter { self[$0.objectID] == nil })
+    }
+
+    /// Adds snapshots whose IDs are known to be new and distinct.
+    mutating func loadUnique(_ snapshots: [StoreSnapshot]) {
+        for snapshot in snapshots {
             tables[snapshot.objectID.entityName, default: EntityTable()].insert(snapshot)
-            entityOfObject[snapshot.objectID] = snapshot.objectID.entityName
         }
     }
 
@@ -130,7 +133,6 @@ package struct SnapshotGraph: Sendable {
         for var snapshot in changes.inserted {
             snapshot.version = 1
             tables[snapshot.objectID.entityName, default: EntityTable()].insert(snapshot)
-            entityOfObject[snapshot.objectID] = snapshot.objectID.entityName
         }
         do {
             try checkUniqueness(touching: changes)
@@ -149,7 +151,6 @@ package struct SnapshotGraph: Sendable {
 
     private mutating func remove(_ id: ManagedObjectID) {
         tables[id.entityName]?.remove(id)
-        entityOfObject[id] = nil
     }
 
     /// Refuses a change set that leaves two objects with equal values for a uniqueness constraint.
