@@ -9,6 +9,7 @@ let package = Package(
         .library(name: "StoreCore", targets: ["StoreCore"]),
         .library(name: "MemoryBackend", targets: ["MemoryBackend"]),
         .library(name: "SQLiteBackend", targets: ["SQLiteBackend"]),
+        .library(name: "BinaryBackend", targets: ["BinaryBackend"]),
         .executable(name: "stowage", targets: ["StowageCLI"]),
     ],
     dependencies: [
@@ -27,7 +28,8 @@ let package = Package(
             name: "SQLiteBackend",
             dependencies: ["StoreCore", "CSQLite", .product(name: "Logging", package: "swift-log")]
         ),
-        .target(name: "Stowage", dependencies: ["StoreCore", "MemoryBackend", "SQLiteBackend"]),
+        .target(name: "BinaryBackend", dependencies: ["StoreCore"]),
+        .target(name: "Stowage", dependencies: ["StoreCore", "MemoryBackend", "SQLiteBackend", "BinaryBackend"]),
         .executableTarget(
             name: "StowageCLI",
             dependencies: [
@@ -35,10 +37,11 @@ let package = Package(
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
-        .target(name: "StoreTestSupport", dependencies: ["StoreCore", "MemoryBackend", "SQLiteBackend"], path: "Tests/StoreTestSupport"),
+        .target(name: "StoreTestSupport", dependencies: ["StoreCore", "MemoryBackend", "SQLiteBackend", "BinaryBackend"], path: "Tests/StoreTestSupport"),
         .testTarget(name: "StoreCoreTests", dependencies: ["StoreCore", "StoreTestSupport"]),
         .testTarget(name: "MemoryBackendTests", dependencies: ["MemoryBackend", "StoreTestSupport"]),
         .testTarget(name: "SQLiteBackendTests", dependencies: ["SQLiteBackend", "StoreTestSupport"]),
+        .testTarget(name: "BinaryBackendTests", dependencies: ["BinaryBackend", "StoreTestSupport"]),
         .testTarget(name: "StowageTests", dependencies: ["Stowage", "StoreTestSupport"]),
     ],
     swiftLanguageModes: [.v6]

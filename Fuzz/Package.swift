@@ -1,6 +1,6 @@
 // swift-tools-version: 6.0
 // libFuzzer targets, kept out of the root package's default build (see docs/fuzzing.md).
-// StoreCore is compiled here from a symlink to ../Sources/StoreCore, so the harness does not
+// StoreCore (and BinaryBackend) are compiled here from symlinks to ../Sources, so the harness does not
 // depend on the root package's identity (its checkout directory name) and may use `package` API.
 import PackageDescription
 
@@ -11,6 +11,9 @@ let package = Package(
         .target(name: "StoreCore"),
         .target(name: "PredicateFuzzTarget", dependencies: ["StoreCore"]),
         .executableTarget(name: "PredicateFuzzer", dependencies: ["PredicateFuzzTarget"]),
+        .target(name: "BinaryBackend", dependencies: ["StoreCore"]),
+        .target(name: "BinaryStoreFuzzTarget", dependencies: ["StoreCore", "BinaryBackend"]),
+        .executableTarget(name: "BinaryStoreFuzzer", dependencies: ["BinaryStoreFuzzTarget"]),
     ],
     swiftLanguageModes: [.v6]
 )

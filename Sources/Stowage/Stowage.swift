@@ -1,4 +1,5 @@
 @_exported import StoreCore
+import BinaryBackend
 import MemoryBackend
 import SQLiteBackend
 
@@ -16,5 +17,6 @@ public enum BuiltInStores: BuiltInStoreRegistrar {
     public static func registerAll() {
         MemoryStore.register()
         SQLiteStore.register()
+        BinaryStore.register()
     }
 }
