@@ -159,7 +159,7 @@ extension BinaryPropertyListTable {
         }
         let at = array.content + position * referenceSize
         var reference = 0
-        for byte in bytes[at..<(at + referenceSize)] { reference = reference << 8 | Int(byte) }
+        for index in at..<(at + referenceSize) { reference = reference << 8 | Int(bytes[index]) }
         guard reference >= 0, reference < objectCount else {
             throw PropertyListError(.corrupt, offset: at, "object reference \(reference) out of range (\(objectCount) objects)")
         }

@@ -204,7 +204,10 @@ package struct BinaryPropertyListTable: Sendable {
         guard size <= 8, offset >= 0, size <= (end ?? offsetTableStart) - offset else {
             throw PropertyListError(.corrupt, offset: offset, "\(size)-byte value runs past the end")
         }
-        return Self.bigEndian(bytes[offset..<(offset + size)])
+        // Index by index: slicing would retain the buffer on every read.
+        var value: UInt64 = 0
+        for index in offset..<(offset + size) { value = value << 8 | UInt64(bytes[index]) }
+        return value
     }
 
     static func bigEndian(_ bytes: ArraySlice<UInt8>) -> UInt64 {
