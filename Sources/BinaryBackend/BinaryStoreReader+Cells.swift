@@ -101,7 +101,7 @@ extension BinaryStoreReader {
         }
         // Charged again when another type claims the object, so no sharing escapes the budget.
         if values[index] != nil { try spend(1) }
-        values[index] = (type, value)
+        values[index] = SharedValue(type: type, value: value)
         return value
     }
 

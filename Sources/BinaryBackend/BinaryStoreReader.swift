@@ -9,6 +9,19 @@ struct BinaryStoreReader {
     typealias ColumnType = BinaryStoreLayout.ColumnType
     typealias ArrayReferences = BinaryPropertyListTable.ArrayReferences
 
+    /// An attribute column of an entity table.
+    struct AttributeColumn {
+        let name: String
+        let type: ColumnType
+        let cells: ArrayReferences
+    }
+
+    /// A relationship column of an entity table.
+    struct RelationshipColumn {
+        let name: String
+        let cells: ArrayReferences
+    }
+
     let table: BinaryPropertyListTable
     /// What may still be visited: cells, to-many keys and decoded bytes.
     var budget: Int
@@ -16,7 +29,13 @@ struct BinaryStoreReader {
     /// Strings decoded so far, by object index.
     var strings: [String?] = []
     /// Values made from strings or data so far, by object index, with the column type that made them.
-    var values: [(type: ColumnType, value: StoreValue)?] = []
+    var values: [SharedValue?] = []
+
+    /// A value made from a string or data object, and the column type that made it.
+    struct SharedValue {
+        let type: ColumnType
+        let value: StoreValue
+    }
 
     init(table: BinaryPropertyListTable, budget: Int, metadataLimits: BinaryPropertyListReader.Limits) {
         self.table = table
@@ -63,7 +82,7 @@ struct BinaryStoreReader {
         let entries = try shape(context) { () throws(PropertyListError) in try table.dictionaryEntries(ofObject: index) }
         let keys = try required(entries, Layout.keysKey, in: context) { (index) throws(PropertyListError) in try table.array(ofObject: index) }
         try spend(keys.count, context)
-        var attributes: [(name: String, type: ColumnType, cells: ArrayReferences)] = []
+        var attributes: [AttributeColumn] = []
         if let columnsIndex = entries[Layout.attributesKey] {
             let columns = try shape("\(context), attributes") { () throws(PropertyListError) in try table.dictionaryEntries(ofObject: columnsIndex) }
             for (attribute, columnIndex) in columns.sorted(by: { $0.key < $1.key }) {
@@ -75,35 +94,52 @@ struct BinaryStoreReader {
                 }
                 let cells = try required(column, Layout.valuesKey, in: place) { (index) throws(PropertyListError) in try table.array(ofObject: index) }
                 try checkCount(cells, keys, place)
-                attributes.append((attribute, type, cells))
+                attributes.append(AttributeColumn(name: attribute, type: type, cells: cells))
             }
         }
-        var relationships: [(name: String, cells: ArrayReferences)] = []
+        var relationships: [RelationshipColumn] = []
         if let columnsIndex = entries[Layout.relationshipsKey] {
             let columns = try shape("\(context), relationships") { () throws(PropertyListError) in try table.dictionaryEntries(ofObject: columnsIndex) }
             for (relationship, columnIndex) in columns.sorted(by: { $0.key < $1.key }) {
                 let place = "\(context), relationship '\(relationship)'"
                 let cells = try shape(place) { () throws(PropertyListError) in try table.array(ofObject: columnIndex) }
                 try checkCount(cells, keys, place)
-                relationships.append((relationship, cells))
+                relationships.append(RelationshipColumn(name: relationship, cells: cells))
             }
         }
         objects.reserveCapacity(objects.count + keys.count)
+        // Rows with every attribute set copy a dictionary that already holds every name and set
+        // its values by index: no hashing, no per-dictionary seed. Rows with `nil`s insert the rest.
+        var template: [String: StoreValue] = [:]
+        for attribute in attributes { template[attribute.name] = .null }
+        let slots = attributes.compactMap { template.index(forKey: $0.name) }
+        var rowValues = [StoreValue](repeating: .null, count: attributes.count)
         for row in 0..<keys.count {
             // Which column is being read, for the error message: -1 the key, then attributes, then relationships.
             var column = -1
             do throws(PropertyListError) {
                 let key = try table.integer(ofObject: try table.element(row, of: keys))
                 var object = AtomicStoreObject(entityName: name, primaryKey: key)
-                object.attributes.reserveCapacity(attributes.count)
-                for (position, attribute) in attributes.enumerated() {
+                var present = 0
+                for position in attributes.indices {
                     column = position
-                    if let value = try value(ofCell: try table.element(row, of: attribute.cells), type: attribute.type) {
-                        object.attributes[attribute.name] = value
+                    let attribute = attributes[position]
+                    let value = try value(ofCell: try table.element(row, of: attribute.cells), type: attribute.type)
+                    rowValues[position] = value ?? .null
+                    if value != nil { present += 1 }
+                }
+                if present == attributes.count, slots.count == attributes.count {
+                    object.attributes = template
+                    for position in slots.indices { object.attributes.values[slots[position]] = rowValues[position] }
+                } else if present > 0 {
+                    object.attributes.reserveCapacity(present)
+                    for position in attributes.indices where !rowValues[position].isNull {
+                        object.attributes[attributes[position].name] = rowValues[position]
                     }
                 }
-                for (position, relationship) in relationships.enumerated() {
+                for position in relationships.indices {
                     column = attributes.count + position
+                    let relationship = relationships[position]
                     let targets = try targets(ofCell: try table.element(row, of: relationship.cells))
                     if !targets.isEmpty { object.relationships[relationship.name] = targets }
                 }

@@ -158,8 +158,12 @@ extension BinaryPropertyListTable {
             throw PropertyListError(.corrupt, "element \(position) of an array of \(array.count)")
         }
         let at = array.content + position * referenceSize
-        var reference = 0
-        for index in at..<(at + referenceSize) { reference = reference << 8 | Int(bytes[index]) }
+        // In bounds: `count(at:unitSize:)` checked that the array's references fit the object area.
+        let reference = bytes.withUnsafeBufferPointer { buffer in
+            var reference = 0
+            for index in at..<(at + referenceSize) { reference = reference << 8 | Int(buffer[index]) }
+            return reference
+        }
         guard reference >= 0, reference < objectCount else {
             throw PropertyListError(.corrupt, offset: at, "object reference \(reference) out of range (\(objectCount) objects)")
         }

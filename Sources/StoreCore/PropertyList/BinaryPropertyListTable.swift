@@ -29,6 +29,8 @@ package struct BinaryPropertyListTable: Sendable {
     let offsetSize: Int
     let referenceSize: Int
     let offsetTableStart: Int
+    /// Where each object starts, as the offset table says (checked to lie in the object area when used).
+    let offsets: [Int]
     /// The number of objects in the table (at least one).
     package let objectCount: Int
     /// The index of the top object.
@@ -70,6 +72,16 @@ package struct BinaryPropertyListTable: Sendable {
             throw PropertyListError(.corrupt, offset: trailer + 16, "top object \(top) out of range (\(count) objects)")
         }
         topObject = Int(top)
+        // Decoded once, checked when used: each object is reached many times by a column reader.
+        var offsets = [Int](repeating: -1, count: objectCount)
+        for index in 0..<objectCount {
+            var offset = 0
+            for position in (offsetTableStart + index * offsetSize)..<(offsetTableStart + (index + 1) * offsetSize) {
+                offset = offset << 8 | Int(bytes[position])
+            }
+            offsets[index] = offset
+        }
+        self.offsets = offsets
     }
 
     /// Parses object `index` (which must be below ``objectCount``).
@@ -131,12 +143,14 @@ package struct BinaryPropertyListTable: Sendable {
 
     /// Where object `index` starts, checked to lie in the object area.
     func offset(ofObject index: Int) throws(PropertyListError) -> Int {
-        let entry = offsetTableStart + index * offsetSize
-        let offset = try unsigned(at: entry, size: offsetSize, end: bytes.count - Format.trailerSize)
-        guard offset >= Format.magic.count, offset < offsetTableStart else {
-            throw PropertyListError(.corrupt, offset: entry, "object \(index) offset \(offset) is outside the object area")
+        guard index >= 0, index < offsets.count else {
+            throw PropertyListError(.corrupt, "object \(index) out of range (\(offsets.count) objects)")
         }
-        return Int(offset)
+        let offset = offsets[index]
+        guard offset >= Format.magic.count, offset < offsetTableStart else {
+            throw PropertyListError(.corrupt, offset: offsetTableStart + index * offsetSize, "object \(index) offset \(offset) is outside the object area")
+        }
+        return offset
     }
 
     /// An integer object at `start`: 1, 2 or 4 bytes unsigned, 8 bytes signed, or 16 bytes
@@ -204,10 +218,19 @@ package struct BinaryPropertyListTable: Sendable {
         guard size <= 8, offset >= 0, size <= (end ?? offsetTableStart) - offset else {
             throw PropertyListError(.corrupt, offset: offset, "\(size)-byte value runs past the end")
         }
-        // Index by index: slicing would retain the buffer on every read.
-        var value: UInt64 = 0
-        for index in offset..<(offset + size) { value = value << 8 | UInt64(bytes[index]) }
-        return value
+        // In bounds (checked above); read without slicing, which would retain the buffer.
+        return bytes.withUnsafeBytes { buffer in
+            switch size {
+            case 1: return UInt64(buffer[offset])
+            case 2: return UInt64(UInt16(bigEndian: buffer.loadUnaligned(fromByteOffset: offset, as: UInt16.self)))
+            case 4: return UInt64(UInt32(bigEndian: buffer.loadUnaligned(fromByteOffset: offset, as: UInt32.self)))
+            case 8: return UInt64(bigEndian: buffer.loadUnaligned(fromByteOffset: offset, as: UInt64.self))
+            default:
+                var value: UInt64 = 0
+                for index in offset..<(offset + size) { value = value << 8 | UInt64(buffer[index]) }
+                return value
+            }
+        }
     }
 
     static func bigEndian(_ bytes: ArraySlice<UInt8>) -> UInt64 {
