@@ -4,7 +4,9 @@ import Foundation
 /// a time, parsed without following its references. ``BinaryPropertyListReader`` walks it.
 ///
 /// Every read is bounds-checked: objects must lie between the magic and the offset table,
-/// references must name an object, and every declared length must fit in the bytes left.
+/// references must name an object, and every declared length must fit in the bytes left. The
+/// offset table is decoded once, into one `Int` per object — which the file's own offset table
+/// bounds (each object takes at least one byte of it).
 ///
 /// For example:
 ///
