@@ -10,6 +10,7 @@ let package = Package(
         .library(name: "MemoryBackend", targets: ["MemoryBackend"]),
         .library(name: "SQLiteBackend", targets: ["SQLiteBackend"]),
         .library(name: "XMLBackend", targets: ["XMLBackend"]),
+        .library(name: "BinaryBackend", targets: ["BinaryBackend"]),
         .executable(name: "stowage", targets: ["StowageCLI"]),
     ],
     dependencies: [
@@ -34,7 +35,8 @@ let package = Package(
             providers: [.apt(["libxml2-dev"])]
         ),
         .target(name: "XMLBackend", dependencies: ["StoreCore", "CXML"]),
-        .target(name: "Stowage", dependencies: ["StoreCore", "MemoryBackend", "SQLiteBackend", "XMLBackend"]),
+        .target(name: "BinaryBackend", dependencies: ["StoreCore"]),
+        .target(name: "Stowage", dependencies: ["StoreCore", "MemoryBackend", "SQLiteBackend", "XMLBackend", "BinaryBackend"]),
         .executableTarget(
             name: "StowageCLI",
             dependencies: [
@@ -42,10 +44,11 @@ let package = Package(
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
-        .target(name: "StoreTestSupport", dependencies: ["StoreCore", "MemoryBackend", "SQLiteBackend", "XMLBackend"], path: "Tests/StoreTestSupport"),
+        .target(name: "StoreTestSupport", dependencies: ["StoreCore", "MemoryBackend", "SQLiteBackend", "XMLBackend", "BinaryBackend"], path: "Tests/StoreTestSupport"),
         .testTarget(name: "StoreCoreTests", dependencies: ["StoreCore", "StoreTestSupport"]),
         .testTarget(name: "MemoryBackendTests", dependencies: ["MemoryBackend", "StoreTestSupport"]),
         .testTarget(name: "SQLiteBackendTests", dependencies: ["SQLiteBackend", "StoreTestSupport"]),
+        .testTarget(name: "BinaryBackendTests", dependencies: ["BinaryBackend", "StoreTestSupport"]),
         .testTarget(name: "XMLBackendTests", dependencies: ["XMLBackend", "CXML", "StoreTestSupport"]),
         // The child process the crash-safety test kills while it saves.
         .executableTarget(name: "stowage-save-loop", dependencies: ["Stowage", "StoreTestSupport"], path: "Tests/StoreSaveLoop"),

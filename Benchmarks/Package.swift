@@ -18,6 +18,8 @@ let package = Package(
                 .product(name: "Stowage", package: "Stowage"),
                 // For the SQLite store's options (`setSQLitePragma`).
                 .product(name: "SQLiteBackend", package: "Stowage"),
+                // The binary store's file format, timed on its own (`BinaryStoreFormat`).
+                .product(name: "BinaryBackend", package: "Stowage"),
                 .product(name: "GRDB", package: "GRDB.swift"),
                 // The raw SQLite C API baseline: the system sqlite3 module GRDB itself links.
                 .product(name: "GRDBSQLite", package: "GRDB.swift"),

@@ -1,6 +1,6 @@
 // swift-tools-version: 6.0
 // libFuzzer targets, kept out of the root package's default build (see docs/fuzzing.md).
-// StoreCore (and XMLBackend, CXML) are compiled here from symlinks to ../Sources, so the harness does not
+// StoreCore (and XMLBackend, CXML, BinaryBackend) are compiled here from symlinks to ../Sources, so the harness does not
 // depend on the root package's identity (its checkout directory name) and may use `package` API.
 import PackageDescription
 
@@ -16,6 +16,9 @@ let package = Package(
         .target(name: "XMLBackend", dependencies: ["StoreCore", "CXML"]),
         .target(name: "XMLFuzzTarget", dependencies: ["StoreCore", "XMLBackend"]),
         .executableTarget(name: "XMLFuzzer", dependencies: ["XMLFuzzTarget"]),
+        .target(name: "BinaryBackend", dependencies: ["StoreCore"]),
+        .target(name: "BinaryStoreFuzzTarget", dependencies: ["StoreCore", "BinaryBackend"]),
+        .executableTarget(name: "BinaryStoreFuzzer", dependencies: ["BinaryStoreFuzzTarget"]),
     ],
     swiftLanguageModes: [.v6]
 )

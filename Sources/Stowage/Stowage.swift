@@ -1,4 +1,5 @@
 @_exported import StoreCore
+import BinaryBackend
 import MemoryBackend
 import SQLiteBackend
 import XMLBackend
@@ -18,5 +19,6 @@ public enum BuiltInStores: BuiltInStoreRegistrar {
         MemoryStore.register()
         SQLiteStore.register()
         XMLStore.register()
+        BinaryStore.register()
     }
 }

@@ -1,3 +1,4 @@
+import BinaryBackend
 import Foundation
 import MemoryBackend
 import SQLiteBackend
@@ -31,6 +32,15 @@ public enum TestStack {
         var description = PersistentStoreDescription(url: url)
         configure(&description)
         container.persistentStoreDescriptions = [description]
+        try container.loadPersistentStores()
+        return container
+    }
+
+    /// A loaded container with one binary store at `url` (the blog model by default).
+    public static func binaryContainer(_ model: ManagedObjectModel? = nil, at url: URL) throws -> PersistentContainer {
+        BinaryStore.register()
+        let container = PersistentContainer(name: "Test", managedObjectModel: try model ?? BlogModel.make())
+        container.persistentStoreDescriptions = [PersistentStoreDescription(type: .binary, url: url)]
         try container.loadPersistentStores()
         return container
     }

@@ -66,7 +66,8 @@ public enum AttributeType: Sendable, Hashable {
         case (.float, .integer(let v)): return .float(Float(v))
         case (.decimal, .decimal): return value
         case (.decimal, .integer(let v)): return .decimal(Decimal(v))
-        case (.decimal, .double(let v)): return .decimal(Decimal(v))
+        // `Decimal(Double)` traps on infinities; no decimal holds them.
+        case (.decimal, .double(let v)): return v.isFinite ? .decimal(Decimal(v)) : nil
         case (.string, .string): return value
         case (.boolean, .boolean): return value
         case (.boolean, .integer(let v)) where v == 0 || v == 1: return .boolean(v == 1)

@@ -47,8 +47,21 @@ package struct BinaryPropertyListReader: Sendable {
     /// - Throws: ``PropertyListError`` for anything but a well-formed list within ``limits``.
     /// - Complexity: O(*n*) in the size of `data`.
     package func read(_ data: Data) throws(PropertyListError) -> PropertyListValue {
-        var decoder = Decoder(table: try BinaryPropertyListTable([UInt8](data)), limits: limits)
-        return try decoder.decodeTopObject()
+        let table = try BinaryPropertyListTable([UInt8](data))
+        return try read(objectAt: table.topObject, of: table)
+    }
+
+    /// Decodes object `index` of an already opened table and everything it contains, within
+    /// ``limits`` — for readers that walk the outer levels of a known shape themselves.
+    ///
+    /// - Throws: ``PropertyListError`` for an index out of range or anything but a well-formed
+    ///   value within ``limits``.
+    package func read(objectAt index: Int, of table: BinaryPropertyListTable) throws(PropertyListError) -> PropertyListValue {
+        guard index >= 0, index < table.objectCount else {
+            throw PropertyListError(.corrupt, "object \(index) out of range (\(table.objectCount) objects)")
+        }
+        var decoder = Decoder(table: table, limits: limits)
+        return try decoder.decode(index)
     }
 }
 
@@ -89,8 +102,8 @@ extension BinaryPropertyListReader {
             slots = Array(repeating: .unvisited, count: table.objectCount)
         }
 
-        mutating func decodeTopObject() throws(PropertyListError) -> PropertyListValue {
-            if let decoded = try visit(table.topObject) { return decoded.value }
+        mutating func decode(_ index: Int) throws(PropertyListError) -> PropertyListValue {
+            if let decoded = try visit(index) { return decoded.value }
             while let last = stack.indices.last {
                 if stack[last].elements.count < stack[last].references.count {
                     let reference = stack[last].references[stack[last].elements.count]

@@ -4,7 +4,9 @@ import Foundation
 /// a time, parsed without following its references. ``BinaryPropertyListReader`` walks it.
 ///
 /// Every read is bounds-checked: objects must lie between the magic and the offset table,
-/// references must name an object, and every declared length must fit in the bytes left.
+/// references must name an object, and every declared length must fit in the bytes left. The
+/// offset table is decoded once, into one `Int` per object — which the file's own offset table
+/// bounds (each object takes at least one byte of it).
 ///
 /// For example:
 ///
@@ -12,7 +14,10 @@ import Foundation
 /// let table = try BinaryPropertyListTable(bytes)
 /// let top = try table.object(at: table.topObject)   // .scalar, .array or .dictionary
 /// ```
-struct BinaryPropertyListTable {
+///
+/// Readers that know the shape they expect (the binary store's columns) read objects one by one
+/// with the typed accessors of `BinaryPropertyListTable+Objects.swift` instead.
+package struct BinaryPropertyListTable: Sendable {
     /// One object, with container elements as object indexes.
     enum Object {
         case scalar(PropertyListValue)
@@ -21,15 +26,24 @@ struct BinaryPropertyListTable {
         case dictionary([Int])
     }
 
-    private typealias Format = BinaryPropertyListFormat
-    private let bytes: [UInt8]
-    private let offsetSize: Int
-    private let referenceSize: Int
-    private let offsetTableStart: Int
-    let objectCount: Int
-    let topObject: Int
+    typealias Format = BinaryPropertyListFormat
+    let bytes: [UInt8]
+    let offsetSize: Int
+    let referenceSize: Int
+    let offsetTableStart: Int
+    /// Where each object starts, as the offset table says (checked to lie in the object area when used).
+    let offsets: [Int]
+    /// The number of objects in the table (at least one).
+    package let objectCount: Int
+    /// The index of the top object.
+    package let topObject: Int
 
-    init(_ bytes: [UInt8]) throws(PropertyListError) {
+    /// Checks the magic and the trailer, and keeps the bytes.
+    ///
+    /// - Throws: ``PropertyListError`` — ``ErrorCode/notBinaryPropertyList`` without the magic,
+    ///   ``ErrorCode/corrupt`` when the trailer does not describe an offset table inside the file
+    ///   (as when the file is truncated).
+    package init(_ bytes: [UInt8]) throws(PropertyListError) {
         self.bytes = bytes
         guard bytes.starts(with: Format.magic) else {
             throw PropertyListError(.notBinaryPropertyList, offset: 0, "data does not start with bplist00")
@@ -60,6 +74,16 @@ struct BinaryPropertyListTable {
             throw PropertyListError(.corrupt, offset: trailer + 16, "top object \(top) out of range (\(count) objects)")
         }
         topObject = Int(top)
+        // Decoded once, checked when used: each object is reached many times by a column reader.
+        var offsets = [Int](repeating: -1, count: objectCount)
+        for index in 0..<objectCount {
+            var offset = 0
+            for position in (offsetTableStart + index * offsetSize)..<(offsetTableStart + (index + 1) * offsetSize) {
+                offset = offset << 8 | Int(bytes[position])
+            }
+            offsets[index] = offset
+        }
+        self.offsets = offsets
     }
 
     /// Parses object `index` (which must be below ``objectCount``).
@@ -120,18 +144,20 @@ struct BinaryPropertyListTable {
     // MARK: Reading
 
     /// Where object `index` starts, checked to lie in the object area.
-    private func offset(ofObject index: Int) throws(PropertyListError) -> Int {
-        let entry = offsetTableStart + index * offsetSize
-        let offset = try unsigned(at: entry, size: offsetSize, end: bytes.count - Format.trailerSize)
-        guard offset >= Format.magic.count, offset < offsetTableStart else {
-            throw PropertyListError(.corrupt, offset: entry, "object \(index) offset \(offset) is outside the object area")
+    func offset(ofObject index: Int) throws(PropertyListError) -> Int {
+        guard index >= 0, index < offsets.count else {
+            throw PropertyListError(.corrupt, "object \(index) out of range (\(offsets.count) objects)")
         }
-        return Int(offset)
+        let offset = offsets[index]
+        guard offset >= Format.magic.count, offset < offsetTableStart else {
+            throw PropertyListError(.corrupt, offset: offsetTableStart + index * offsetSize, "object \(index) offset \(offset) is outside the object area")
+        }
+        return offset
     }
 
     /// An integer object at `start`: 1, 2 or 4 bytes unsigned, 8 bytes signed, or 16 bytes
     /// signed when the value fits in `Int64` (Foundation writes values above `Int64.max` so).
-    private func integer(at start: Int) throws(PropertyListError) -> Int64 {
+    func integer(at start: Int) throws(PropertyListError) -> Int64 {
         let size = 1 << Int(bytes[start] & 0x0F)
         switch size {
         case 1, 2, 4:
@@ -152,7 +178,7 @@ struct BinaryPropertyListTable {
 
     /// The count of the object at `start` (from its low nibble, or the integer after it) and
     /// where its content begins, checked so that `count * unitSize` bytes fit in the object area.
-    private func count(at start: Int, unitSize: Int) throws(PropertyListError) -> (count: Int, content: Int) {
+    func count(at start: Int, unitSize: Int) throws(PropertyListError) -> (count: Int, content: Int) {
         var count = Int(bytes[start] & 0x0F)
         var content = start + 1
         if count == Int(Format.extendedCount) {
@@ -190,18 +216,32 @@ struct BinaryPropertyListTable {
 
     /// A big-endian unsigned integer of `size` bytes at `offset`, which must end by `end`
     /// (the object area unless given).
-    private func unsigned(at offset: Int, size: Int, end: Int? = nil) throws(PropertyListError) -> UInt64 {
+    func unsigned(at offset: Int, size: Int, end: Int? = nil) throws(PropertyListError) -> UInt64 {
         guard size <= 8, offset >= 0, size <= (end ?? offsetTableStart) - offset else {
             throw PropertyListError(.corrupt, offset: offset, "\(size)-byte value runs past the end")
         }
-        return Self.bigEndian(bytes[offset..<(offset + size)])
+        // In bounds (checked above); read without slicing, which would retain the buffer.
+        return bytes.withUnsafeBytes { buffer in
+            switch size {
+            case 1: return UInt64(buffer[offset])
+            case 2: return UInt64(UInt16(bigEndian: buffer.loadUnaligned(fromByteOffset: offset, as: UInt16.self)))
+            case 4: return UInt64(UInt32(bigEndian: buffer.loadUnaligned(fromByteOffset: offset, as: UInt32.self)))
+            case 8: return UInt64(bigEndian: buffer.loadUnaligned(fromByteOffset: offset, as: UInt64.self))
+            default:
+                var value: UInt64 = 0
+                for index in offset..<(offset + size) { value = value << 8 | UInt64(buffer[index]) }
+                return value
+            }
+        }
     }
 
-    private static func bigEndian(_ bytes: ArraySlice<UInt8>) -> UInt64 {
-        bytes.reduce(0) { $0 << 8 | UInt64($1) }
+    static func bigEndian(_ bytes: ArraySlice<UInt8>) -> UInt64 {
+        var value: UInt64 = 0
+        for byte in bytes { value = value << 8 | UInt64(byte) }
+        return value
     }
 
-    private func hex(_ byte: UInt8) -> String {
+    func hex(_ byte: UInt8) -> String {
         String(byte, radix: 16, uppercase: true)
     }
 }

@@ -37,7 +37,7 @@ enum Catalog {
                 name: "query.group-by-1m", baselineName: "swift-loop",
                 ours: { try QueryWorkloads.groupBy(fixtures.millionStore(), expectingGroups: fixtures.millionGroups) },
                 baseline: { try QueryWorkloads.groupByBaseline(fixtures.million, expectingGroups: fixtures.millionGroups) }),
-        ] + sqlite(fixtures) + xml(fixtures)
+        ] + sqlite(fixtures) + xml(fixtures) + binary(fixtures)
     }
 
     /// The XML store's own write and load next to libxml2's streaming reader walking the same
@@ -61,6 +61,33 @@ enum Catalog {
                     let fixture = try fixtures.xmlFixture()
                     return try XMLStoreWorkloads.libxml2Walk(fixture.url, expectedElements: fixture.elements)
                 }),
+        ]
+    }
+
+    /// The binary store's format next to Foundation's `PropertyListSerialization` and
+    /// `PropertyListEncoder`/`Decoder` on the same 100,000 quakes.
+    static func binary(_ fixtures: Fixtures) -> [Workload] {
+        typealias Side = Workload.Side
+        typealias Binary = BinaryStoreWorkloads
+        return [
+            Workload(
+                name: "binary.save-100k",
+                ours: { try Binary.save(fixtures.binaryData()) },
+                baselines: [
+                    Side(name: "foundation-plist") { try Binary.saveFoundationPlist(fixtures.binaryData()) },
+                    Side(name: "foundation-encoder") { try Binary.saveFoundationEncoder(fixtures.binaryData()) },
+                ]),
+            Workload(
+                name: "binary.load-100k",
+                ours: { try Binary.load(fixtures.binaryData()) },
+                baselines: [
+                    Side(name: "foundation-plist") { try Binary.loadFoundationPlist(fixtures.binaryData()) },
+                    Side(name: "foundation-encoder") { try Binary.loadFoundationEncoder(fixtures.binaryData()) },
+                ]),
+            Workload(
+                name: "binary.open-store-100k", baselineName: "foundation-plist",
+                ours: { try Binary.openStore(fixtures.binaryData()) },
+                baseline: { try Binary.loadFoundationPlist(fixtures.binaryData()) }),
         ]
     }
 
@@ -170,6 +197,19 @@ final class Fixtures {
         let fixture = try XMLFixture(file: tremorFile(), model: tremorModel(indexed: false))
         cachedXMLFixture = fixture
         return fixture
+    }
+
+    // MARK: Binary store workloads
+
+    private var cachedBinaryData: BinaryStoreWorkloads.Data100k?
+
+    /// The 100,000 quakes as an atomic-store file, property-list dictionaries and Codable
+    /// records, each side's encoded file, and our file on disk.
+    func binaryData() throws -> BinaryStoreWorkloads.Data100k {
+        if let cachedBinaryData { return cachedBinaryData }
+        let data = try BinaryStoreWorkloads.Data100k(self.data, model: model())
+        cachedBinaryData = data
+        return data
     }
 
     // MARK: SQLite workloads
