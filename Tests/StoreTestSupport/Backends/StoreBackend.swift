@@ -1,3 +1,4 @@
+import BinaryBackend
 import Foundation
 import MemoryBackend
 import SQLiteBackend
@@ -31,20 +32,21 @@ public struct StoreBackend: Sendable, CustomStringConvertible {
     public static let memory = StoreBackend(.inMemory, fileExtension: nil) { MemoryStore.register() }
     public static let sqlite = StoreBackend(.sqlite, fileExtension: "sqlite") { SQLiteStore.register() }
     public static let xml = StoreBackend(.xml, fileExtension: "xml") { XMLStore.register() }
+    public static let binary = StoreBackend(.binary, fileExtension: "binarystore") { BinaryStore.register() }
     /// A user-written format on the atomic engine (``JSONStoreFormat``).
     public static let json = StoreBackend(JSONStoreFormat.type, fileExtension: "json") { JSONStoreFormat.register() }
 
     /// Every backend the shared suite covers.
-    public static let all: [StoreBackend] = [.memory, .sqlite, .xml, .json]
+    public static let all: [StoreBackend] = [.memory, .sqlite, .xml, .binary, .json]
 
     /// The file-backed atomic types the crash-safety test kills a saving process on.
-    public static let crashTested: [StoreBackend] = [.xml]
+    public static let crashTested: [StoreBackend] = [.xml, .binary]
 
     /// The types `stowage export` writes in ExportCommandTests, in order, starting from SQLite.
-    public static let exportChain = ["xml", "sqlite"]
+    public static let exportChain = ["xml", "binary", "sqlite"]
 
     /// The order a store is migrated through to prove nothing is lost between types.
-    public static let migrationChain: [StoreBackend] = [.sqlite, .xml, .json, .memory, .sqlite]
+    public static let migrationChain: [StoreBackend] = [.sqlite, .xml, .binary, .memory, .json, .sqlite]
 
     /// Whether the store keeps its objects in a file, so that reopening it reads them back.
     public var isFileBacked: Bool { fileExtension != nil }
