@@ -7,46 +7,9 @@ import XCTest
 /// harness does: the format reads it, then the engine builds its graph. Each must give a value
 /// or a typed error.
 final class BinaryStoreFuzzRegressionTests: XCTestCase {
-    /// The fuzz harness's model (Fuzz/Sources/BinaryStoreFuzzTarget/BinaryStoreFuzzModel.swift).
-    private func fuzzModel() throws -> ManagedObjectModel {
-        try ManagedObjectModel {
-            EntityDescription("Note") {
-                .attribute("i16", .integer16)
-                .attribute("i32", .integer32)
-                .attribute("i64", .integer64)
-                .attribute("decimal", .decimal)
-                .attribute("double", .double)
-                .attribute("float", .float)
-                .attribute("text", .string)
-                .attribute("flag", .boolean)
-                .attribute("when", .date)
-                .attribute("blob", .binaryData)
-                .attribute("uuid", .uuid)
-                .attribute("link", .uri)
-                .toOne("folder", destination: "Folder", inverse: "notes")
-                .toMany("tags", destination: "Tag", inverse: "notes")
-                .toMany("pages", destination: "Page", inverse: "note", ordered: true)
-            }
-            EntityDescription("Folder") {
-                .attribute("name", .string)
-                .toMany("notes", destination: "Note", inverse: "folder")
-            }
-            EntityDescription("Tag") {
-                .attribute("name", .string)
-                .toMany("notes", destination: "Note", inverse: "tags")
-            }
-            EntityDescription("Page", isAbstract: true) {
-                .attribute("number", .integer32)
-                .toOne("note", destination: "Note", inverse: "pages")
-            }
-            EntityDescription("TextPage", parent: "Page") {
-                .attribute("body", .string)
-            }
-        }
-    }
-
     private func load(_ base64: String) throws -> StoreError.Code? {
-        let model = try fuzzModel()
+        // The harness's own model (BinaryStoreFuzzModel.swift links to the fuzz target's file).
+        let model = try XCTUnwrap(BinaryStoreFuzzModel.model)
         let data = try XCTUnwrap(Data(base64Encoded: base64))
         do {
             let file = try BinaryStoreFormat().read(data, model: model)

@@ -1,0 +1,1 @@
+../../Fuzz/Sources/BinaryStoreFuzzTarget/BinaryStoreFuzzModel.swift
