@@ -44,7 +44,7 @@ extension BinaryPropertyListTable {
 
     /// The kind of object `index`.
     package func kind(ofObject index: Int) throws(PropertyListError) -> Kind {
-        let marker = bytes[try start(ofObject: index)]
+        let marker = bytes[try offset(ofObject: index)]
         switch marker >> 4 {
         case 0x0 where marker == Format.boolFalse || marker == Format.boolTrue: return .boolean
         case Format.integer: return .integer
@@ -63,11 +63,11 @@ extension BinaryPropertyListTable {
 
     /// Whether object `index` is an empty array.
     package func isEmptyArray(_ index: Int) throws(PropertyListError) -> Bool {
-        bytes[try start(ofObject: index)] == Format.array << 4
+        bytes[try offset(ofObject: index)] == Format.array << 4
     }
 
     package func boolean(ofObject index: Int) throws(PropertyListError) -> Bool {
-        let start = try start(ofObject: index)
+        let start = try offset(ofObject: index)
         switch bytes[start] {
         case Format.boolTrue: return true
         case Format.boolFalse: return false
@@ -76,14 +76,14 @@ extension BinaryPropertyListTable {
     }
 
     package func integer(ofObject index: Int) throws(PropertyListError) -> Int64 {
-        let start = try start(ofObject: index)
+        let start = try offset(ofObject: index)
         guard bytes[start] >> 4 == Format.integer else { throw mismatch(start, "an integer") }
         return try integer(at: start)
     }
 
     /// A real of 4 or 8 bytes, as a `Double`.
     package func real(ofObject index: Int) throws(PropertyListError) -> Double {
-        let start = try start(ofObject: index)
+        let start = try offset(ofObject: index)
         switch bytes[start] {
         case Format.real << 4 | 2: return Double(Float(bitPattern: UInt32(try unsigned(at: start + 1, size: 4))))
         case Format.real << 4 | 3: return Double(bitPattern: try unsigned(at: start + 1, size: 8))
@@ -93,27 +93,24 @@ extension BinaryPropertyListTable {
 
     /// A 4-byte real, exactly.
     package func float32(ofObject index: Int) throws(PropertyListError) -> Float {
-        let start = try start(ofObject: index)
+        let start = try offset(ofObject: index)
         guard bytes[start] == Format.real << 4 | 2 else { throw mismatch(start, "a 4-byte real") }
         return Float(bitPattern: UInt32(try unsigned(at: start + 1, size: 4)))
     }
 
     package func date(ofObject index: Int) throws(PropertyListError) -> Date {
-        let start = try start(ofObject: index)
+        let start = try offset(ofObject: index)
         guard bytes[start] == Format.date else { throw mismatch(start, "a date") }
         return Date(timeIntervalSinceReferenceDate: Double(bitPattern: try unsigned(at: start + 1, size: 8)))
     }
 
     package func data(ofObject index: Int) throws(PropertyListError) -> Data {
-        let start = try start(ofObject: index)
-        guard bytes[start] >> 4 == Format.data else { throw mismatch(start, "data") }
-        let (count, content) = try count(at: start, unitSize: 1)
-        return Data(bytes[content..<(content + count)])
+        Data(try dataBytes(ofObject: index))
     }
 
     /// The bytes of a data object, without copying them.
     package func dataBytes(ofObject index: Int) throws(PropertyListError) -> ArraySlice<UInt8> {
-        let start = try start(ofObject: index)
+        let start = try offset(ofObject: index)
         guard bytes[start] >> 4 == Format.data else { throw mismatch(start, "data") }
         let (count, content) = try count(at: start, unitSize: 1)
         return bytes[content..<(content + count)]
@@ -121,7 +118,7 @@ extension BinaryPropertyListTable {
 
     /// An ASCII or UTF-16 string, with its exact Unicode scalars.
     package func string(ofObject index: Int) throws(PropertyListError) -> String {
-        let start = try start(ofObject: index)
+        let start = try offset(ofObject: index)
         switch bytes[start] >> 4 {
         case Format.asciiString:
             let (count, content) = try count(at: start, unitSize: 1)
@@ -146,7 +143,7 @@ extension BinaryPropertyListTable {
 
     /// The element references of an array object.
     package func array(ofObject index: Int) throws(PropertyListError) -> ArrayReferences {
-        let start = try start(ofObject: index)
+        let start = try offset(ofObject: index)
         guard bytes[start] >> 4 == Format.array else { throw mismatch(start, "an array") }
         let (count, content) = try count(at: start, unitSize: referenceSize)
         return ArrayReferences(content: content, count: count)
@@ -173,7 +170,7 @@ extension BinaryPropertyListTable {
     /// The entries of a dictionary object: each key (which must be a string, and distinct) and
     /// the index of its value.
     package func dictionaryEntries(ofObject index: Int) throws(PropertyListError) -> [String: Int] {
-        let start = try start(ofObject: index)
+        let start = try offset(ofObject: index)
         guard bytes[start] >> 4 == Format.dictionary else { throw mismatch(start, "a dictionary") }
         let (count, content) = try count(at: start, unitSize: 2 * referenceSize)
         let references = ArrayReferences(content: content, count: 2 * count)
@@ -190,14 +187,6 @@ extension BinaryPropertyListTable {
             }
         }
         return entries
-    }
-
-    /// Where object `index` starts, checked to name an object in the object area.
-    private func start(ofObject index: Int) throws(PropertyListError) -> Int {
-        guard index >= 0, index < objectCount else {
-            throw PropertyListError(.corrupt, "object \(index) out of range (\(objectCount) objects)")
-        }
-        return try offset(ofObject: index)
     }
 
     private func mismatch(_ start: Int, _ expected: String) -> PropertyListError {

@@ -92,37 +92,20 @@ package struct BinaryPropertyListTable: Sendable {
         let marker = bytes[start]
         let info = marker & 0x0F
         switch marker >> 4 {
-        case 0x0 where marker == Format.boolFalse: return .scalar(.boolean(false))
-        case 0x0 where marker == Format.boolTrue: return .scalar(.boolean(true))
+        case 0x0 where marker == Format.boolFalse || marker == Format.boolTrue:
+            return .scalar(.boolean(try boolean(ofObject: index)))
         case 0x0:
             throw PropertyListError(.unsupported, offset: start, "null and fill markers (0x\(hex(marker))) are not supported")
         case Format.integer:
-            return .scalar(.integer(try integer(at: start)))
-        case Format.real where info == 2:
-            return .scalar(.real(Double(Float(bitPattern: UInt32(try unsigned(at: start + 1, size: 4))))))
-        case Format.real where info == 3:
-            return .scalar(.real(Double(bitPattern: try unsigned(at: start + 1, size: 8))))
+            return .scalar(.integer(try integer(ofObject: index)))
+        case Format.real where info == 2 || info == 3:
+            return .scalar(.real(try real(ofObject: index)))
         case _ where marker == Format.date:
-            let seconds = Double(bitPattern: try unsigned(at: start + 1, size: 8))
-            return .scalar(.date(Date(timeIntervalSinceReferenceDate: seconds)))
+            return .scalar(.date(try date(ofObject: index)))
         case Format.data:
-            let (count, content) = try count(at: start, unitSize: 1)
-            return .scalar(.data(Data(bytes[content..<(content + count)])))
-        case Format.asciiString:
-            let (count, content) = try count(at: start, unitSize: 1)
-            guard let string = String(validating: bytes[content..<(content + count)], as: Unicode.ASCII.self) else {
-                throw PropertyListError(.corrupt, offset: start, "ASCII string holds a byte above 0x7F")
-            }
-            return .scalar(.string(string))
-        case Format.utf16String:
-            let (count, content) = try count(at: start, unitSize: 2)
-            let units = (0..<count).lazy.map { [bytes] in
-                UInt16(bytes[content + 2 * $0]) << 8 | UInt16(bytes[content + 2 * $0 + 1])
-            }
-            guard let string = String(validating: units, as: UTF16.self) else {
-                throw PropertyListError(.corrupt, offset: start, "UTF-16 string has an unpaired surrogate")
-            }
-            return .scalar(.string(string))
+            return .scalar(.data(try data(ofObject: index)))
+        case Format.asciiString, Format.utf16String:
+            return .scalar(.string(try string(ofObject: index)))
         case Format.uid:
             guard info < 8 else {
                 throw PropertyListError(.unsupported, offset: start, "UID of \(info + 1) bytes")
