@@ -21,13 +21,13 @@ import Darwin
 final class ProgressReporter: Sendable {
     private let label: String
     private let isTerminal = isatty(STDOUT_FILENO) == 1
-    private let lastTenth = Mutex(-1)
-    private let completed = Mutex(0)
+    /// The last tenth printed (plain output) and the objects last reported.
+    private let state = Mutex((lastTenth: -1, completed: 0))
 
     init(label: String) { self.label = label }
 
     func report(_ progress: StoreCopyProgress) {
-        completed.withLock { $0 = progress.completedObjects }
+        state.withLock { $0.completed = progress.completedObjects }
         let counts = "\(progress.completedObjects.formatted()) of \(progress.totalObjects.formatted()) objects"
         if isTerminal {
             let width = 30
@@ -37,9 +37,9 @@ final class ProgressReporter: Sendable {
             FileHandle.standardOutput.write(Data("\r\(label) [\(bar)] \(percent)  \(counts)".utf8))
         } else {
             let tenth = Int(progress.fractionCompleted * 10)
-            let isNew = lastTenth.withLock { last in
-                defer { last = max(last, tenth) }
-                return tenth > last
+            let isNew = state.withLock { state in
+                defer { state.lastTenth = max(state.lastTenth, tenth) }
+                return tenth > state.lastTenth
             }
             if isNew { print("\(label): \(counts)") }
         }
@@ -48,6 +48,6 @@ final class ProgressReporter: Sendable {
     /// Ends the bar's line; returns the number of objects last reported.
     func finish() -> Int {
         if isTerminal { FileHandle.standardOutput.write(Data("\n".utf8)) }
-        return completed.withLock { $0 }
+        return state.withLock { $0.completed }
     }
 }

@@ -30,7 +30,7 @@ final class CrashSafetyTests: XCTestCase {
             var lastState: Int64 = -1
             var killedAfterSaving = 0
             for kill in 0..<killsPerType {
-                let reported = try runAndKill(backend, url: url, after: .milliseconds(Int.random(in: 40...160, using: &generator)))
+                let reported = try runAndKill(backend, url: url, afterMilliseconds: Int.random(in: 40...160, using: &generator))
                 let state = try SaveLoopStore.check(url, type: backend.type)
                 let floor = max(lastState, reported ?? lastState)
                 XCTAssertTrue(state == floor || state == floor + 1, "\(backend), kill \(kill): the store holds save \(state), expected \(floor) or \(floor + 1)")
@@ -42,15 +42,16 @@ final class CrashSafetyTests: XCTestCase {
         }
     }
 
-    /// Starts the child on the store, kills it after `delay`, and returns the last save it reported.
-    private func runAndKill(_ backend: StoreBackend, url: URL, after delay: Duration) throws -> Int64? {
+    /// Starts the child on the store, kills it after `delay` milliseconds, and returns the last
+    /// save it reported.
+    private func runAndKill(_ backend: StoreBackend, url: URL, afterMilliseconds delay: Int) throws -> Int64? {
         let child = Process()
         child.executableURL = saveLoop
         child.arguments = [backend.type.rawValue, url.path]
         let output = Pipe()
         child.standardOutput = output
         try child.run()
-        Thread.sleep(forTimeInterval: Double(delay.components.attoseconds) / 1e18 + Double(delay.components.seconds))
+        Thread.sleep(forTimeInterval: Double(delay) / 1_000)
         kill(child.processIdentifier, SIGKILL)
         child.waitUntilExit()
         let printed = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)

@@ -161,7 +161,7 @@ public final class AtomicStore: PersistentStore {
     /// only if the file was written.
     public func save(_ changes: StoreChangeSet) throws {
         guard !isReadOnly else { throw StoreError(.readOnly, url: url, "the store is read-only; nothing was saved") }
-        for snapshot in changes.inserted + changes.updated + changes.deleted where snapshot.objectID.storeIdentifier != identifier {
+        for snapshot in [changes.inserted, changes.updated, changes.deleted].joined() where snapshot.objectID.storeIdentifier != identifier {
             throw StoreError(.wrongStore, objectID: snapshot.objectID, "the change names an object of another store")
         }
         guard !changes.isEmpty else { return }

@@ -39,10 +39,11 @@ package enum DurableFile {
         return Identity(device: UInt64(info.st_dev), inode: UInt64(info.st_ino), size: Int64(info.st_size), modified: modified)
     }
 
-    /// Reads a whole file.
+    /// Reads a whole file into memory (not mapped: a file truncated by someone else while mapped
+    /// would crash the reader instead of failing its checks).
     package static func read(_ url: URL) throws(StoreError) -> Data {
         do {
-            return try Data(contentsOf: url, options: .mappedIfSafe)
+            return try Data(contentsOf: url)
         } catch {
             throw StoreError(.io, url: url, "the store file cannot be read: \(error.localizedDescription)")
         }
