@@ -9,6 +9,8 @@ struct ChangeWriter {
     let store: SQLiteStore
     let connection: SQLiteConnection
     var files: FileChanges
+    /// Records the save in persistent history, when the store keeps it.
+    var history: HistoryWriter?
     private var conflicts: [MergeConflict] = []
     /// Each entity's INSERT statement, looked up once per save rather than once per row.
     private var insertStatements: [Int64: SQLiteStatement] = [:]
@@ -28,6 +30,7 @@ struct ChangeWriter {
         if !conflicts.isEmpty { throw MergeConflictError(conflicts: conflicts) }
         for snapshot in changes.inserted where !snapshot.toMany.isEmpty { try writeToMany(snapshot, isNew: true) }
         for snapshot in changes.updated where !snapshot.toMany.isEmpty { try writeToMany(snapshot, isNew: false) }
+        try history?.finish()
     }
 
     // MARK: Rows
@@ -58,6 +61,7 @@ struct ChangeWriter {
             throw try uniquenessError(for: snapshot, table: table, cause: error)
         }
         statement.reset()
+        try history?.record(.insert, entityNumber: table.number, key: key)
     }
 
     private mutating func update(_ snapshot: StoreSnapshot) throws {
@@ -78,6 +82,7 @@ struct ChangeWriter {
             throw try uniquenessError(for: snapshot, table: table, cause: error)
         }
         if connection.changes == 0 { try noteConflict(snapshot, table: table) }
+        try history?.record(.update, entityNumber: table.number, key: key, columns: Array(snapshot.values.keys) + Array(snapshot.toMany.keys))
     }
 
     private mutating func delete(_ snapshot: StoreSnapshot) throws {
@@ -86,6 +91,7 @@ struct ChangeWriter {
         for column in table.columns {
             if case .attribute(_, true) = column.kind { try noteReplacedFile(of: column, key: key, table: table) }
         }
+        try history?.recordDeletions(from: table, where: "t0.Z_PK = ? AND t0.Z_OPT = ?", [.integer(key), .integer(snapshot.version)])
         try connection.run("DELETE FROM \(table.table) WHERE Z_PK = ? AND Z_OPT = ?", [.integer(key), .integer(snapshot.version)])
         if connection.changes == 0 {
             try noteConflict(snapshot, table: table)
@@ -147,6 +153,12 @@ struct ChangeWriter {
     // MARK: Values
 
     private mutating func encode(_ value: StoreValue, for column: Column) throws -> SQLValue {
+        try Self.encode(value, for: column, store: store, files: &files)
+    }
+
+    /// A value as its column stores it; large binary values of external-storage attributes go
+    /// to files (recorded in `files`, so a failed transaction removes them).
+    static func encode(_ value: StoreValue, for column: Column, store: SQLiteStore, files: inout FileChanges) throws -> SQLValue {
         if case .attribute(_, true) = column.kind, case .data(let data) = value {
             guard let storage = store.externalStorage else { return .blob(Data([ExternalBinaryStorage.inlineMarker]) + data) }
             return .blob(try storage.encode(data, written: &files.written))

@@ -43,6 +43,10 @@ extension SQLiteStore {
                 try pool.write { connection in
                     try connection.transaction {
                         var writer = ChangeWriter(store: self, connection: connection, files: files)
+                        if isHistoryTrackingEnabled {
+                            writer.history = try HistoryWriter(
+                                connection: connection, schema: schema, model: model, author: changes.transactionAuthor, contextName: changes.contextName)
+                        }
                         try writer.write(changes)
                         files = writer.files
                     }

@@ -25,6 +25,8 @@ public final class SQLiteStore: PersistentStore {
     public let url: URL?
     public let configurationName: String?
     public let isReadOnly: Bool
+    /// Whether saves and batch requests are recorded as persistent history.
+    public let isHistoryTrackingEnabled: Bool
 
     let model: ManagedObjectModel
     let schema: SQLiteSchema
@@ -54,6 +56,7 @@ public final class SQLiteStore: PersistentStore {
         model = request.model
         configurationName = description.configuration
         isReadOnly = description.isReadOnly
+        isHistoryTrackingEnabled = description.isHistoryTrackingEnabled
         let inMemory = url.path == "/dev/null"
         let options = try SQLiteStoreOptions(description)
         if !inMemory { try Self.checkIsDatabase(url) }
@@ -63,6 +66,9 @@ public final class SQLiteStore: PersistentStore {
             schema = opened.schema
             storedMetadata = Mutex(opened.metadata)
             identifier = opened.metadata.storeUUID
+            if isHistoryTrackingEnabled && !isReadOnly {
+                try pool.write { connection in try connection.transaction { try HistoryTables.create(on: connection) } }
+            }
         } catch let error as SQLiteError {
             throw StoreError(error.isCorruption ? .corrupt : .io, url: url, "cannot open the SQLite store: \(error)")
         }

@@ -35,6 +35,8 @@ public final class AtomicStore: PersistentStore {
         var idPrototypes: [String: ManagedObjectID] = [:]
         /// The file as this store last read or wrote it.
         var fileIdentity: DurableFile.Identity?
+        /// The persistent history, when the store records it.
+        var history: AtomicHistoryLog?
     }
     private let state: Mutex<State>
 
@@ -82,6 +84,10 @@ public final class AtomicStore: PersistentStore {
             }
         }
         identifier = state.metadata.storeUUID
+        if description.isHistoryTrackingEnabled {
+            state.history = try AtomicHistoryLog(
+                propertyList: state.preservedMetadata[AtomicHistoryLog.metadataKey], storeIdentifier: identifier, model: model, url: url)
+        }
         self.state = Mutex(state)
     }
 
@@ -105,6 +111,7 @@ public final class AtomicStore: PersistentStore {
     }
 
     private static func write(_ state: inout State, format: any AtomicStoreFormat, to url: URL) throws {
+        if let history = state.history { state.preservedMetadata[AtomicHistoryLog.metadataKey] = history.propertyList }
         var file = state.graph.file(metadata: state.metadata, nextPrimaryKey: state.nextPrimaryKey)
         file.preservedMetadata = state.preservedMetadata
         let data = try format.write(file, model: state.graph.model)
@@ -166,13 +173,44 @@ public final class AtomicStore: PersistentStore {
         }
         guard !changes.isEmpty else { return }
         try state.withLock { state in
-            guard let format, let url else { return try state.graph.apply(changes) }
             var next = state
+            if next.history != nil {
+                let graph = state.graph
+                next.history?.append(HistoryRecord(changes, model: graph.model, current: { graph[$0] }))
+            }
             try next.graph.apply(changes)
-            try Self.write(&next, format: format, to: url)
+            if let format, let url { try Self.write(&next, format: format, to: url) }
             state = next
         }
     }
 
     public func unload() throws {}
+}
+
+extension AtomicStore: PersistentHistoryStore {
+    public var isHistoryTrackingEnabled: Bool { state.withLock { $0.history != nil } }
+
+    public func execute(_ request: PersistentHistoryChangeRequest) throws -> PersistentHistoryResult {
+        let filter = PersistentHistoryFilter(request, storeIdentifier: identifier)
+        return try state.withLock { state in
+            guard let history = state.history else {
+                throw StoreError(.unsupportedRequest, url: url, "the store does not record persistent history; load it with the persistentHistoryTracking option")
+            }
+            switch request.operation {
+            case .fetch:
+                return try filter.result(from: history.transactions)
+            case .delete:
+                guard !isReadOnly else { throw StoreError(.readOnly, url: url, "the store is read-only; no history was deleted") }
+                var next = state
+                let count = next.history?.delete(filter) ?? 0
+                if count > 0, let format, let url { try Self.write(&next, format: format, to: url) }
+                state = next
+                return request.resultType == .count ? .count(count) : .status(true)
+            }
+        }
+    }
+
+    public func currentHistoryToken() throws -> PersistentHistoryToken? {
+        state.withLock { $0.history?.currentToken }
+    }
 }

@@ -93,3 +93,24 @@ struct ChangeObserver: Sendable {
     let kind: ContextChanges.Kind
     let continuation: AsyncStream<ContextChanges>.Continuation
 }
+
+extension ContextChanges {
+    /// The changes as a did-save notification carrying object IDs only, the form
+    /// ``ManagedObjectContext/mergeChanges(fromContextDidSave:)`` accepts from anywhere.
+    ///
+    /// For example:
+    ///
+    /// ```swift
+    /// var changes = ContextChanges(kind: .didSave)
+    /// changes.deletedObjectIDs = Set(deletedIDs)
+    /// context.mergeChanges(fromContextDidSave: changes.didSaveObjectIDsNotification(object: nil))
+    /// ```
+    public func didSaveObjectIDsNotification(object: AnyObject?) -> Notification {
+        typealias Key = ManagedObjectContext.NotificationKey
+        let info: [AnyHashable: Any] = [
+            Key.changes.rawValue: self, Key.insertedObjectIDs.rawValue: insertedObjectIDs,
+            Key.updatedObjectIDs.rawValue: updatedObjectIDs, Key.deletedObjectIDs.rawValue: deletedObjectIDs,
+        ]
+        return Notification(name: .managedObjectContextDidSaveObjectIDs, object: object, userInfo: info)
+    }
+}

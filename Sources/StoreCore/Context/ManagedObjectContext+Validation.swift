@@ -83,7 +83,7 @@ extension ManagedObjectContext {
         return errors
     }
 
-    private static func violation(of rule: AttributeValidationRule, by value: StoreValue) -> (code: ObjectValidationError.Code, text: String)? {
+    static func violation(of rule: AttributeValidationRule, by value: StoreValue) -> (code: ObjectValidationError.Code, text: String)? {
         if value.numericValue?.isNaN == true, case .minimum = rule { return (.tooSmall, "NaN is not a number within the allowed range") }
         if value.numericValue?.isNaN == true, case .maximum = rule { return (.tooLarge, "NaN is not a number within the allowed range") }
         switch rule {

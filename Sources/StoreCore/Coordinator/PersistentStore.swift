@@ -49,11 +49,19 @@ public protocol PersistentStore: AnyObject, Sendable {
     func newObjectIDs(forEntityNames entityNames: [String]) throws -> [ManagedObjectID]
     /// Applies a change set entirely or not at all.
     func save(_ changes: StoreChangeSet) throws
+    /// Executes a batch insert, update or delete entirely or not at all, writing straight to the
+    /// store. The default runs it through the other methods (``BatchExecutor``); stores that can
+    /// do the work themselves (SQLite, in SQL) should.
+    func execute(_ request: StoreBatchRequest) throws -> StoreBatchResult
     /// Releases the store's resources; called when the store is removed from its coordinator.
     func unload() throws
 }
 
 extension PersistentStore {
+    public func execute(_ request: StoreBatchRequest) throws -> StoreBatchResult {
+        try BatchExecutor(store: self, request: request).run()
+    }
+
     public func snapshots(for objectIDs: [ManagedObjectID]) throws -> [StoreSnapshot] {
         try objectIDs.compactMap { try snapshot(for: $0) }
     }

@@ -16,7 +16,7 @@ package enum EvaluatedValue {
     static var null: EvaluatedValue { .value(.null) }
 
     /// The value as a store value; objects become their IDs.
-    var storeValue: StoreValue {
+    package var storeValue: StoreValue {
         switch self {
         case .value(let v): v
         case .object(let o): o.evaluationObjectID.map(StoreValue.objectID) ?? .null

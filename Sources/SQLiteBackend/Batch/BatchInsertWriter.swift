@@ -1,0 +1,111 @@
+import Foundation
+import StoreCore
+
+/// Writes a batch insert through one prepared `INSERT`, binding each checked row as it is read
+/// (rows are never all in memory). Keys come from the root entity's `Z_MAX`, updated once at the
+/// end. On an entity with uniqueness constraints, a conflicting row updates the stored object
+/// (`ON CONFLICT (…) DO UPDATE SET …, Z_OPT = Z_OPT + 1 RETURNING Z_PK`) or leaves it
+/// (`DO NOTHING`), or fails the request naming the row.
+struct BatchInsertWriter {
+    let store: SQLiteStore
+    let connection: SQLiteConnection
+    let history: HistoryWriter?
+    let wantsObjectIDs: Bool
+    var files = FileChanges()
+
+    init(store: SQLiteStore, connection: SQLiteConnection, history: HistoryWriter?, wantsObjectIDs: Bool) {
+        self.store = store
+        self.connection = connection
+        self.history = history
+        self.wantsObjectIDs = wantsObjectIDs
+    }
+
+    mutating func write(_ insert: StoreBatchRequest.Insert) throws -> StoreBatchResult {
+        let schema = store.schema
+        let table = try schema.table(for: insert.entityName)
+        let root = try schema.table(for: table.rootName).number
+        guard case .integer(let maximum)? = try connection.scalar("SELECT Z_MAX FROM Z_PRIMARYKEY WHERE Z_ENT = ?", [.integer(root)]) else {
+            throw StoreError(.corrupt, url: store.url, "Z_PRIMARYKEY has no row for entity number \(root)")
+        }
+        let columns = try insert.attributes.map { attribute -> Column in
+            guard let column = table.column(for: attribute.name) else {
+                throw StoreError(.corrupt, url: store.url, "entity \(table.name) has no column for \(attribute.name)")
+            }
+            return column
+        }
+        let constraints = Self.constraintColumns(of: insert.entityName, table: table, model: store.model)
+        let upserting = insert.onConflict != .fail && !constraints.isEmpty
+        var sql = "INSERT INTO \(table.table) (Z_PK, Z_ENT, Z_OPT\(columns.map { ", " + $0.name }.joined())) VALUES (?, \(table.number), 1\(String(repeating: ", ?", count: columns.count)))"
+        if upserting {
+            let action = insert.onConflict == .updateStoredObject
+                ? "DO UPDATE SET " + (columns.map { "\($0.name) = excluded.\($0.name)" } + ["Z_OPT = Z_OPT + 1"]).joined(separator: ", ")
+                : "DO NOTHING"
+            sql += constraints.map { " ON CONFLICT (\($0.joined(separator: ", "))) \(action)" }.joined()
+            sql += " RETURNING Z_PK"
+        }
+        let statement = try connection.cachedStatement(sql)
+        connection.log.statement(sql, [])
+        var result = StoreBatchResult()
+        var key = maximum
+        var rowNumber = 0
+        var firstNewKey: Int64?
+        while let row = try insert.nextRow() {
+            rowNumber += 1
+            key += 1
+            statement.reset()
+            try statement.bind(.integer(key), at: 1)
+            for (offset, (column, value)) in zip(columns, row).enumerated() {
+                try statement.bind(try ChangeWriter.encode(value, for: column, store: store, files: &files), at: offset + 2)
+            }
+            var storedKey: Int64?
+            do {
+                while try statement.step() { storedKey = statement.int64(at: 0) }
+            } catch let error as SQLiteError where error.isUniqueViolation {
+                statement.reset()
+                throw ObjectValidationError(
+                    .uniquenessConstraint, entity: table.name, key: constraints.first.map { $0.joined(separator: ",") },
+                    "row \(rowNumber) of the batch insert into \(table.name) has the same uniquely constrained values as a stored object (or an earlier row); nothing was written")
+            }
+            if upserting {
+                guard let storedKey else { continue }  // DO NOTHING: the stored object stays as it was
+                result.count += 1
+                if storedKey != key {
+                    try history?.record(.update, entityNumber: table.number, key: storedKey, columns: insert.attributes.map(\.name))
+                    if wantsObjectIDs, let id = store.rows.objectID(entityNumber: table.number, key: storedKey) { result.updated.append(id) }
+                    continue
+                }
+            } else {
+                result.count += 1
+            }
+            firstNewKey = firstNewKey ?? key
+            if upserting { try history?.record(.insert, entityNumber: table.number, key: key) }
+            if wantsObjectIDs, let id = store.rows.objectID(entityNumber: table.number, key: key) { result.inserted.append(id) }
+        }
+        statement.reset()
+        if key > maximum {
+            try connection.run("UPDATE Z_PRIMARYKEY SET Z_MAX = ? WHERE Z_ENT = ?", [.integer(key), .integer(root)])
+        }
+        if let history, !upserting, let firstNewKey {
+            try connection.run(
+                """
+                INSERT INTO \(HistoryTables.changes) (ZTRANSACTION, ZCHANGETYPE, ZENTITY, ZENTITYPK) \
+                SELECT ?, \(PersistentHistoryChange.ChangeType.insert.rawValue), Z_ENT, Z_PK FROM \(table.table) WHERE Z_PK BETWEEN ? AND ? ORDER BY Z_PK
+                """, [.integer(history.transaction), .integer(firstNewKey), .integer(key)])
+        }
+        return result
+    }
+
+    /// The column lists of the uniqueness constraints an entity's rows meet (its own and its ancestors').
+    static func constraintColumns(of entityName: String, table: EntityTable, model: ManagedObjectModel) -> [[String]] {
+        var result: [[String]] = []
+        var current = model.entitiesByName[entityName]
+        while let owner = current {
+            for constraint in owner.uniquenessConstraints {
+                let columns = constraint.compactMap { table.column(for: $0)?.name }
+                if columns.count == constraint.count { result.append(columns) }
+            }
+            current = owner.superentity
+        }
+        return result
+    }
+}

@@ -1,0 +1,179 @@
+import Foundation
+import StoreCore
+
+/// A history request as one SQL query over the history tables: transactions (`t`) joined with
+/// their changes (`c`), restricted by the request's bound and — where it translates — by the
+/// narrowing fetch request's predicate, in transaction and change order.
+///
+/// Translated: comparisons (`==`, `!=`, `<`, `<=`, `>`, `>=`, `IN`) of `changedObjectID`,
+/// `changedEntity`, `changeType`, `changeID` and the transaction keys (`author`, `contextName`,
+/// `timestamp`, `processID`, `transactionNumber`; on changes as `transaction.<key>`) with
+/// constants, joined by AND, OR and NOT. Anything else is evaluated in memory on the rows the
+/// bound selects, with the same result.
+///
+/// For example, changes to one object after a date:
+///
+/// ```
+/// … FROM Z_HISTORYTRANSACTION t JOIN Z_HISTORYCHANGE c ON c.ZTRANSACTION = t.Z_PK
+///   WHERE t.ZTIMESTAMP > ? AND (c.ZENTITY = ? AND c.ZENTITYPK = ?) ORDER BY t.Z_PK, c.Z_PK
+/// ```
+struct HistoryQuery {
+    var sql: String
+    var arguments: [SQLValue]
+    /// Whether the predicate went into the SQL (else it must be evaluated on the rows).
+    var translatedPredicate: Bool
+
+    static let columns = "t.Z_PK, t.ZTIMESTAMP, t.ZAUTHOR, t.ZCONTEXTNAME, t.ZPROCESSID, c.Z_PK, c.ZCHANGETYPE, c.ZENTITY, c.ZENTITYPK, c.ZCOLUMNS, c.ZTOMBSTONE"
+
+    init(_ request: PersistentHistoryChangeRequest, schema: SQLiteSchema) {
+        var conditions: [String] = []
+        arguments = []
+        switch request.bound {
+        case .date(let date):
+            conditions.append("t.ZTIMESTAMP > ?")
+            arguments.append(.real(date.timeIntervalSinceReferenceDate))
+        case .token(let token?):
+            conditions.append("t.Z_PK > ?")
+            arguments.append(.integer(token.transactionNumber))
+        case .token(nil):
+            break
+        }
+        translatedPredicate = true
+        if let fetch = request.fetchRequest, let predicate = fetch.predicate {
+            var translator = HistoryPredicateTranslator(schema: schema, onChanges: fetch.entity == .change)
+            if let condition = translator.condition(predicate) {
+                conditions.append(condition)
+                arguments += translator.arguments
+            } else {
+                translatedPredicate = false
+            }
+        }
+        sql = "SELECT \(Self.columns) FROM \(HistoryTables.transactions) t JOIN \(HistoryTables.changes) c ON c.ZTRANSACTION = t.Z_PK"
+        if !conditions.isEmpty { sql += " WHERE " + conditions.joined(separator: " AND ") }
+        sql += " ORDER BY t.Z_PK, c.Z_PK"
+    }
+}
+
+/// Translates a history predicate to SQL over `t` and `c`, or gives `nil` for what it does not know.
+struct HistoryPredicateTranslator {
+    let schema: SQLiteSchema
+    let onChanges: Bool
+    private(set) var arguments: [SQLValue] = []
+
+    init(schema: SQLiteSchema, onChanges: Bool) {
+        self.schema = schema
+        self.onChanges = onChanges
+    }
+
+    mutating func condition(_ predicate: StorePredicate) -> String? {
+        switch predicate {
+        case .constant(let value):
+            return value ? "1" : "0"
+        case .and(let parts):
+            let translated = parts.map { condition($0) }
+            guard !translated.contains(where: { $0 == nil }) else { return nil }
+            return translated.isEmpty ? "1" : "(" + translated.compactMap { $0 }.joined(separator: " AND ") + ")"
+        case .or(let parts):
+            let translated = parts.map { condition($0) }
+            guard !translated.contains(where: { $0 == nil }) else { return nil }
+            return translated.isEmpty ? "0" : "(" + translated.compactMap { $0 }.joined(separator: " OR ") + ")"
+        case .not(let inner):
+            return condition(inner).map { "NOT \($0)" }
+        case .comparison(let comparison):
+            return self.comparison(comparison)
+        }
+    }
+
+    private mutating func comparison(_ comparison: StoreComparison) -> String? {
+        guard comparison.modifier == .direct, comparison.options.isEmpty else { return nil }
+        var op = comparison.operator
+        var keyPath: String
+        var constant: StoreExpression
+        if case .keyPath(let path) = comparison.left {
+            (keyPath, constant) = (path, comparison.right)
+        } else if case .keyPath(let path) = comparison.right, let flipped = Self.flipped(op) {
+            (keyPath, constant, op) = (path, comparison.left, flipped)
+        } else {
+            return nil
+        }
+        if onChanges, keyPath.hasPrefix("transaction.") { keyPath.removeFirst("transaction.".count) }
+        else if !onChanges, keyPath.hasPrefix("transaction.") { return nil }
+        let values: [StoreValue]
+        switch (op, constant) {
+        case (.in, .aggregate(let items)):
+            var list: [StoreValue] = []
+            for item in items {
+                guard case .constant(let value) = item else { return nil }
+                list.append(value)
+            }
+            values = list
+        case (.in, _):
+            return nil
+        case (_, .constant(let value)):
+            values = [value]
+        default:
+            return nil
+        }
+        if op == .in {
+            let each = values.map { single(keyPath, .equalTo, $0) }
+            guard !each.contains(where: { $0 == nil }) else { return nil }
+            return each.isEmpty ? "0" : "(" + each.compactMap { $0 }.joined(separator: " OR ") + ")"
+        }
+        return values.first.flatMap { single(keyPath, op, $0) }
+    }
+
+    private mutating func single(_ key: String, _ op: StoreComparison.Operator, _ value: StoreValue) -> String? {
+        let sqlOperator: String
+        switch op {
+        case .equalTo: sqlOperator = "IS"
+        case .notEqualTo: sqlOperator = "IS NOT"
+        case .lessThan: sqlOperator = "<"
+        case .lessThanOrEqualTo: sqlOperator = "<="
+        case .greaterThan: sqlOperator = ">"
+        case .greaterThanOrEqualTo: sqlOperator = ">="
+        default: return nil
+        }
+        if onChanges, key == "changedObjectID" || key == "changedObject" {
+            guard op == .equalTo || op == .notEqualTo, case .objectID(let id) = value, let table = schema.tables[id.entityName], let pk = id.primaryKey else { return nil }
+            arguments += [.integer(table.number), .integer(pk)]
+            return (op == .equalTo ? "" : "NOT ") + "(c.ZENTITY = ? AND c.ZENTITYPK = ?)"
+        }
+        if onChanges, key == "changedEntity" || key == "entityName" {
+            guard op == .equalTo || op == .notEqualTo, case .string(let name) = value, let table = schema.tables[name] else { return nil }
+            arguments.append(.integer(table.number))
+            return "c.ZENTITY \(sqlOperator) ?"
+        }
+        let column: String
+        switch key {
+        case "changeType" where onChanges: column = "c.ZCHANGETYPE"
+        case "changeID" where onChanges: column = "c.Z_PK"
+        case "author": column = "t.ZAUTHOR"
+        case "contextName": column = "t.ZCONTEXTNAME"
+        case "timestamp": column = "t.ZTIMESTAMP"
+        case "processID": column = "t.ZPROCESSID"
+        case "transactionNumber", "token": column = "t.Z_PK"
+        default: return nil
+        }
+        switch value {
+        case .null: arguments.append(.null)
+        case .integer(let n): arguments.append(.integer(n))
+        case .boolean(let b): arguments.append(.integer(b ? 1 : 0))
+        case .double(let d): arguments.append(.real(d))
+        case .string(let text) where column == "t.ZAUTHOR" || column == "t.ZCONTEXTNAME": arguments.append(.text(text))
+        case .date(let date) where column == "t.ZTIMESTAMP": arguments.append(.real(date.timeIntervalSinceReferenceDate))
+        default: return nil
+        }
+        return "\(column) \(sqlOperator) ?"
+    }
+
+    private static func flipped(_ op: StoreComparison.Operator) -> StoreComparison.Operator? {
+        switch op {
+        case .equalTo, .notEqualTo: op
+        case .lessThan: .greaterThan
+        case .lessThanOrEqualTo: .greaterThanOrEqualTo
+        case .greaterThan: .lessThan
+        case .greaterThanOrEqualTo: .lessThanOrEqualTo
+        default: nil
+        }
+    }
+}

@@ -1,0 +1,97 @@
+import Foundation
+
+/// A batch request as a store receives it: checked rows, update expressions or the objects to
+/// delete, with the context's name and author for persistent history.
+///
+/// Stores that can do the work themselves (SQLite, in SQL) implement
+/// ``PersistentStore/execute(_:)-(StoreBatchRequest)``; the default reads and saves through the
+/// store's other methods (``BatchExecutor``), so every store answers batch requests.
+///
+/// For example, a store handing deletes to the default and doing the rest itself:
+///
+/// ```swift
+/// func execute(_ request: StoreBatchRequest) throws -> StoreBatchResult {
+///     if case .delete = request.operation { return try BatchExecutor(store: self, request: request).run() }
+///     …
+/// }
+/// ```
+public struct StoreBatchRequest {
+    public enum Operation {
+        case insert(Insert)
+        case update(BatchUpdateRequest)
+        case delete(BatchDeleteRequest.Target)
+    }
+
+    /// Rows to insert, already checked against the model.
+    public struct Insert {
+        public var entityName: String
+        /// The stored attributes every row gives a value for, in row order.
+        public var attributes: [AttributeDescription]
+        /// The next row (values in ``attributes`` order, converted and validated), `nil` after
+        /// the last. It throws for a row that breaks the model; the store then writes nothing.
+        public var nextRow: () throws -> [StoreValue]?
+        /// What a row whose uniquely constrained values are already stored does.
+        public var onConflict: ConflictResolution
+
+        public init(entityName: String, attributes: [AttributeDescription], onConflict: ConflictResolution, nextRow: @escaping () throws -> [StoreValue]?) {
+            self.entityName = entityName
+            self.attributes = attributes
+            self.onConflict = onConflict
+            self.nextRow = nextRow
+        }
+    }
+
+    /// What a batch insert does with a row that breaks a uniqueness constraint.
+    public enum ConflictResolution: Hashable, Sendable {
+        /// Fail the request (``MergePolicy/error``).
+        case fail
+        /// Update the stored object with the row's values (object-trump and overwrite policies).
+        case updateStoredObject
+        /// Keep the stored object as it is (store-trump and rollback policies).
+        case keepStoredObject
+
+        public init(_ policy: MergePolicy) {
+            switch policy {
+            case .error: self = .fail
+            case .mergeByPropertyObjectTrump, .overwrite: self = .updateStoredObject
+            case .mergeByPropertyStoreTrump, .rollback: self = .keepStoredObject
+            }
+        }
+    }
+
+    public var operation: Operation
+    public var model: ManagedObjectModel
+    /// Whether the result must list the objects changed (else counts are enough).
+    public var wantsObjectIDs: Bool
+    public var contextName: String?
+    public var transactionAuthor: String?
+
+    public init(_ operation: Operation, model: ManagedObjectModel, wantsObjectIDs: Bool, contextName: String? = nil, transactionAuthor: String? = nil) {
+        self.operation = operation
+        self.model = model
+        self.wantsObjectIDs = wantsObjectIDs
+        self.contextName = contextName
+        self.transactionAuthor = transactionAuthor
+    }
+}
+
+/// What a store did for a batch request: how many objects the request inserted, updated or
+/// deleted, and — when asked for — their IDs, with the objects changed by delete rules.
+///
+/// For example:
+///
+/// ```swift
+/// let result = try store.execute(request)
+/// print(result.count, result.deleted.count)
+/// ```
+public struct StoreBatchResult: Sendable, Hashable {
+    /// How many objects the request itself inserted (or upserted), updated or deleted (cascades included).
+    public var count = 0
+    public var inserted: [ManagedObjectID] = []
+    public var updated: [ManagedObjectID] = []
+    public var deleted: [ManagedObjectID] = []
+
+    public init(count: Int = 0) {
+        self.count = count
+    }
+}

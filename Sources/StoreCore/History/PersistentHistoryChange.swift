@@ -1,0 +1,68 @@
+import Foundation
+
+/// One object's change within a persistent-history transaction.
+///
+/// Updates list the properties that changed; deletions carry a tombstone holding the values of
+/// the attributes the model marks ``AttributeDescription/preservesValueInHistoryOnDeletion``.
+///
+/// For example:
+///
+/// ```swift
+/// for change in transaction.changes ?? [] where change.changeType == .delete {
+///     print(change.changedObjectID, change.tombstone?["code"] ?? .null)
+/// }
+/// ```
+public struct PersistentHistoryChange: Hashable, Sendable {
+    /// What happened to the object.
+    public enum ChangeType: Int, Hashable, Sendable, CaseIterable, CustomStringConvertible {
+        case insert = 0
+        case update = 1
+        case delete = 2
+
+        public var description: String {
+            switch self {
+            case .insert: "insert"
+            case .update: "update"
+            case .delete: "delete"
+            }
+        }
+    }
+
+    /// The change's number, unique in its store and growing with every change recorded.
+    public let changeID: Int64
+    /// The object inserted, updated or deleted.
+    public let changedObjectID: ManagedObjectID
+    public let changeType: ChangeType
+    /// For updates, the names of the properties that changed; `nil` for inserts and deletes.
+    public let updatedProperties: Set<String>?
+    /// For deletions, the preserved attribute values by name; `nil` otherwise.
+    public let tombstone: [String: StoreValue]?
+    /// The token of the transaction the change belongs to.
+    public let transactionToken: PersistentHistoryToken
+
+    public init(
+        changeID: Int64, changedObjectID: ManagedObjectID, changeType: ChangeType, updatedProperties: Set<String>?,
+        tombstone: [String: StoreValue]?, transactionToken: PersistentHistoryToken
+    ) {
+        self.changeID = changeID
+        self.changedObjectID = changedObjectID
+        self.changeType = changeType
+        self.updatedProperties = updatedProperties
+        self.tombstone = tombstone
+        self.transactionToken = transactionToken
+    }
+
+    /// A fetch request for changes, to narrow a ``PersistentHistoryChangeRequest``; its
+    /// predicate reads `changedObjectID`, `changedEntity` (the entity name), `changeType`
+    /// (`PersistentHistoryChange.ChangeType` raw values), `changeID` and the transaction's keys
+    /// as `transaction.author`, `transaction.timestamp`…
+    ///
+    /// For example:
+    ///
+    /// ```swift
+    /// let changes = PersistentHistoryChange.fetchRequest(.format("changedObjectID == %@", quakeID))
+    /// ```
+    public static func fetchRequest(_ predicate: StorePredicate? = nil) -> PersistentHistoryFetchRequest {
+        PersistentHistoryFetchRequest(entity: .change, predicate: predicate)
+    }
+}

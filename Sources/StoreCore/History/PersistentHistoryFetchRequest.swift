@@ -1,0 +1,29 @@
+import Foundation
+
+/// Narrows a ``PersistentHistoryChangeRequest`` to the changes or transactions a predicate
+/// selects; make one with ``PersistentHistoryChange/fetchRequest(_:)`` or
+/// ``PersistentHistoryTransaction/fetchRequest(_:)``.
+///
+/// For example, every change to one object after a date:
+///
+/// ```swift
+/// var request = PersistentHistoryChangeRequest.fetchHistory(after: lastWeek)
+/// request.fetchRequest = PersistentHistoryChange.fetchRequest(.format("changedObjectID == %@", id))
+/// ```
+public struct PersistentHistoryFetchRequest: Hashable, Sendable {
+    /// What the predicate is evaluated against.
+    public enum Entity: Hashable, Sendable {
+        case change
+        case transaction
+    }
+
+    public var entity: Entity
+    public var predicate: StorePredicate?
+    /// At most this many changes (or transactions) are returned; 0 means no limit.
+    public var fetchLimit: Int = 0
+
+    public init(entity: Entity, predicate: StorePredicate? = nil) {
+        self.entity = entity
+        self.predicate = predicate
+    }
+}
