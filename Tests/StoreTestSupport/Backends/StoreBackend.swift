@@ -73,11 +73,14 @@ public final class BackendStack {
     public let storeDescription: PersistentStoreDescription
     public private(set) var container: PersistentContainer
 
-    public init(_ backend: StoreBackend, model: ManagedObjectModel, name: String = "Store") throws {
+    /// A store named `name` in a new temporary directory; `options` are set on its description.
+    public init(_ backend: StoreBackend, model: ManagedObjectModel, name: String = "Store", options: [PersistentStoreOption: StoreValue] = [:]) throws {
         self.backend = backend
         self.model = model
         directory = try TemporaryDirectory()
-        storeDescription = backend.description(named: name, in: directory)
+        var description = backend.description(named: name, in: directory)
+        for (key, value) in options { description.setOption(value, forKey: key) }
+        storeDescription = description
         container = try Self.load(storeDescription, model: model)
     }
 
