@@ -1,15 +1,18 @@
 // The child process of the crash-safety test (StowageTests/CrashSafetyTests): opens the store
 // named on the command line and saves to it in a loop, printing the number of each save once it
-// has returned, until it is killed.
+// has returned, until it is killed. With `--once` (RemoteChangeTests) it opens the store with
+// persistent history, saves once, prints the number and exits.
 //
 //     stowage-save-loop xml /tmp/x/Store.xml
+//     stowage-save-loop sqlite /tmp/x/Store.sqlite --once
 import Foundation
 import Stowage
 import StoreTestSupport
 
 let arguments = CommandLine.arguments
-guard arguments.count == 3 else {
-    FileHandle.standardError.write(Data("usage: stowage-save-loop <store type> <store file>\n".utf8))
+let once = arguments.count == 4 && arguments[3] == "--once"
+guard arguments.count == 3 || once else {
+    FileHandle.standardError.write(Data("usage: stowage-save-loop <store type> <store file> [--once]\n".utf8))
     exit(2)
 }
 JSONStoreFormat.register()
@@ -18,7 +21,9 @@ let url = URL(fileURLWithPath: arguments[2])
 
 do {
     let container = PersistentContainer(name: "SaveLoop", managedObjectModel: try SaveLoopStore.makeModel())
-    container.persistentStoreDescriptions = [PersistentStoreDescription(type: type, url: url)]
+    var description = PersistentStoreDescription(type: type, url: url)
+    description.isHistoryTrackingEnabled = once
+    container.persistentStoreDescriptions = [description]
     try container.loadPersistentStores()
     let context = container.newBackgroundContext()
     try context.performAndWait {
@@ -43,6 +48,7 @@ do {
             try counter.setValue(k, forKey: "value")
             try context.save()
             FileHandle.standardOutput.write(Data("\(k)\n".utf8))
+            if once { exit(0) }
         }
     }
 } catch {

@@ -1,8 +1,8 @@
 import Foundation
 
 /// An atomic store's persistent history, kept in its file: the transactions in order, written
-/// into the metadata under ``metadataKey`` as a property list (so every format — XML, binary,
-/// JSON or yours — keeps it without knowing about it).
+/// into the metadata under ``metadataKey`` as a binary property list (so every format — XML,
+/// binary, JSON or yours — keeps it without knowing about it).
 struct AtomicHistoryLog: Sendable {
     static let metadataKey = "StowagePersistentHistory"
 
@@ -75,11 +75,17 @@ extension AtomicHistoryLog {
         return .dictionary(entry)
     }
 
+    /// The history as the metadata value holds it.
+    var encoded: Data { BinaryPropertyListWriter().write(propertyList) }
+
     /// Reads the history a file's metadata holds; throws ``StoreError/Code/corrupt`` naming what is wrong.
-    init(propertyList: PropertyListValue?, storeIdentifier: String, model: ManagedObjectModel, url: URL?) throws {
+    init(stored: StoreValue?, storeIdentifier: String, model: ManagedObjectModel, url: URL?) throws {
         self.init(storeIdentifier: storeIdentifier)
-        guard let propertyList else { return }
+        guard let stored else { return }
         func corrupt(_ message: String) -> StoreError { StoreError(.corrupt, url: url, "the store's persistent history is damaged: \(message)") }
+        guard case .data(let data) = stored else { throw corrupt("it is not a binary property list") }
+        let propertyList: PropertyListValue
+        do { propertyList = try BinaryPropertyListReader().read(data) } catch { throw corrupt("\(error)") }
         guard let last = propertyList["lastTransactionNumber"]?.integerValue, let lastChange = propertyList["lastChangeID"]?.integerValue,
             let entries = propertyList["transactions"]?.arrayValue
         else { throw corrupt("missing counters or transactions") }

@@ -37,6 +37,8 @@ public final class AtomicStore: PersistentStore {
         var fileIdentity: DurableFile.Identity?
         /// The persistent history, when the store records it.
         var history: AtomicHistoryLog?
+        /// History a file holds while this store does not record it, written back unchanged.
+        var untrackedHistory: StoreValue?
     }
     private let state: Mutex<State>
 
@@ -84,9 +86,13 @@ public final class AtomicStore: PersistentStore {
             }
         }
         identifier = state.metadata.storeUUID
+        // History travels in the metadata as a binary property list, so every format keeps it;
+        // users never see it among their metadata keys.
+        let storedHistory = state.metadata.userInfo.removeValue(forKey: AtomicHistoryLog.metadataKey)
         if description.isHistoryTrackingEnabled {
-            state.history = try AtomicHistoryLog(
-                propertyList: state.preservedMetadata[AtomicHistoryLog.metadataKey], storeIdentifier: identifier, model: model, url: url)
+            state.history = try AtomicHistoryLog(stored: storedHistory, storeIdentifier: identifier, model: model, url: url)
+        } else {
+            state.untrackedHistory = storedHistory
         }
         self.state = Mutex(state)
     }
@@ -111,8 +117,9 @@ public final class AtomicStore: PersistentStore {
     }
 
     private static func write(_ state: inout State, format: any AtomicStoreFormat, to url: URL) throws {
-        if let history = state.history { state.preservedMetadata[AtomicHistoryLog.metadataKey] = history.propertyList }
-        var file = state.graph.file(metadata: state.metadata, nextPrimaryKey: state.nextPrimaryKey)
+        var metadata = state.metadata
+        metadata.userInfo[AtomicHistoryLog.metadataKey] = state.history.map { .data($0.encoded) } ?? state.untrackedHistory
+        var file = state.graph.file(metadata: metadata, nextPrimaryKey: state.nextPrimaryKey)
         file.preservedMetadata = state.preservedMetadata
         let data = try format.write(file, model: state.graph.model)
         if let expected = state.fileIdentity, DurableFile.identity(of: url) != expected {
@@ -130,6 +137,7 @@ public final class AtomicStore: PersistentStore {
             var updated = metadata
             updated.storeUUID = state.metadata.storeUUID
             updated.storeType = state.metadata.storeType
+            updated.userInfo[AtomicHistoryLog.metadataKey] = nil  // the store's own
             guard updated != state.metadata else { return }
             var next = state
             next.metadata = updated
@@ -212,5 +220,16 @@ extension AtomicStore: PersistentHistoryStore {
 
     public func currentHistoryToken() throws -> PersistentHistoryToken? {
         state.withLock { $0.history?.currentToken }
+    }
+}
+
+extension AtomicStore: ChangeObservableStore {
+    /// A probe of the file's identity (device, inode, size, modification time), which every save
+    /// by any process changes, since saves replace the file.
+    public func makeChangeProbe() throws -> @Sendable () throws -> String {
+        guard let url, format != nil else {
+            throw StoreError(.invalidOption, "a store held only in memory has no file for others to change; remote change notifications need a file-backed store")
+        }
+        return { DurableFile.identity(of: url).map { "\($0)" } ?? "none" }
     }
 }

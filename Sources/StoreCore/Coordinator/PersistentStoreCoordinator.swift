@@ -23,6 +23,8 @@ public final class PersistentStoreCoordinator: @unchecked Sendable {
         var stores: [any PersistentStore] = []
         var snapshotCache: [ManagedObjectID: StoreSnapshot] = [:]
         var contexts: [WeakContext] = []
+        /// Remote-change watchers, by store identifier.
+        var watchers: [String: RemoteChangeWatcher] = [:]
     }
     private let state = Mutex(State())
 
@@ -44,7 +46,18 @@ public final class PersistentStoreCoordinator: @unchecked Sendable {
             throw StoreError(.storeAlreadyLoaded, url: url, "a store at this location is already loaded by this coordinator")
         }
         let store = try PersistentStoreRegistry.makeStore(PersistentStoreLoadRequest(description: description, model: managedObjectModel))
-        state.withLock { $0.stores.append(store) }
+        var watcher: RemoteChangeWatcher?
+        if description.options[.remoteChangeNotificationPost] == .boolean(true) {
+            guard let observable = store as? any ChangeObservableStore else {
+                try? store.unload()
+                throw StoreError(.invalidOption, url: description.url, "\(description.type.rawValue) stores cannot post remote change notifications")
+            }
+            watcher = try RemoteChangeWatcher(store: observable, coordinator: self)
+        }
+        state.withLock { state in
+            state.stores.append(store)
+            if let watcher { state.watchers[store.identifier] = watcher }
+        }
         return store
     }
 
@@ -53,6 +66,7 @@ public final class PersistentStoreCoordinator: @unchecked Sendable {
         let removed = state.withLock { state -> Bool in
             guard let index = state.stores.firstIndex(where: { $0 === store }) else { return false }
             state.stores.remove(at: index)
+            state.watchers.removeValue(forKey: store.identifier)?.cancel()
             state.snapshotCache = state.snapshotCache.filter { $0.key.storeIdentifier != store.identifier }
             return true
         }
@@ -64,6 +78,7 @@ public final class PersistentStoreCoordinator: @unchecked Sendable {
     func replace(_ store: any PersistentStore, with newStore: any PersistentStore) throws {
         state.withLock { state in
             state.stores = state.stores.map { $0 === store ? newStore : $0 }
+            state.watchers.removeValue(forKey: store.identifier)?.cancel()
             state.snapshotCache = state.snapshotCache.filter { $0.key.storeIdentifier != store.identifier }
         }
         try store.unload()

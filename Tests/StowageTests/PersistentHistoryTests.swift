@@ -1,0 +1,195 @@
+import Foundation
+import StoreCore
+import StoreTestSupport
+import XCTest
+
+/// Persistent history on every store type: one transaction per save or batch request, fetched
+/// after a token, date or transaction, narrowed, shaped by result type, merged and deleted —
+/// with file-backed stores closed and opened again in between.
+final class PersistentHistoryTests: XCTestCase {
+    private func forEachBackend(_ body: (StoreBackend) throws -> Void) {
+        for backend in StoreBackend.all {
+            do { try body(backend) } catch { XCTFail("\(backend): \(error)") }
+        }
+    }
+
+    private func stack(_ backend: StoreBackend) throws -> BackendStack {
+        try BackendStack(backend, model: QuakeModel.make(), options: [.persistentHistoryTracking: true])
+    }
+
+    private func context(_ stack: BackendStack, author: String = "tests") -> ManagedObjectContext {
+        let context = stack.newContext()
+        context.transactionAuthor = author
+        context.name = "history"
+        return context
+    }
+
+    private func history(_ stack: BackendStack, _ request: PersistentHistoryChangeRequest) throws -> PersistentHistoryResult {
+        let context = stack.newContext()
+        return try context.performAndWait { try context.execute(request) }
+    }
+
+    private func transactions(_ stack: BackendStack, after token: PersistentHistoryToken? = nil) throws -> [PersistentHistoryTransaction] {
+        try history(stack, .fetchHistory(after: token)).transactions ?? []
+    }
+
+    /// Saves a quake, updates one property of it, then deletes it: three transactions.
+    @discardableResult
+    private func insertUpdateDelete(_ stack: BackendStack, code: String) throws -> ManagedObjectID {
+        let context = context(stack)
+        return try context.performAndWait {
+            let quake = try context.insertNewObject(forEntityName: "Quake")
+            try quake.setValue(code, forKey: "code")
+            try quake.setValue(Int32(12), forKey: "depth")
+            try quake.setValue(2.5, forKey: "magnitude")
+            try context.save()
+            try quake.setValue(3.5, forKey: "magnitude")
+            try context.save()
+            context.delete(quake)
+            try context.save()
+            return quake.objectID
+        }
+    }
+
+    func testEverySaveWritesOneTransactionWithItsChangesInOrder() {
+        forEachBackend { backend in
+            let stack = try stack(backend)
+            let id = try insertUpdateDelete(stack, code: "a")
+            try stack.reopen()
+            let all = try transactions(stack)
+            XCTAssertEqual(all.count, 3, "\(backend)")
+            XCTAssertEqual(all.map(\.token), all.map(\.token).sorted(), "\(backend): tokens grow")
+            XCTAssertEqual(all.compactMap { $0.changes?.first?.changeType }, [.insert, .update, .delete], "\(backend)")
+            XCTAssertTrue(all.allSatisfy { $0.author == "tests" && $0.contextName == "history" }, "\(backend)")
+            XCTAssertTrue(all.allSatisfy { $0.processID == ProcessInfo.processInfo.processIdentifier }, "\(backend)")
+            XCTAssertTrue(all.allSatisfy { $0.storeID == (try? stack.store.identifier) }, "\(backend)")
+            XCTAssertTrue(all.allSatisfy { $0.changes?.first?.changedObjectID.uriRepresentation == id.uriRepresentation }, "\(backend)")
+            XCTAssertEqual(all[1].changes?.first?.updatedProperties, ["magnitude"], "\(backend): only what changed")
+            XCTAssertEqual(all[2].changes?.first?.tombstone, ["code": .string("a"), "depth": .integer(12)], "\(backend): the preserved values")
+            XCTAssertNil(all[0].changes?.first?.updatedProperties, "\(backend)")
+        }
+    }
+
+    func testHistoryAfterATokenReturnsExactlyTheLaterTransactions() {
+        forEachBackend { backend in
+            let stack = try stack(backend)
+            try insertUpdateDelete(stack, code: "a")
+            let token = try transactions(stack).last?.token
+            let current = try stack.newContext().persistentStoreCoordinator?.currentPersistentHistoryToken()
+            XCTAssertEqual(current, token, "\(backend): the store's current token is its last transaction's")
+            let encoded = try JSONEncoder().encode(token)
+            let decoded = try JSONDecoder().decode(PersistentHistoryToken.self, from: encoded)
+            try insertUpdateDelete(stack, code: "b")
+            try stack.reopen()
+            let later = try transactions(stack, after: decoded)
+            XCTAssertEqual(later.count, 3, "\(backend)")
+            XCTAssertTrue(later.allSatisfy { $0.token > decoded }, "\(backend)")
+            XCTAssertEqual(later.compactMap { $0.changes?.first?.tombstone?["code"] }, [.string("b")], "\(backend)")
+            XCTAssertEqual(try history(stack, .fetchHistory(after: later[0])).transactions?.count, 2, "\(backend): after a transaction")
+            XCTAssertEqual(try history(stack, .fetchHistory(after: Date.distantFuture)).transactions, [], "\(backend): after a date")
+        }
+    }
+
+    func testResultTypesAndNarrowingFetchRequests() {
+        forEachBackend { backend in
+            let stack = try stack(backend)
+            let a = try insertUpdateDelete(stack, code: "a")
+            let other = context(stack, author: "importer")
+            try other.performAndWait {
+                let quake = try other.insertNewObject(forEntityName: "Quake")
+                try quake.setValue("b", forKey: "code")
+                try other.save()
+            }
+            try stack.reopen()
+            var request = PersistentHistoryChangeRequest.fetchHistory(after: Date.distantPast)
+            request.resultType = .transactionsOnly
+            XCTAssertEqual(try history(stack, request).transactions?.map(\.changes), [nil, nil, nil, nil], "\(backend)")
+            request.resultType = .changesOnly
+            XCTAssertEqual(try history(stack, request).changes?.count, 4, "\(backend)")
+            request.resultType = .count
+            XCTAssertEqual(try history(stack, request).count, 4, "\(backend)")
+            request.resultType = .statusOnly
+            XCTAssertEqual(try history(stack, request).status, true, "\(backend)")
+
+            // The seed's query: every change to one object after a date.
+            var seed = PersistentHistoryChangeRequest.fetchHistory(after: Date(timeIntervalSinceNow: -3600))
+            seed.fetchRequest = PersistentHistoryChange.fetchRequest(try .format("changedObjectID == %@", a))
+            seed.resultType = .changesOnly
+            XCTAssertEqual(try history(stack, seed).changes?.map(\.changeType), [.insert, .update, .delete], "\(backend)")
+            var updates = PersistentHistoryChangeRequest.fetchHistory(after: nil as PersistentHistoryToken?)
+            updates.fetchRequest = PersistentHistoryChange.fetchRequest(try .format("changeType == %d AND transaction.author == %@", PersistentHistoryChange.ChangeType.update.rawValue, "tests"))
+            XCTAssertEqual(try history(stack, updates).transactions?.count, 1, "\(backend)")
+            var byAuthor = PersistentHistoryChangeRequest.fetchHistory(after: nil as PersistentHistoryToken?)
+            byAuthor.fetchRequest = PersistentHistoryTransaction.fetchRequest(try .format("author == %@", "importer"))
+            XCTAssertEqual(try history(stack, byAuthor).transactions?.map(\.author), ["importer"], "\(backend)")
+        }
+    }
+
+    func testBatchRequestsWriteOneTransactionEach() {
+        forEachBackend { backend in
+            let stack = try stack(backend)
+            let context = context(stack, author: "batch")
+            try context.performAndWait {
+                try _ = context.execute(BatchInsertRequest(entityName: "Quake", objects: QuakeModel.rows(3)))
+                try context.execute(BatchUpdateRequest(entityName: "Quake", predicate: "magnitude > 1", propertiesToUpdate: ["place": .constant(.string("x"))]))
+                var fetch = FetchRequest<ManagedObject>(entityName: "Quake", predicate: nil, sortDescriptors: [.ascending("code")])
+                fetch.fetchLimit = 1
+                try context.execute(BatchDeleteRequest(fetchRequest: fetch))
+            }
+            try stack.reopen()
+            let all = try transactions(stack)
+            XCTAssertEqual(all.map { $0.changes?.count ?? 0 }, [3, 2, 1], "\(backend)")
+            XCTAssertEqual(all.map { $0.changes?.first?.changeType }, [.insert, .update, .delete], "\(backend)")
+            XCTAssertTrue(all.allSatisfy { $0.author == "batch" }, "\(backend)")
+            XCTAssertEqual(all[1].changes?.first?.updatedProperties, ["place"], "\(backend)")
+            XCTAssertEqual(all[2].changes?.first?.tombstone?["code"], .string("q1"), "\(backend)")
+        }
+    }
+
+    func testHistoryOfABatchDeleteMergesIntoALiveContext() {
+        forEachBackend { backend in
+            let stack = try stack(backend)
+            let worker = context(stack)
+            try worker.performAndWait { _ = try worker.execute(BatchInsertRequest(entityName: "Quake", objects: QuakeModel.rows(4))) }
+            let token = try transactions(stack).last?.token
+            let live = stack.newContext()
+            let shown = try live.performAndWait { try live.fetch(FetchRequest<ManagedObject>(entityName: "Quake")) }
+            XCTAssertEqual(shown.count, 4)
+            _ = try worker.performAndWait {
+                try worker.execute(BatchDeleteRequest(fetchRequest: FetchRequest<ManagedObject>(entityName: "Quake", predicate: "magnitude >= 3")))
+            }
+            for transaction in try transactions(stack, after: token) {
+                live.performAndWait { live.mergeChanges(fromContextDidSave: transaction.objectIDNotification()) }
+            }
+            try live.performAndWait {
+                XCTAssertEqual(live.registeredObjects.count, 2, "\(backend): the deleted objects left the context")
+                let codes = try live.fetch(FetchRequest<ManagedObject>(entityName: "Quake")).map { try $0.value(forKey: "code") as? String }
+                XCTAssertEqual(Set(codes), ["q1", "q2"], "\(backend)")
+            }
+        }
+    }
+
+    func testDeletingHistoryBeforeATokenKeepsTheRest() {
+        forEachBackend { backend in
+            let stack = try stack(backend)
+            try insertUpdateDelete(stack, code: "a")
+            let all = try transactions(stack)
+            var delete = PersistentHistoryChangeRequest.deleteHistory(before: all[1].token)
+            delete.resultType = .count
+            XCTAssertEqual(try history(stack, delete).count, 2, "\(backend)")
+            try stack.reopen()
+            XCTAssertEqual(try transactions(stack).map(\.token), [all[2].token], "\(backend)")
+            try insertUpdateDelete(stack, code: "b")
+            XCTAssertGreaterThan(try transactions(stack).last?.token.transactionNumber ?? 0, all[2].token.transactionNumber, "\(backend): numbers are never reused")
+            _ = try history(stack, .deleteHistory(before: Date.distantFuture))
+            XCTAssertEqual(try transactions(stack), [], "\(backend)")
+        }
+    }
+
+    func testAStoreWithoutTrackingRefusesHistoryRequests() throws {
+        let stack = try BackendStack(.sqlite, model: QuakeModel.make())
+        XCTAssertThrowsError(try history(stack, .fetchHistory(after: nil as PersistentHistoryToken?))) { error in
+            XCTAssertEqual((error as? StoreError)?.code, .unsupportedRequest)
+        }
+    }
+}
