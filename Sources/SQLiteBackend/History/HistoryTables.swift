@@ -28,6 +28,10 @@ enum HistoryTables {
         for statement in ddl { try connection.execute(statement) }
     }
 
+    static func exist(on connection: SQLiteConnection) throws -> Bool {
+        try connection.scalar("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ?", [.text(changes)]) != nil
+    }
+
     /// The tombstone of a row of entity `name` (its table aliased `alias`): a JSON object of the
     /// preserved attributes (blobs as hex, decimals as text), or `nil` when the entity preserves none.
     static func tombstoneSQL(for name: String, schema: SQLiteSchema, model: ManagedObjectModel, alias: String) -> String? {

@@ -15,15 +15,11 @@ extension SQLiteStore: PersistentHistoryStore {
     public func currentHistoryToken() throws -> PersistentHistoryToken? {
         guard isHistoryTrackingEnabled else { return nil }
         let number = try read { connection -> Int64? in
-            guard try hasHistoryTables(connection) else { return nil }
+            guard hasHistoryTables else { return nil }
             guard case .integer(let number)? = try connection.scalar("SELECT seq FROM sqlite_sequence WHERE name = ?", [.text(HistoryTables.transactions)]) else { return nil }
             return number
         }
         return number.map { PersistentHistoryToken(storeIdentifier: identifier, transactionNumber: $0) }
-    }
-
-    private func hasHistoryTables(_ connection: SQLiteConnection) throws -> Bool {
-        try connection.scalar("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ?", [.text(HistoryTables.changes)]) != nil
     }
 
     /// One query (``HistoryQuery``) read into transactions, then filtered and shaped in memory.
@@ -31,7 +27,7 @@ extension SQLiteStore: PersistentHistoryStore {
         let query = HistoryQuery(request, schema: schema)
         var transactions: [PersistentHistoryTransaction] = []
         try read { connection in
-            guard try hasHistoryTables(connection) else { return }
+            guard hasHistoryTables else { return }
             var current: (number: Int64, timestamp: Date, author: String?, contextName: String?, processID: Int32)?
             var changes: [PersistentHistoryChange] = []
             func flush() {
@@ -83,7 +79,7 @@ extension SQLiteStore: PersistentHistoryStore {
         let count = try sqlite {
             try pool.write { connection in
                 try connection.transaction {
-                    guard try hasHistoryTables(connection) else { return 0 }
+                    guard hasHistoryTables else { return 0 }
                     try connection.run(
                         "DELETE FROM \(HistoryTables.changes) WHERE ZTRANSACTION IN (SELECT Z_PK FROM \(HistoryTables.transactions) WHERE \(condition))", arguments)
                     try connection.run("DELETE FROM \(HistoryTables.transactions) WHERE \(condition)", arguments)

@@ -27,6 +27,8 @@ public final class SQLiteStore: PersistentStore {
     public let isReadOnly: Bool
     /// Whether saves and batch requests are recorded as persistent history.
     public let isHistoryTrackingEnabled: Bool
+    /// Whether the file has history tables (a read-only store with tracking on may not).
+    let hasHistoryTables: Bool
 
     let model: ManagedObjectModel
     let schema: SQLiteSchema
@@ -69,6 +71,7 @@ public final class SQLiteStore: PersistentStore {
             if isHistoryTrackingEnabled && !isReadOnly {
                 try pool.write { connection in try connection.transaction { try HistoryTables.create(on: connection) } }
             }
+            hasHistoryTables = try pool.read { try HistoryTables.exist(on: $0) }
         } catch let error as SQLiteError {
             throw StoreError(error.isCorruption ? .corrupt : .io, url: url, "cannot open the SQLite store: \(error)")
         }

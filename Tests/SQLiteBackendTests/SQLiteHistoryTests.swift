@@ -1,0 +1,58 @@
+import Foundation
+@testable import SQLiteBackend
+import StoreCore
+import StoreTestSupport
+import XCTest
+
+/// What only the SQLite store's history promises: the tailored fetch is one indexed query, and
+/// history is written in the same transaction as the data.
+final class SQLiteHistoryTests: XCTestCase {
+    private func quakeStore() throws -> SQLiteTestStore {
+        try SQLiteTestStore(QuakeModel.make()) { $0.isHistoryTrackingEnabled = true }
+    }
+
+    private func plan(_ sql: String, _ arguments: [SQLValue], on store: SQLiteStore) throws -> [String] {
+        try store.read { connection in
+            var lines: [String] = []
+            try connection.query("EXPLAIN QUERY PLAN " + sql, arguments) { lines.append($0.string(at: 3) ?? "") }
+            return lines
+        }
+    }
+
+    func testChangesToOneObjectAfterADateAreOneIndexedQuery() throws {
+        let test = try quakeStore()
+        let context = test.container.newBackgroundContext()
+        let id = try context.performAndWait {
+            _ = try context.execute(BatchInsertRequest(entityName: "Quake", objects: QuakeModel.rows(50)))
+            return try XCTUnwrap(context.fetch(FetchRequest<ManagedObject>(entityName: "Quake", predicate: "code == 'q7'")).first?.objectID)
+        }
+        var request = PersistentHistoryChangeRequest.fetchHistory(after: Date(timeIntervalSinceNow: -60))
+        request.fetchRequest = PersistentHistoryChange.fetchRequest(try .format("changedObjectID == %@", id))
+        let store = try test.store
+        let query = HistoryQuery(request, schema: store.schema)
+        XCTAssertTrue(query.translatedPredicate, "the predicate goes into the SQL")
+        let lines = try plan(query.sql, query.arguments, on: store)
+        XCTAssertTrue(lines.contains { $0.contains("Z_HISTORYCHANGE_OBJECT") }, "\(lines)")
+        XCTAssertFalse(lines.contains { $0.hasPrefix("SCAN") }, "no table is scanned: \(lines)")
+        let before = try test.queries
+        let changes = try context.performAndWait { try context.execute(request).changes ?? [] }
+        XCTAssertEqual(try test.queries - before, 1, "one query")
+        XCTAssertEqual(changes.map(\.changedObjectID), [id])
+    }
+
+    func testAFailedSaveWritesNoHistory() throws {
+        let test = try quakeStore()
+        let context = test.container.newBackgroundContext()
+        try context.performAndWait {
+            _ = try context.execute(BatchInsertRequest(entityName: "Quake", objects: [["code": "a"]]))
+            let duplicate = try context.insertNewObject(forEntityName: "Quake")
+            try duplicate.setValue("a", forKey: "code")
+            XCTAssertThrowsError(try context.save())
+            XCTAssertThrowsError(try context.execute(BatchInsertRequest(entityName: "Quake", objects: [["code": "b"], ["code": "a"]])))
+            let transactions = try context.execute(PersistentHistoryChangeRequest.fetchHistory(after: nil as PersistentHistoryToken?)).transactions ?? []
+            XCTAssertEqual(transactions.count, 1, "only the successful batch insert is in history: \(transactions)")
+            context.rollback()
+            XCTAssertEqual(try context.count(for: FetchRequest<ManagedObject>(entityName: "Quake")), 1)
+        }
+    }
+}

@@ -1,0 +1,80 @@
+import Foundation
+import StoreCore
+import StoreTestSupport
+import XCTest
+
+/// Remote change notifications: another process commits to the store file, and this process is
+/// told, with the new history token for SQLite.
+final class RemoteChangeTests: XCTestCase {
+    private var saveLoop: URL {
+        URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("stowage-save-loop")
+    }
+
+    private func container(_ backend: StoreBackend, at url: URL) throws -> PersistentContainer {
+        backend.register()
+        let container = PersistentContainer(name: "SaveLoop", managedObjectModel: try SaveLoopStore.makeModel())
+        var description = PersistentStoreDescription(type: backend.type, url: url)
+        description.isHistoryTrackingEnabled = true
+        description.setOption(true, forKey: .remoteChangeNotificationPost)
+        container.persistentStoreDescriptions = [description]
+        try container.loadPersistentStores()
+        return container
+    }
+
+    /// Runs the child once (it saves one counter increment) and returns its process ID.
+    private func saveInAnotherProcess(_ backend: StoreBackend, at url: URL) throws -> Int32 {
+        let child = Process()
+        child.executableURL = saveLoop
+        child.arguments = [backend.type.rawValue, url.path, "--once"]
+        child.standardOutput = FileHandle.nullDevice
+        try child.run()
+        let pid = child.processIdentifier
+        child.waitUntilExit()
+        XCTAssertEqual(child.terminationStatus, 0, "\(backend): the child's save failed")
+        return pid
+    }
+
+    func testACommitByAnotherProcessPostsARemoteChangeNotification() throws {
+        guard FileManager.default.isExecutableFile(atPath: saveLoop.path) else {
+            throw XCTSkip("stowage-save-loop is not built next to the test bundle (\(saveLoop.path))")
+        }
+        for backend in [StoreBackend.sqlite, .xml] {
+            let directory = try TemporaryDirectory()
+            let url = directory.file("Remote.\(backend.fileExtension ?? "store")")
+            let container = try container(backend, at: url)
+            let coordinator = container.persistentStoreCoordinator
+            let before = try coordinator.currentPersistentHistoryToken()
+            let notified = expectation(description: "\(backend): remote change")
+            let received = LockedBox<Notification?>(nil)
+            let observer = NotificationCenter.default.addObserver(forName: .persistentStoreRemoteChange, object: coordinator, queue: nil) { note in
+                guard received.value == nil else { return }
+                received.value = note
+                notified.fulfill()
+            }
+            let pid = try saveInAnotherProcess(backend, at: url)
+            wait(for: [notified], timeout: 10)
+            NotificationCenter.default.removeObserver(observer)
+            let note = try XCTUnwrap(received.value, "\(backend)")
+            XCTAssertEqual(note.userInfo?["storeUUID"] as? String, coordinator.persistentStores.first?.identifier, "\(backend)")
+            guard backend.type == .sqlite else { continue }
+            let token = try XCTUnwrap(note.historyToken, "\(backend): SQLite notifications carry the new token")
+            XCTAssertGreaterThan(token, before ?? PersistentHistoryToken(storeIdentifier: token.storeIdentifier, transactionNumber: 0), "\(backend)")
+            let context = container.newBackgroundContext()
+            let transactions = try context.performAndWait { try context.execute(PersistentHistoryChangeRequest.fetchHistory(after: before)).transactions ?? [] }
+            XCTAssertEqual(transactions.last?.token, token, "\(backend)")
+            XCTAssertEqual(transactions.last?.processID, pid, "\(backend): the transaction names the other process")
+        }
+    }
+}
+
+/// A value shared with a notification block.
+final class LockedBox<Value>: @unchecked Sendable {
+    // @unchecked: every access goes through `lock`.
+    private let lock = NSLock()
+    private var stored: Value
+    init(_ value: Value) { stored = value }
+    var value: Value {
+        get { lock.withLock { stored } }
+        set { lock.withLock { stored = newValue } }
+    }
+}
