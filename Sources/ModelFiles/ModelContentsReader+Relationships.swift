@@ -38,8 +38,9 @@ extension ModelContentsReader {
         return RelationshipDescription(
             name: name, destinationEntityName: destination, inverseName: inverseName, isToMany: isToMany,
             isOrdered: flag("ordered", of: element), deleteRule: deleteRule, isOptional: isOptional,
-            // A to-one relationship's counts follow its optionality, as Core Data enforces them.
-            minCount: isToMany ? max(0, minCount ?? 0) : (isOptional ? 0 : 1), maxCount: isToMany ? max(0, maxCount ?? 0) : 1,
+            // Counts as the file states them (they enter Core Data's version hash); a to-one's
+            // maximum is 1 and its optionality decides validation.
+            minCount: max(0, minCount ?? 0), maxCount: isToMany ? max(0, maxCount ?? 0) : 1,
             isTransient: flag("transient", of: element), userInfo: userInfo(in: element),
             renamingIdentifier: element.attribute("elementID") ?? element.attribute("renamingIdentifier"),
             versionHashModifier: element.attribute("versionHashModifier"))

@@ -142,3 +142,45 @@ final class FixtureModelTests: XCTestCase {
         XCTAssertEqual(magical.entities.filter(\.isAbstract).count, 1)
     }
 }
+
+/// The version hashes Core Data recorded in the fixture stores (`NSStoreModelVersionHashes` in
+/// `Z_METADATA`) are reproduced from the Xcode model files alone.
+final class CoreDataVersionHashTests: XCTestCase {
+    private static let recorded: [(version: String, hashes: [String: String])] = [
+        ("duckduckgo__BrowserServicesKit/BookmarksModel.xcdatamodeld/BookmarksModel.xcdatamodel", ["BookmarkEntity": "c37ad9b31a1ce3faf258164444717a730317dee04efa4191d31086d2179f9c20"]),
+        ("duckduckgo__BrowserServicesKit/BookmarksModel.xcdatamodeld/BookmarksModel 2.xcdatamodel", ["BookmarkEntity": "99d650930f7e484410207feedd129b42f5e7acff83ab6a9bf61b9a6d88bdd382"]),
+        ("duckduckgo__BrowserServicesKit/BookmarksModel.xcdatamodeld/BookmarksModel 3.xcdatamodel", ["BookmarkEntity": "698b764beb72a2bc90217ab9a670d90d9ce1663b71c15f675ccbfb46e7ff76a5"]),
+        ("duckduckgo__BrowserServicesKit/BookmarksModel.xcdatamodeld/BookmarksModel 4.xcdatamodel", ["BookmarkEntity": "6a086c9544c0adc6674e37b1a2cd4bc7edcd94de224c61fc603864844cb5f8f6"]),
+        ("duckduckgo__BrowserServicesKit/BookmarksModel.xcdatamodeld/BookmarksModel 5.xcdatamodel", ["BookmarkEntity": "84f07c047d39108d666df9d08af728b3197383bda698febf3b90997db4fd5929"]),
+        ("duckduckgo__BrowserServicesKit/SyncMetadata.xcdatamodeld/SyncMetadata 3.xcdatamodel", [
+            "SyncableSettingsMetadata": "d3b4d556db699538ab922ef424e5a35caa7ed626f29a1d8f03bf509c3d737c2d",
+            "SyncFeatureEntity": "289b89703a3216afe973a07e1889534d8650777e44ef899930569c6721eac357",
+        ]),
+        ("bignerdranch__CoreDataStack/Sample.xcdatamodeld/TestModel.xcdatamodel", [
+            "Author": "cbc1f5c274ebf414474c4e350f73b14b1dd356c22782ae7488810d597188c46d",
+            "Book": "292c923e48c2cbeea5a113bb7685fbc63ab800c0bbc242ad17a0f2e2a1e08f5c",
+        ]),
+    ]
+
+    func testCoreDataHashesOfFixtureModelsEqualWhatCoreDataRecordedInTheirStores() throws {
+        for (path, hashes) in Self.recorded {
+            guard let url = CoreDataFixtures.model(path) else { throw XCTSkip("the Core Data fixtures are not present beside the repository") }
+            let model = try ManagedObjectModel(contentsOf: url)
+            let computed = model.coreDataEntityVersionHashesByName.mapValues { $0.map { String(format: "%02x", $0) }.joined() }
+            XCTAssertEqual(computed, hashes, path)
+        }
+    }
+
+    func testBundlePicksTheVersionAStoreWasWrittenWithByItsHashes() throws {
+        guard let url = CoreDataFixtures.model("duckduckgo__BrowserServicesKit/BookmarksModel.xcdatamodeld") else {
+            throw XCTSkip("the Core Data fixtures are not present beside the repository")
+        }
+        let bundle = try ManagedObjectModelBundle(contentsOf: url)
+        for (offset, (_, hashes)) in Self.recorded.prefix(5).enumerated() {
+            let metadata = StoreMetadata(storeType: "SQLite", modelVersionHashes: hashes.mapValues { hex in
+                Data(stride(from: 0, to: hex.count, by: 2).map { UInt8(hex.dropFirst($0).prefix(2), radix: 16) ?? 0 })
+            })
+            XCTAssertEqual(bundle.version(compatibleWithStoreMetadata: metadata)?.name, offset == 0 ? "BookmarksModel" : "BookmarksModel \(offset + 1)")
+        }
+    }
+}
