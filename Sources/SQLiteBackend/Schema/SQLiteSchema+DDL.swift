@@ -46,8 +46,11 @@ extension SQLiteSchema {
     }
 
     private func isForeignKey(_ column: String, in root: EntityDescription) -> Bool {
-        tables.values.contains { table in
-            table.rootName == root.name && table.columns.contains { if case .toOne = $0.kind { $0.name == column } else { false } }
+        let rootTable = Self.tableName(root.name)
+        return tables.values.contains { table in
+            (table.rootName == root.name && table.columns.contains { if case .toOne = $0.kind { $0.name == column } else { false } })
+                // the owner's key of a to-many relationship without an inverse
+                || table.toMany.values.contains { if case .foreignKey(_, rootTable, column, _) = $0 { true } else { false } }
         }
     }
 
