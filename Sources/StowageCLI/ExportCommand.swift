@@ -55,13 +55,27 @@ enum StoreKind: String, ExpressibleByArgument, CaseIterable {
     }
 }
 
-/// The models the tool knows.
-enum ModelChoice: String, ExpressibleByArgument, CaseIterable {
+/// The models the tool knows: `demo`, or (once model files can be loaded) a model file.
+enum ModelChoice: ExpressibleByArgument, CustomStringConvertible {
     case demo
+    case file(String)
+
+    init?(argument: String) {
+        self = argument == "demo" ? .demo : .file(argument)
+    }
+
+    var description: String {
+        switch self {
+        case .demo: "demo"
+        case .file(let path): path
+        }
+    }
 
     func make() throws -> ManagedObjectModel {
         switch self {
-        case .demo: try DemoModel.make()
+        case .demo: return try DemoModel.make()
+        case .file(let path):
+            throw ValidationError("cannot use the model file \(path): this version of stowage cannot load model files yet; use `--model demo`, or leave --model out to inspect a store with a model inferred from it")
         }
     }
 }

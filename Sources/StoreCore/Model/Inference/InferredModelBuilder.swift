@@ -1,0 +1,221 @@
+import Foundation
+
+/// Collects what a backend reads from a store file — entities, attributes, relationships — and
+/// turns it into an ``InferredModel``: relationships found on one side only are paired with a
+/// matching relationship pointing back or get a made-up inverse (every relationship in a
+/// ``ManagedObjectModel`` has one), names that cannot be model names are left out with a note.
+///
+/// Shared by the backends (`package`), not by users.
+///
+/// For example:
+///
+/// ```swift
+/// var builder = InferredModelBuilder()
+/// builder.addEntity("Recipe")
+/// builder.addEntity("Ingredient")
+/// builder.addAttribute("name", .string, to: "Recipe")
+/// builder.addRelationship("recipe", from: "Ingredient", to: "Recipe")   // Recipe gets "ingredients"
+/// let inferred = try builder.build(storeType: .sqlite)
+/// ```
+package struct InferredModelBuilder {
+    package struct Attribute {
+        package var name: String
+        package var type: AttributeType
+        package var userInfo: [String: String]
+    }
+
+    /// The shape of the inverse to make when the file shows none.
+    package struct InverseShape {
+        package var isToMany: Bool
+        package var isOrdered: Bool
+        package var userInfo: [String: String]
+
+        package init(isToMany: Bool = true, isOrdered: Bool = false, userInfo: [String: String] = [:]) {
+            self.isToMany = isToMany
+            self.isOrdered = isOrdered
+            self.userInfo = userInfo
+        }
+    }
+
+    package struct Relationship {
+        package var name: String
+        package var destination: String
+        package var isToMany: Bool
+        package var isOrdered: Bool
+        package var inverse: String?
+        package var userInfo: [String: String]
+        package var inverseShape: InverseShape
+    }
+
+    package struct Entity {
+        package var name: String
+        package var parent: String?
+        package var attributes: [Attribute] = []
+        package var relationships: [Relationship] = []
+
+        var propertyNames: Set<String> { Set(attributes.map(\.name) + relationships.map(\.name)) }
+    }
+
+    package private(set) var entities: [Entity] = []
+    /// Notes for the user, in the order they were made.
+    package var notes: [String] = []
+    /// The store's metadata as text (``InferredModel/metadata``).
+    package var metadata: [String: String] = [:]
+
+    package init() {}
+
+    package func entity(named name: String) -> Entity? { entities.first { $0.name == name } }
+    package var entityNames: [String] { entities.map(\.name) }
+
+    /// Adds an entity; `false` (and a note) when its name cannot be a model entity name or is taken.
+    @discardableResult
+    package mutating func addEntity(_ name: String, parent: String? = nil) -> Bool {
+        guard ManagedObjectModel.isValidName(name) else {
+            notes.append("entity '\(name)' was left out: its name is not a valid entity name")
+            return false
+        }
+        guard entity(named: name) == nil else { return false }
+        entities.append(Entity(name: name, parent: parent))
+        return true
+    }
+
+    /// Every property name in use by `entity`, its ancestors and its descendants.
+    package func namesInHierarchy(of entity: String) -> Set<String> {
+        var root = entity
+        while let parent = self.entity(named: root)?.parent, self.entity(named: parent) != nil { root = parent }
+        var names: Set<String> = []
+        var pending = [root]
+        while let next = pending.popLast() {
+            if let found = self.entity(named: next) { names.formUnion(found.propertyNames) }
+            pending += entities.filter { $0.parent == next }.map(\.name)
+        }
+        return names
+    }
+
+    private func index(of entity: String) -> Int? { entities.firstIndex { $0.name == entity } }
+
+    private mutating func checkName(_ name: String, on entity: String, what: String) -> Int? {
+        guard let index = index(of: entity) else { return nil }
+        guard ManagedObjectModel.isValidName(name) else {
+            notes.append("\(entity): \(what) '\(name)' was left out: not a valid property name")
+            return nil
+        }
+        guard !namesInHierarchy(of: entity).contains(name) else {
+            notes.append("\(entity): a second \(what) named '\(name)' was left out")
+            return nil
+        }
+        return index
+    }
+
+    /// Adds an attribute; `false` (and a note) when the name is invalid or taken in the entity's hierarchy.
+    @discardableResult
+    package mutating func addAttribute(_ name: String, _ type: AttributeType, to entity: String, userInfo: [String: String] = [:]) -> Bool {
+        guard let index = checkName(name, on: entity, what: "attribute") else { return false }
+        entities[index].attributes.append(Attribute(name: name, type: type, userInfo: userInfo))
+        return true
+    }
+
+    /// Adds a relationship. `inverse` names the other side when the file says which it is;
+    /// otherwise ``build(storeType:metadataVersionIdentifiers:)`` looks for one or makes one of `inverseShape`.
+    @discardableResult
+    package mutating func addRelationship(
+        _ name: String, from entity: String, to destination: String, isToMany: Bool = false, isOrdered: Bool = false,
+        inverse: String? = nil, userInfo: [String: String] = [:], inverseShape: InverseShape = InverseShape()
+    ) -> Bool {
+        guard self.entity(named: destination) != nil else {
+            notes.append("\(entity).\(name) was left out: its destination \(destination) is not an entity of the store")
+            return false
+        }
+        guard let index = checkName(name, on: entity, what: "relationship") else { return false }
+        entities[index].relationships.append(Relationship(
+            name: name, destination: destination, isToMany: isToMany, isOrdered: isOrdered, inverse: inverse,
+            userInfo: userInfo, inverseShape: inverseShape))
+        return true
+    }
+
+    /// Pairs and completes the relationships, then builds and checks the model.
+    ///
+    /// - Throws: ``ModelError`` if the result is not a valid model (a bug in the inference: every
+    ///   name was checked on the way in).
+    package func build(storeType: PersistentStoreType) throws(ModelError) -> InferredModel {
+        var result = self
+        result.completeInverses()
+        let descriptions = result.entities.map { entity in
+            let attributes: [PropertyDescription] = entity.attributes.map {
+                AttributeDescription(name: $0.name, type: $0.type, userInfo: $0.userInfo)
+            }
+            let relationships: [PropertyDescription] = entity.relationships.map {
+                RelationshipDescription(
+                    name: $0.name, destinationEntityName: $0.destination, inverseName: $0.inverse ?? "",
+                    isToMany: $0.isToMany, isOrdered: $0.isOrdered, userInfo: $0.userInfo)
+            }
+            let properties = attributes + relationships
+            return EntityDescription(entity.name, parent: entity.parent) { for property in properties { property } }
+        }
+        let model = try ManagedObjectModel(versionIdentifiers: [InferredModel.versionIdentifier]) { descriptions }
+        return InferredModel(model: model, storeType: storeType, notes: result.notes, metadata: metadata)
+    }
+
+    /// Explicit pairs first, then one-to-one matches (exactly one unpaired relationship each way
+    /// between two entities), then made-up inverses for the rest.
+    private mutating func completeInverses() {
+        func unpaired(from entity: String, to destination: String, except: (Int, Int)? = nil) -> [(Int, Int)] {
+            guard let e = index(of: entity) else { return [] }
+            return entities[e].relationships.indices.compactMap { r in
+                let relationship = entities[e].relationships[r]
+                guard relationship.inverse == nil, relationship.destination == destination else { return nil }
+                if let except, except == (e, r) { return nil }
+                return (e, r)
+            }
+        }
+        for e in entities.indices {
+            for r in entities[e].relationships.indices where entities[e].relationships[r].inverse == nil {
+                let relationship = entities[e].relationships[r]
+                let source = entities[e].name
+                let forward = unpaired(from: source, to: relationship.destination)
+                let backward = unpaired(from: relationship.destination, to: source, except: (e, r))
+                let isSelf = source == relationship.destination
+                guard isSelf ? (forward.count == 2 && backward.count == 1) : (forward.count == 1 && backward.count == 1),
+                    let (d, i) = backward.first
+                else { continue }
+                entities[e].relationships[r].inverse = entities[d].relationships[i].name
+                entities[d].relationships[i].inverse = relationship.name
+            }
+        }
+        for e in entities.indices {
+            for r in entities[e].relationships.indices where entities[e].relationships[r].inverse == nil {
+                let relationship = entities[e].relationships[r]
+                guard let d = index(of: relationship.destination) else { continue }
+                let shape = relationship.inverseShape
+                let source = entities[e].name
+                var base = source.prefix(1).lowercased() + source.dropFirst()
+                if shape.isToMany { base = Self.plural(base) }
+                let used = namesInHierarchy(of: relationship.destination)
+                var name = base
+                if used.contains(name) { name = base + "_" + relationship.name }
+                var suffix = 2
+                while namesInHierarchy(of: relationship.destination).contains(name) {
+                    name = base + "_" + relationship.name + String(suffix)
+                    suffix += 1
+                }
+                entities[e].relationships[r].inverse = name
+                entities[d].relationships.append(Relationship(
+                    name: name, destination: source, isToMany: shape.isToMany, isOrdered: shape.isOrdered,
+                    inverse: relationship.name, userInfo: shape.userInfo.merging([Self.madeUpKey: "true"]) { a, _ in a },
+                    inverseShape: InverseShape()))
+                notes.append("\(relationship.destination).\(name) is a made-up name for the inverse of \(source).\(relationship.name)")
+            }
+        }
+    }
+
+    /// The `userInfo` key marking a relationship the store does not name (a made-up inverse).
+    package static let madeUpKey = InferredModel.madeUpInverseKey
+
+    /// `recipe` → `recipes`, `entity` → `entities`, `box` → `boxes`.
+    static func plural(_ word: String) -> String {
+        let lower = word.lowercased()
+        if lower.hasSuffix("y"), let before = lower.dropLast().last, !"aeiou".contains(before) { return word.dropLast() + "ies" }
+        if ["s", "x", "z", "ch", "sh"].contains(where: { lower.hasSuffix($0) }) { return word + "es" }
+        return word + "s"
+    }
+}
