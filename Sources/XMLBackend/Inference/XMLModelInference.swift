@@ -89,6 +89,7 @@ struct XMLModelInference {
                 while case .start(_, let isEmpty)? = try cursor.next() {
                     if case .dictionary(let entries) = try XMLPropertyListReader(cursor: cursor).readPlist(isEmpty: isEmpty) { metadata = entries }
                 }
+            case "version", "nextObjectID": _ = try cursor.text(isEmpty: isEmpty)
             default: try cursor.skip(isEmpty: isEmpty)
             }
         }
