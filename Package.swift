@@ -11,6 +11,7 @@ let package = Package(
         .library(name: "SQLiteBackend", targets: ["SQLiteBackend"]),
         .library(name: "XMLBackend", targets: ["XMLBackend"]),
         .library(name: "BinaryBackend", targets: ["BinaryBackend"]),
+        .library(name: "ModelFiles", targets: ["ModelFiles"]),
         .executable(name: "stowage", targets: ["StowageCLI"]),
     ],
     dependencies: [
@@ -36,7 +37,9 @@ let package = Package(
         ),
         .target(name: "XMLBackend", dependencies: ["StoreCore", "CXML"]),
         .target(name: "BinaryBackend", dependencies: ["StoreCore"]),
-        .target(name: "Stowage", dependencies: ["StoreCore", "MemoryBackend", "SQLiteBackend", "XMLBackend", "BinaryBackend"]),
+        // Xcode model files (.xcdatamodeld / .xcdatamodel), read with libxml2.
+        .target(name: "ModelFiles", dependencies: ["StoreCore", "CXML"]),
+        .target(name: "Stowage", dependencies: ["StoreCore", "MemoryBackend", "SQLiteBackend", "XMLBackend", "BinaryBackend", "ModelFiles"]),
         .executableTarget(
             name: "StowageCLI",
             dependencies: [
@@ -49,6 +52,7 @@ let package = Package(
         .testTarget(name: "MemoryBackendTests", dependencies: ["MemoryBackend", "StoreTestSupport"]),
         .testTarget(name: "SQLiteBackendTests", dependencies: ["SQLiteBackend", "StoreTestSupport"]),
         .testTarget(name: "BinaryBackendTests", dependencies: ["BinaryBackend", "StoreTestSupport"]),
+        .testTarget(name: "ModelFilesTests", dependencies: ["ModelFiles", "StoreTestSupport", "SQLiteBackend"]),
         .testTarget(name: "XMLBackendTests", dependencies: ["XMLBackend", "CXML", "StoreTestSupport"]),
         // The child process the crash-safety test kills while it saves.
         .executableTarget(name: "stowage-save-loop", dependencies: ["Stowage", "StoreTestSupport"], path: "Tests/StoreSaveLoop"),

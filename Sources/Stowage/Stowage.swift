@@ -1,4 +1,5 @@
 @_exported import StoreCore
+@_exported import ModelFiles
 import BinaryBackend
 import MemoryBackend
 import SQLiteBackend

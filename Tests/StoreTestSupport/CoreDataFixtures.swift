@@ -20,6 +20,19 @@ public enum CoreDataFixtures {
             .deletingLastPathComponent().appendingPathComponent("shared/fixtures/coredata", isDirectory: true)
     }
 
+    /// A model file or package under `models/`; `nil` when the fixtures are not present.
+    public static func model(_ relativePath: String) -> URL? {
+        let url = root.appendingPathComponent("models").appendingPathComponent(relativePath)
+        return FileManager.default.fileExists(atPath: url.path) ? url : nil
+    }
+
+    /// A file under `stores/` (a model package kept beside its store, say), read in place;
+    /// `nil` when the fixtures are not present. Never open a store this way: use ``copyOfStore(_:into:)``.
+    public static func storeDirectoryFile(_ relativePath: String) -> URL? {
+        let url = root.appendingPathComponent("stores").appendingPathComponent(relativePath)
+        return FileManager.default.fileExists(atPath: url.path) ? url : nil
+    }
+
     /// Copies a store under `stores/` with its `-wal` and `-shm` files (which may hold rows)
     /// into `directory`, and returns the copy's URL; `nil` when the fixtures are not present.
     public static func copyOfStore(_ relativePath: String, into directory: URL) throws -> URL? {

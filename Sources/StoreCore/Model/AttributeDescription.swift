@@ -24,13 +24,26 @@ public final class AttributeDescription: PropertyDescription, @unchecked Sendabl
     public let allowsExternalBinaryDataStorage: Bool
     /// Whether the value is kept in a deletion's tombstone in persistent history.
     public let preservesValueInHistoryOnDeletion: Bool
+    /// The class name an Xcode model gives a transformable attribute's values (`customClassName`),
+    /// recorded for code generators; Stowage's transformer decides the Swift type.
+    public let customClassName: String?
+    /// For a derived attribute (Core Data's `NSDerivedAttributeDescription`), the expression it is
+    /// computed from, as written in the model (`"children.@count"`, `"now()"`); `nil` otherwise.
+    /// Recorded, not evaluated: Stowage stores the value like any other attribute.
+    public let derivationExpression: String?
+
+    /// Whether the attribute is derived (has a ``derivationExpression``).
+    public var isDerived: Bool { derivationExpression != nil }
 
     public init(
         name: String, type: AttributeType, isOptional: Bool = true, defaultValue: StoreValue = .null,
         isTransient: Bool = false, validationRules: [AttributeValidationRule] = [],
         allowsExternalBinaryDataStorage: Bool = false, preservesValueInHistoryOnDeletion: Bool = false,
-        userInfo: [String: String] = [:], renamingIdentifier: String? = nil, versionHashModifier: String? = nil
+        userInfo: [String: String] = [:], renamingIdentifier: String? = nil, versionHashModifier: String? = nil,
+        customClassName: String? = nil, derivationExpression: String? = nil
     ) {
+        self.customClassName = customClassName
+        self.derivationExpression = derivationExpression
         self.attributeType = type
         self.defaultValue = defaultValue
         self.validationRules = validationRules

@@ -43,6 +43,12 @@ public final class EntityDescription: @unchecked Sendable, CustomStringConvertib
     public let versionHashModifier: String?
     /// The properties this entity declares itself (not inherited ones).
     public let declaredProperties: [PropertyDescription]
+    /// The class name the model file gives the entity (`representedClassName`, e.g. `"ParentMO"`),
+    /// for code generators and tools; ``managedObjectClass`` is what Stowage instantiates.
+    public let representedClassName: String?
+    /// Fetched properties: named fetch requests evaluated on demand, kept apart from
+    /// ``properties`` (they have no storage).
+    public let fetchedProperties: [FetchedPropertyDescription]
 
     /// The model the entity belongs to.
     public internal(set) weak var model: ManagedObjectModel?
@@ -83,9 +89,12 @@ public final class EntityDescription: @unchecked Sendable, CustomStringConvertib
         _ name: String, class managedObjectClass: ManagedObject.Type = ManagedObject.self, parent: String? = nil,
         isAbstract: Bool = false, uniquenessConstraints: [[String]] = [], indexes: [FetchIndexDescription] = [],
         userInfo: [String: String] = [:], renamingIdentifier: String? = nil, versionHashModifier: String? = nil,
+        representedClassName: String? = nil, fetchedProperties: [FetchedPropertyDescription] = [],
         @PropertyListBuilder properties: () -> [PropertyDescription] = { [] }
     ) {
         self.name = name
+        self.representedClassName = representedClassName
+        self.fetchedProperties = fetchedProperties
         self.temporaryIDSpace = ManagedObjectID.Space(entityName: name, storeIdentifier: nil)
         self.managedObjectClass = managedObjectClass
         self.superentityName = parent

@@ -119,8 +119,10 @@ struct ModelLinker {
         {
             problems.append(ModelError(.invalidRelationshipCount, entity: entity.name, key: relationship.name, "minimum count \(relationship.minCount) and maximum count \(relationship.maxCount) do not make a valid range"))
         }
-        guard let inverse = destination.relationshipsByName[relationship.inverseName] else {
-            problems.append(ModelError(.missingInverse, entity: entity.name, key: relationship.name, "inverse '\(relationship.inverseName)' not found on \(destination.name); every relationship needs an inverse"))
+        // A relationship without an inverse (possible in Xcode model files) is linked one way only.
+        guard let inverseName = relationship.inverseName else { return }
+        guard let inverse = destination.relationshipsByName[inverseName] else {
+            problems.append(ModelError(.missingInverse, entity: entity.name, key: relationship.name, "inverse '\(inverseName)' not found on \(destination.name); a relationship's inverse must exist"))
             return
         }
         guard inverse.inverseName == relationship.name, let back = model.entitiesByName[inverse.destinationEntityName],

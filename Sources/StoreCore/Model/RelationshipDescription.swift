@@ -19,8 +19,10 @@ public enum DeleteRule: Sendable, Hashable {
 /// A relationship from one entity to another: to-one, to-many or ordered to-many, with an
 /// inverse, a delete rule and a minimum and maximum count.
 ///
-/// Every relationship must name its inverse; the model checks that the inverse exists and
+/// A relationship built in code names its inverse; the model checks that the inverse exists and
 /// points back. The context keeps both sides in step: setting one updates the other at once.
+/// Relationships loaded from Xcode model files may have no inverse (`inverseName == nil`), as
+/// Core Data allows: then only the declaring side knows about the link.
 ///
 /// For example:
 ///
@@ -37,8 +39,8 @@ public final class RelationshipDescription: PropertyDescription, @unchecked Send
 
     /// The name of the entity the relationship points at.
     public let destinationEntityName: String
-    /// The name of the inverse relationship on the destination.
-    public let inverseName: String
+    /// The name of the inverse relationship on the destination (`nil`: the relationship has none).
+    public let inverseName: String?
     /// Whether the relationship holds many objects.
     public let isToMany: Bool
     /// Whether a to-many relationship keeps its objects in order.
@@ -56,7 +58,7 @@ public final class RelationshipDescription: PropertyDescription, @unchecked Send
     public internal(set) weak var inverseRelationship: RelationshipDescription?
 
     public init(
-        name: String, destinationEntityName: String, inverseName: String, isToMany: Bool = false,
+        name: String, destinationEntityName: String, inverseName: String?, isToMany: Bool = false,
         isOrdered: Bool = false, deleteRule: DeleteRule = .nullify, isOptional: Bool = true,
         minCount: Int = 0, maxCount: Int = 0, isTransient: Bool = false, userInfo: [String: String] = [:],
         renamingIdentifier: String? = nil, versionHashModifier: String? = nil
@@ -74,6 +76,6 @@ public final class RelationshipDescription: PropertyDescription, @unchecked Send
     }
 
     override var versionHashText: String {
-        "R|\(renamingIdentifier ?? name)|\(destinationEntityName)|\(inverseName)|\(isToMany)|\(isOrdered)|\(isOptional)|\(isTransient)|\(minCount)|\(maxCount)|\(versionHashModifier ?? "")"
+        "R|\(renamingIdentifier ?? name)|\(destinationEntityName)|\(inverseName ?? "")|\(isToMany)|\(isOrdered)|\(isOptional)|\(isTransient)|\(minCount)|\(maxCount)|\(versionHashModifier ?? "")"
     }
 }

@@ -1,0 +1,109 @@
+import Foundation
+import StoreCore
+
+/// Every version of an Xcode model package (`.xcdatamodeld`), with the current one — what
+/// Core Data compiles into a `.momd`. A single `.xcdatamodel` loads as a bundle of one version.
+///
+/// For example:
+///
+/// ```swift
+/// let bundle = try ManagedObjectModelBundle(contentsOf: URL(fileURLWithPath: "BookmarksModel.xcdatamodeld"))
+/// bundle.versions.map(\.name)       // ["BookmarksModel", "BookmarksModel 2", …, "BookmarksModel 6"]
+/// bundle.currentVersion.name        // "BookmarksModel 6" (from .xccurrentversion)
+/// let old = bundle.version(named: "BookmarksModel 2")?.model
+/// let forStore = bundle.version(compatibleWithStoreMetadata: metadata)   // by version hashes
+/// ```
+public struct ManagedObjectModelBundle: Sendable {
+    /// The package (or folder) loaded.
+    public let url: URL
+    /// The versions, in Xcode's order (natural order of their names).
+    public let versions: [ModelVersion]
+    /// The name of the current version.
+    public let currentVersionName: String
+    /// Warnings about the package itself (its `.xccurrentversion`); each version has its own.
+    public let packageWarnings: [ModelFileWarning]
+
+    /// Loads every version of a `.xcdatamodeld` package, or the one version of a `.xcdatamodel`
+    /// folder or `contents` file.
+    ///
+    /// - Throws: ``ModelFileError`` for the first version that cannot be loaded, or a package
+    ///   with no versions.
+    public init(contentsOf url: URL) throws(ModelFileError) {
+        switch try ModelFileLocation(url) {
+        case .version(let name, let contents):
+            self.url = url
+            versions = [try ModelVersion.load(name: name, contents: contents)]
+            currentVersionName = name
+            packageWarnings = []
+        case .package(let package):
+            let folders = ModelFileLocation.versionFolders(in: package)
+            var loaded: [ModelVersion] = []
+            for folder in folders {
+                let contents = folder.appendingPathComponent("contents")
+                guard FileManager.default.fileExists(atPath: contents.path) else {
+                    _ = try ModelFileLocation(folder)  // throws the precise reason (Xcode 3 model, …)
+                    continue
+                }
+                loaded.append(try ModelVersion.load(name: ModelFileLocation.versionName(of: folder), contents: contents))
+            }
+            let current = try Self.currentVersionFolder(of: package)
+            self.url = package
+            versions = loaded
+            currentVersionName = current.name
+            packageWarnings = current.warnings
+        }
+    }
+
+    /// The current version.
+    public var currentVersion: ModelVersion {
+        // `init` guarantees a version of that name exists.
+        versions.first { $0.name == currentVersionName } ?? versions[versions.count - 1]
+    }
+
+    /// The current version's model.
+    public var currentModel: ManagedObjectModel { currentVersion.model }
+
+    /// Every warning: the package's, then each version's.
+    public var warnings: [ModelFileWarning] { packageWarnings + versions.flatMap(\.warnings) }
+
+    /// The version named `name` ("BookmarksModel 2"; a trailing `.xcdatamodel` is allowed).
+    public func version(named name: String) -> ModelVersion? {
+        let bare = name.hasSuffix(".xcdatamodel") ? String(name.dropLast(".xcdatamodel".count)) : name
+        return versions.first { $0.name == bare }
+    }
+
+    /// The version whose entity version hashes equal those a store recorded; `nil` when none
+    /// does. Stores Stowage wrote record Stowage's hashes; stores Apple's Core Data wrote record
+    /// Core Data's, which ``ManagedObjectModel/coreDataEntityVersionHashesByName`` reproduces.
+    public func version(compatibleWithStoreMetadata metadata: StoreMetadata) -> ModelVersion? {
+        let hashes = metadata.modelVersionHashes
+        guard !hashes.isEmpty else { return nil }
+        return versions.last { version in
+            version.model.entityVersionHashesByName == hashes || version.model.coreDataEntityVersionHashesByName == hashes
+        }
+    }
+
+    /// The current version's folder and name: `.xccurrentversion`'s `_XCCurrentVersionName`, or
+    /// (without that file) the only version, or the one named like the package.
+    static func currentVersionFolder(of package: URL) throws(ModelFileError) -> (name: String, contents: URL, warnings: [ModelFileWarning]) {
+        let folders = ModelFileLocation.versionFolders(in: package)
+        guard !folders.isEmpty else {
+            throw ModelFileError(.notFound, url: package, "the package holds no .xcdatamodel version")
+        }
+        func found(_ folder: URL, _ warnings: [ModelFileWarning]) -> (name: String, contents: URL, warnings: [ModelFileWarning]) {
+            (ModelFileLocation.versionName(of: folder), folder.appendingPathComponent("contents"), warnings)
+        }
+        let marker = package.appendingPathComponent(".xccurrentversion")
+        if FileManager.default.fileExists(atPath: marker.path) {
+            let name = try CurrentVersionFile.read(marker)
+            guard let folder = folders.first(where: { $0.lastPathComponent == name || ModelFileLocation.versionName(of: $0) == name }) else {
+                throw ModelFileError(.malformed, url: marker, "names the current version '\(name)', which is not in the package")
+            }
+            return found(folder, [])
+        }
+        if folders.count == 1 { return found(folders[0], []) }
+        let packageName = package.deletingPathExtension().lastPathComponent
+        let folder = folders.first { ModelFileLocation.versionName(of: $0) == packageName } ?? folders[folders.count - 1]
+        return found(folder, [ModelFileWarning(url: package, line: 0, "no .xccurrentversion; \(folder.lastPathComponent) is taken as the current version")])
+    }
+}

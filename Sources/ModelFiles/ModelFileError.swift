@@ -1,0 +1,50 @@
+import Foundation
+import StoreCore
+
+/// A model file that cannot be read: not there, not a model, malformed XML (with the line), a
+/// format Stowage does not read (compiled `.mom`/`.momd`, Xcode 3 `elements`), or a model that
+/// fails the model's own checks (the ``ModelError`` is attached).
+///
+/// For example:
+///
+/// ```swift
+/// do { _ = try ManagedObjectModel(contentsOf: url) }
+/// catch let error as ModelFileError { print(error) }   // "…/contents, line 7: not well-formed XML: …"
+/// ```
+public struct ModelFileError: Error, CustomStringConvertible, Sendable {
+    public typealias Code = ErrorCode<ModelFileError>
+    public let code: Code
+    /// The file concerned.
+    public let url: URL
+    /// The line in the file, when the problem has one.
+    public let line: Int?
+    /// What went wrong, in words.
+    public let message: String
+    /// The model's own error, for ``ErrorCode/invalidModel``.
+    public let modelError: ModelError?
+
+    public init(_ code: Code, url: URL, line: Int? = nil, _ message: String, modelError: ModelError? = nil) {
+        self.code = code
+        self.url = url
+        self.line = line
+        self.message = message
+        self.modelError = modelError
+    }
+
+    public var description: String {
+        var place = url.path
+        if let line { place += ", line \(line)" }
+        return "\(place): \(message)"
+    }
+}
+
+extension ErrorCode where Domain == ModelFileError {
+    /// Nothing (or nothing readable) at the path.
+    public static let notFound = Self("notFound")
+    /// Not well-formed XML, or not the structure a model file has.
+    public static let malformed = Self("malformed")
+    /// A model format Stowage cannot read (compiled `.mom`/`.momd`, Xcode 3 `elements`).
+    public static let unsupportedFormat = Self("unsupportedFormat")
+    /// The file was read but the model it describes is inconsistent (see `modelError`).
+    public static let invalidModel = Self("invalidModel")
+}

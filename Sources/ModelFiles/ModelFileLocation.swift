@@ -1,0 +1,61 @@
+import Foundation
+
+/// What a path handed to the model loaders is: a `.xcdatamodeld` package (several versions), a
+/// `.xcdatamodel` folder or its `contents` file (one version), or a compiled model Stowage cannot
+/// read. Checks the file system, not just the name.
+///
+/// For example:
+///
+/// ```swift
+/// try ModelFileLocation(url)   // .package(url) for "Model.xcdatamodeld"
+/// ```
+enum ModelFileLocation {
+    case package(URL)
+    /// The version's name and its `contents` file.
+    case version(name: String, contents: URL)
+
+    init(_ url: URL) throws(ModelFileError) {
+        let url = url.standardizedFileURL
+        var isDirectory: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: url.path, isDirectory: &isDirectory) else {
+            throw ModelFileError(.notFound, url: url, "there is no model file here")
+        }
+        let fileExtension = url.pathExtension.lowercased()
+        if fileExtension == "mom" || fileExtension == "momd" || fileExtension == "omo" {
+            throw ModelFileError(.unsupportedFormat, url: url, "a compiled Core Data model (.\(fileExtension)) is an archive of Objective-C objects that Stowage cannot read; ship the .xcdatamodeld package (or .xcdatamodel folder) instead")
+        }
+        if !isDirectory.boolValue {
+            let folder = url.deletingLastPathComponent()
+            self = .version(name: Self.versionName(of: folder), contents: url)
+            return
+        }
+        if fileExtension == "xcdatamodeld" {
+            self = .package(url)
+            return
+        }
+        let contents = url.appendingPathComponent("contents")
+        if FileManager.default.fileExists(atPath: contents.path) {
+            self = .version(name: Self.versionName(of: url), contents: contents)
+        } else if FileManager.default.fileExists(atPath: url.appendingPathComponent("elements").path) {
+            throw ModelFileError(.unsupportedFormat, url: url, "an Xcode 3 model (an 'elements' binary property list, no 'contents' XML); open it in a current Xcode, which saves it as XML, and use that")
+        } else if Self.versionFolders(in: url).isEmpty == false {
+            self = .package(url)
+        } else {
+            throw ModelFileError(.notFound, url: url, "the folder has no 'contents' file: it is not an .xcdatamodel")
+        }
+    }
+
+    /// "BookmarksModel 2" for ".../BookmarksModel 2.xcdatamodel".
+    static func versionName(of folder: URL) -> String {
+        folder.pathExtension.lowercased() == "xcdatamodel" ? folder.deletingPathExtension().lastPathComponent : folder.lastPathComponent
+    }
+
+    /// The `.xcdatamodel` folders directly inside `package`, by name.
+    static func versionFolders(in package: URL) -> [URL] {
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: package.path)) ?? []
+        // By version name ("Model" before "Model 2"), numbers compared as numbers ("Model 2" before "Model 10").
+        return names.filter { $0.lowercased().hasSuffix(".xcdatamodel") }
+            .map { package.appendingPathComponent($0, isDirectory: true) }
+            .sorted { versionName(of: $0).localizedStandardCompare(versionName(of: $1)) == .orderedAscending }
+    }
+}

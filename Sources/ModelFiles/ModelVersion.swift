@@ -1,0 +1,71 @@
+import Foundation
+import StoreCore
+
+/// One version of an Xcode model — an `.xcdatamodel` folder — loaded: its name, the model and
+/// the warnings the reader collected (elements and attributes it read past).
+///
+/// For example:
+///
+/// ```swift
+/// let version = try ModelVersion(contentsOf: URL(fileURLWithPath: "Blog.xcdatamodeld/Blog 2.xcdatamodel"))
+/// version.name            // "Blog 2"
+/// version.model.entities  // the entities
+/// version.warnings        // what was not understood, with file and line
+/// ```
+public struct ModelVersion: Sendable {
+    /// The version's name: the folder's name without `.xcdatamodel`.
+    public let name: String
+    /// The `contents` file it was read from.
+    public let url: URL
+    /// The model.
+    public let model: ManagedObjectModel
+    /// Everything read past, with its line.
+    public let warnings: [ModelFileWarning]
+
+    /// Loads a `.xcdatamodel` folder or its `contents` file.
+    ///
+    /// - Throws: ``ModelFileError``: the file is missing, malformed (with the line), of a format
+    ///   Stowage cannot read, or describes an inconsistent model.
+    public init(contentsOf url: URL) throws(ModelFileError) {
+        switch try ModelFileLocation(url) {
+        case .version(let name, let contents):
+            self = try Self.load(name: name, contents: contents)
+        case .package:
+            throw ModelFileError(.malformed, url: url, "this is an .xcdatamodeld package of versions; load it with ManagedObjectModelBundle(contentsOf:)")
+        }
+    }
+
+    init(name: String, url: URL, model: ManagedObjectModel, warnings: [ModelFileWarning]) {
+        self.name = name
+        self.url = url
+        self.model = model
+        self.warnings = warnings
+    }
+
+    static func load(name: String, contents: URL) throws(ModelFileError) -> ModelVersion {
+        let (read, warnings) = try readContents(contents)
+        let model: ManagedObjectModel
+        do {
+            model = try ManagedObjectModel(
+                configurations: read.configurations, versionIdentifiers: read.versionIdentifiers,
+                fetchRequestTemplates: read.fetchRequestTemplates) { read.entities }
+        } catch {
+            throw ModelFileError(.invalidModel, url: contents, "the model is not consistent: \(error)", modelError: error)
+        }
+        return ModelVersion(name: name, url: contents, model: model, warnings: warnings)
+    }
+
+    /// Reads and parses one `contents` file.
+    static func readContents(_ contents: URL) throws(ModelFileError) -> (ModelContentsReader.Contents, [ModelFileWarning]) {
+        let data: Data
+        do {
+            data = try Data(contentsOf: contents)
+        } catch {
+            throw ModelFileError(.notFound, url: contents, "the file cannot be read: \(error.localizedDescription)")
+        }
+        let root = try ModelXMLElement.parse(data, url: contents)
+        var reader = ModelContentsReader(url: contents)
+        let read = try reader.read(root)
+        return (read, reader.warnings)
+    }
+}
