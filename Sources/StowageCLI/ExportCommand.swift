@@ -9,8 +9,8 @@ struct ExportCommand: ParsableCommand {
         commandName: "export",
         abstract: "Copy a store into a new store of another type (sqlite, xml, binary).",
         discussion: """
-            The input's type is detected from the file. Until model files can be loaded, the store \
-            must have been written with the demo model (`stowage demo --path FILE`).
+            The input's type is detected from the file. --model names the model the store was \
+            written with: `demo` (`stowage demo --path FILE`) or an Xcode model file.
             """
     )
 
@@ -23,7 +23,7 @@ struct ExportCommand: ParsableCommand {
     @Argument(help: "Where to write the new store (nothing may exist there yet).")
     var output: String
 
-    @Option(help: "The model the store was written with: `demo` (model files come later).")
+    @Option(help: "The model the store was written with: `demo`, or a .xcdatamodeld / .xcdatamodel path.")
     var model: ModelChoice = .demo
 
     func run() throws {
@@ -55,7 +55,8 @@ enum StoreKind: String, ExpressibleByArgument, CaseIterable {
     }
 }
 
-/// The models the tool knows: `demo`, or (once model files can be loaded) a model file.
+/// The models the tool knows: `demo`, or an Xcode model file (`.xcdatamodeld` package,
+/// `.xcdatamodel` folder, or its `contents`).
 enum ModelChoice: ExpressibleByArgument, CustomStringConvertible {
     case demo
     case file(String)
@@ -74,8 +75,7 @@ enum ModelChoice: ExpressibleByArgument, CustomStringConvertible {
     func make() throws -> ManagedObjectModel {
         switch self {
         case .demo: return try DemoModel.make()
-        case .file(let path):
-            throw ValidationError("cannot use the model file \(path): this version of stowage cannot load model files yet; use `--model demo`, or leave --model out to inspect a store with a model inferred from it")
+        case .file(let path): return try ManagedObjectModel(contentsOf: URL(fileURLWithPath: path))
         }
     }
 }

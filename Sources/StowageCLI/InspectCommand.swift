@@ -19,7 +19,7 @@ struct InspectCommand: ParsableCommand {
     @Argument(help: "The store to inspect.")
     var store: String
 
-    @Option(help: "The model the store was written with: `demo` (model files come later). Default: inferred from the store.")
+    @Option(help: "The model the store was written with: `demo`, or a .xcdatamodeld / .xcdatamodel path. Default: inferred from the store.")
     var model: ModelChoice?
 
     @Option(help: "How many objects of each entity to show.")
@@ -102,7 +102,7 @@ struct InspectCommand: ParsableCommand {
         let list = entity.relationships.map { relationship in
             let kind = relationship.isToMany ? (relationship.isOrdered ? "ordered to-many" : "to-many") : "to-one"
             let madeUp = relationship.userInfo[InferredModel.madeUpInverseKey] != nil ? ", name made up" : ""
-            return "\(relationship.name) → \(relationship.destinationEntityName) (\(kind), inverse \(relationship.inverseName)\(madeUp))"
+            return "\(relationship.name) → \(relationship.destinationEntityName) (\(kind)\(relationship.inverseName.map { ", inverse " + $0 } ?? ", no inverse")\(madeUp))"
         }
         return list.isEmpty ? "none" : list.joined(separator: ", ")
     }

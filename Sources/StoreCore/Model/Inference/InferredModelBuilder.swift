@@ -146,7 +146,7 @@ package struct InferredModelBuilder {
             }
             let relationships: [PropertyDescription] = entity.relationships.map {
                 RelationshipDescription(
-                    name: $0.name, destinationEntityName: $0.destination, inverseName: $0.inverse ?? "",
+                    name: $0.name, destinationEntityName: $0.destination, inverseName: $0.inverse,
                     isToMany: $0.isToMany, isOrdered: $0.isOrdered, userInfo: $0.userInfo)
             }
             let properties = attributes + relationships
