@@ -35,6 +35,11 @@ struct BinaryModelInference {
             guard builder.addEntity(name), case .dictionary(let table) = value, case .array(let keys)? = table["keys"] else { continue }
             for key in keys { if let key = key.integerValue { owners[key] = name } }
         }
+        // Entities without objects have no table, but the metadata's version hashes name them
+        // (and a whole-file store refuses a model without them).
+        if case .dictionary(let metadata)? = top["metadata"], case .dictionary(let hashes)? = metadata["NSStoreModelVersionHashes"] {
+            for name in hashes.keys.sorted() where builder.entity(named: name) == nil { builder.addEntity(name) }
+        }
         for (name, value) in entities.sorted(by: { $0.key < $1.key }) {
             guard builder.entity(named: name) != nil, case .dictionary(let table) = value else { continue }
             if case .dictionary(let attributes)? = table["attributes"] {
