@@ -49,6 +49,37 @@ final class XMLInferredModelTests: XCTestCase {
         XCTAssertEqual(inferred.model.entitiesByName["POST"]?.attributesByName["views"]?.attributeType, .double)
     }
 
+    func testSidesOfSelfRelationshipsArePairedByTheObjectsTheyHold() throws {
+        let model = try ManagedObjectModel {
+            EntityDescription("Folder") {
+                .attribute("name", .string)
+                .toOne("parent", destination: "Folder", inverse: "children")
+                .toMany("children", destination: "Folder", inverse: "parent")
+                .toMany("favorites", destination: "Folder", inverse: "favoriteOf")
+                .toMany("favoriteOf", destination: "Folder", inverse: "favorites")
+            }
+        }
+        let directory = try TemporaryDirectory()
+        let url = directory.file("Folders.xml")
+        let context = try TestStack.xmlContainer(model, at: url).newBackgroundContext()
+        try context.performAndWait {
+            let entity = try XCTUnwrap(model.entitiesByName["Folder"])
+            let root = ManagedObject(entity: entity, insertInto: context)
+            let a = ManagedObject(entity: entity, insertInto: context)
+            let b = ManagedObject(entity: entity, insertInto: context)
+            try a.setValue(root, forKey: "parent")
+            try b.setValue(root, forKey: "parent")
+            try root.setValue(Set([a]), forKey: "favorites")
+            try b.setValue(Set([a, root]), forKey: "favorites")
+            try context.save()
+        }
+        let folder = try XCTUnwrap(InferredModel(xmlStoreAt: url).model.entitiesByName["Folder"])
+        XCTAssertEqual(folder.relationshipsByName["parent"]?.inverseName, "children")
+        XCTAssertEqual(folder.relationshipsByName["children"]?.inverseName, "parent")
+        XCTAssertEqual(folder.relationshipsByName["favorites"]?.inverseName, "favoriteOf")
+        XCTAssertEqual(folder.relationships.count, 4, "no made-up inverses: \(folder.relationships.map(\.name))")
+    }
+
     func testAFileThatIsNotAnXMLStoreIsRefused() throws {
         let directory = try TemporaryDirectory()
         let url = directory.file("Store.xml")

@@ -31,6 +31,14 @@ struct XMLModelInference {
         var destinationType: String
         var isToMany = false
         var withoutIDRefs = 0
+        /// Every (object id, referenced id) the relationship holds: two relationships holding
+        /// the same links reversed are each other's inverse.
+        var links: Set<Link> = []
+    }
+
+    private struct Link: Hashable {
+        let from: String
+        let to: String
     }
 
     private struct EntityEvidence {
@@ -67,7 +75,7 @@ struct XMLModelInference {
                         if !(id.hasPrefix("z") && Int64(id.dropFirst()) != nil) { unkeyed += 1 }
                         if entities[type] == nil { entities[type] = EntityEvidence(type: type); entityOrder.append(type) }
                         entities[type]?.objects += 1
-                        if !isEmpty { try readObject(cursor, into: &entities[type, default: EntityEvidence(type: type)]) }
+                        if !isEmpty { try readObject(cursor, id: id, into: &entities[type, default: EntityEvidence(type: type)]) }
                     default:
                         throw cursor.error(.corrupt, "an element other than <databaseInfo> or <object> in <database>")
                     }
@@ -95,7 +103,7 @@ struct XMLModelInference {
         }
     }
 
-    private func readObject(_ cursor: XMLNodeCursor, into entity: inout EntityEvidence) throws(StoreError) {
+    private func readObject(_ cursor: XMLNodeCursor, id: String, into entity: inout EntityEvidence) throws(StoreError) {
         let decoding = XMLValueDecoding()
         while case .start(let element, let isEmpty)? = try cursor.next() {
             var name = "", type = "", destination = "", idrefs: String?
@@ -126,6 +134,9 @@ struct XMLModelInference {
                 let references = idrefs?.split(whereSeparator: \.isWhitespace).count ?? 0
                 if maximum != 1 || references > 1 { evidence.isToMany = true }
                 if idrefs == nil { evidence.withoutIDRefs += 1 }
+                for reference in idrefs?.split(whereSeparator: \.isWhitespace) ?? [] {
+                    evidence.links.insert(Link(from: id, to: String(reference)))
+                }
                 entity.relationships[name] = evidence
             default:
                 throw cursor.error(.corrupt, "an element other than <attribute> or <relationship> in an <object>")
@@ -164,6 +175,7 @@ struct XMLModelInference {
                 }
             }
         }
+        let inverses = Self.inversesByLinks(entities, entityName: entityName)
         for type in order {
             guard let name = names[type], let evidence = entities[type] else { continue }
             for (relationship, seen) in evidence.relationships.sorted(by: { $0.value.order < $1.value.order }) {
@@ -171,7 +183,7 @@ struct XMLModelInference {
                 if builder.entity(named: destination) == nil, builder.addEntity(destination) {
                     builder.notes.append("entity \(destination) has no objects and is known only as the destination of \(name).\(relationship)")
                 }
-                builder.addRelationship(relationship, from: name, to: destination, isToMany: seen.isToMany)
+                builder.addRelationship(relationship, from: name, to: destination, isToMany: seen.isToMany, inverse: inverses[name + "." + relationship])
                 if seen.withoutIDRefs > 0 {
                     builder.notes.append("\(name).\(relationship) has no idrefs in \(seen.withoutIDRefs) object(s); read as empty")
                 }
@@ -181,6 +193,27 @@ struct XMLModelInference {
             builder.notes.append("\(unkeyed) object(s) have ids that are not z<n> (hand-edited); they get keys above every other")
         }
         return try builder.build(storeType: .xml)
+    }
+
+    /// Pairs of relationships holding the same links reversed (both sides written, as Core Data
+    /// and Stowage write them), by `Entity.relationship`; only pairs that match one way only.
+    private static func inversesByLinks(_ entities: [String: EntityEvidence], entityName: (String) -> String) -> [String: String] {
+        var sides: [(key: String, entity: String, name: String, destination: String, links: Set<Link>)] = []
+        for (type, evidence) in entities {
+            for (name, seen) in evidence.relationships where !seen.links.isEmpty {
+                sides.append((entityName(type) + "." + name, entityName(type), name, entityName(seen.destinationType), seen.links))
+            }
+        }
+        var result: [String: String] = [:]
+        for side in sides {
+            let reversed = Set(side.links.map { Link(from: $0.to, to: $0.from) })
+            let matches = sides.filter { $0.key != side.key && $0.entity == side.destination && $0.destination == side.entity && $0.links == reversed }
+            if matches.count == 1, let match = matches.first { result[side.key] = match.name }
+        }
+        return result.filter { key, inverse in
+            guard let entity = key.split(separator: ".").first else { return false }
+            return sides.contains { side in side.name == inverse && result[side.key] == String(key.split(separator: ".").last ?? "") && side.destination == String(entity) }
+        }
     }
 
     /// The attribute kind that reads every value: the kind most often written when it does,
