@@ -23,7 +23,7 @@ final class XMLInferredModelTests: XCTestCase {
         XCTAssertEqual(unit.destinationEntityName, "Unit")
         XCTAssertTrue(inferred.notes.contains { $0.contains("Structure.atoms has no idrefs") }, "\(inferred.notes)")
         XCTAssertEqual(inferred.metadata["NSStoreUUID"], "D1E2667A-3268-45DB-8AA0-DF69A046A0F1")
-        XCTAssertEqual(inferred.metadata["NSStoreModelVersionIdentifiers"], "[0.9]")
+        XCTAssertEqual(inferred.metadata["NSStoreModelVersionIdentifiers"], #"["0.9"]"#)
 
         let container = PersistentContainer(name: "Inspect", managedObjectModel: model)
         container.persistentStoreDescriptions = [.inspecting(url, type: .xml)]

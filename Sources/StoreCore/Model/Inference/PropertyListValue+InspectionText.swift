@@ -31,7 +31,8 @@ extension PropertyListValue {
         case .boolean(let flag): String(flag)
         case .date(let date): date.formatted(.iso8601)
         case .data(let data): data.count <= 48 ? data.base64EncodedString() : "<\(data.count) bytes>"
-        case .array(let items): "[" + items.map(\.inspectionText).joined(separator: ", ") + "]"
+        case .array(let items):
+            "[" + items.map { item in item.stringValue.map { "\"\($0)\"" } ?? item.inspectionText }.joined(separator: ", ") + "]"
         case .dictionary(let entries):
             "{" + entries.sorted { $0.key < $1.key }.map { "\($0.key): \($0.value.inspectionText)" }.joined(separator: ", ") + "}"
         case .uid(let value): "uid(\(value))"
