@@ -32,8 +32,16 @@ struct InspectCommand: ParsableCommand {
     func run() throws {
         let url = URL(fileURLWithPath: store)
         let type = try PersistentStoreType(detectingStoreAt: url)
+        // With a model given, the inferred one only supplies the metadata as recorded (every key).
         let inferred: InferredModel? = model == nil ? try InferredModel(storeAt: url) : try? InferredModel(storeAt: url)
-        let managedObjectModel = try model?.make() ?? inferred?.model ?? DemoModel.make()
+        let managedObjectModel: ManagedObjectModel
+        if let model {
+            managedObjectModel = try model.make()
+        } else if let inferred {
+            managedObjectModel = inferred.model
+        } else {
+            throw ValidationError("the store's model cannot be inferred; pass it with --model")
+        }
         let container = PersistentContainer(name: "Inspect", managedObjectModel: managedObjectModel)
         container.persistentStoreDescriptions = [.inspecting(url, type: type)]
         try container.loadPersistentStores()
