@@ -41,11 +41,19 @@ struct ModelXMLElement: Sendable {
         let options = Int32(XML_PARSE_NONET.rawValue | XML_PARSE_NOBLANKS.rawValue | XML_PARSE_NOCDATA.rawValue)
         var saved = stowage_xml_error_handlers()
         stowage_xml_silence_errors(&saved)
+        // The first error libxml2 reports is the one that names the real problem.
+        let sink = ModelXMLErrorSink()
+        xmlSetStructuredErrorFunc(Unmanaged.passUnretained(sink).toOpaque(), recordFirstModelXMLError)
         let document: xmlDocPtr? = data.withUnsafeBytes { buffer in
             guard let base = buffer.baseAddress?.assumingMemoryBound(to: CChar.self) else { return nil }
             return xmlCtxtReadMemory(context, base, length, nil, nil, options)
         }
         stowage_xml_restore_errors(&saved)
+        withExtendedLifetime(sink) {}
+        if let first = sink.first {
+            if let document { xmlFreeDoc(document) }
+            throw ModelFileError(.malformed, url: url, line: first.line, "not well-formed XML: \(first.message)")
+        }
         guard let document else {
             if data.isEmpty { throw ModelFileError(.malformed, url: url, line: 1, "the file is empty") }
             if let error = xmlCtxtGetLastError(context) {
@@ -104,6 +112,22 @@ struct ModelXMLElement: Sendable {
         }
         return ModelXMLElement(name: String(cString: node.pointee.name), attributes: attributes, children: children, text: text, line: line)
     }
+}
+
+/// Keeps the first error libxml2 reports while one model file is parsed (passed to libxml2
+/// unretained; the parse function keeps it alive until the handler is removed).
+private final class ModelXMLErrorSink {
+    var first: (message: String, line: Int)?
+}
+
+/// The structured error handler: records the first error (warnings are ignored).
+private func recordFirstModelXMLError(_ context: UnsafeMutableRawPointer?, _ error: xmlErrorPtr?) {
+    guard let context, let error, error.pointee.level.rawValue >= XML_ERR_ERROR.rawValue else { return }
+    let sink = Unmanaged<ModelXMLErrorSink>.fromOpaque(context).takeUnretainedValue()
+    guard sink.first == nil else { return }
+    var message = error.pointee.message.map { String(cString: $0) } ?? "XML error \(error.pointee.code)"
+    while message.last?.isWhitespace == true { message.removeLast() }
+    sink.first = (message, Int(error.pointee.line))
 }
 
 /// Process-wide libxml2 setup for model files, done once: the parser's global tables and an

@@ -62,6 +62,16 @@ final class FixtureModelTests: XCTestCase {
         }
     }
 
+    func testXcode3ModelsInTheFixturesAreReportedAsUnsupported() throws {
+        for path in ["fruitsamples__iPhoneCoreDataRecipes/Recipes.xcdatamodel", "gilpa__iphone_sqlite_test/CoreDataBooks.xcdatamodel"] {
+            guard let url = CoreDataFixtures.storeDirectoryFile(path) else { throw XCTSkip("the Core Data fixtures are not present beside the repository") }
+            XCTAssertThrowsError(try ManagedObjectModel(contentsOf: url)) { error in
+                XCTAssertEqual((error as? ModelFileError)?.code, .unsupportedFormat, "\(error)")
+                XCTAssertTrue("\(error)".contains("Xcode 3"), "\(error)")
+            }
+        }
+    }
+
     func testMogeneratorModelKeepsInheritanceClassesRulesTemplatesAndUserInfo() throws {
         let model = try ManagedObjectModel(contentsOf: try fixture("rentzsch__mogenerator/test.xcdatamodel"))
         let parent = try model.entity(named: "Parent")

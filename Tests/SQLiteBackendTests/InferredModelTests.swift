@@ -100,6 +100,8 @@ final class InferredModelTests: XCTestCase {
         let message = try XCTUnwrap(inferred.model.entitiesByName["LoggerMessageEntity"])
         XCTAssertEqual(message.relationshipsByName["metadata"]?.destinationEntityName, "LoggerMetadataEntity")
         XCTAssertEqual(message.relationshipsByName["metadata"]?.isToMany, true)
+        XCTAssertNil(message.relationshipsByName["metadata"]?.inverseName, "Z1METADATA: Core Data's column for a to-many without an inverse")
+        XCTAssertTrue(inferred.notes.isEmpty || !inferred.notes.contains { $0.contains("LoggerMetadataEntity.") }, "\(inferred.notes)")
         XCTAssertEqual(message.relationshipsByName["request"]?.destinationEntityName, "LoggerNetworkRequestEntity")
         let context = try open(url, inferred).newBackgroundContext()
         try context.performAndWait {

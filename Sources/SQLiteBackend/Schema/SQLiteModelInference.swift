@@ -143,11 +143,10 @@ struct SQLiteModelInference {
                     builder.notes.append("\(table).\(column.name) (the entity of \(table).Z\(relationship)'s destination) was left out")
                     continue
                 }
-                // Core Data's hidden inverse of a to-many that has none: the owner's key, in the member's table.
-                let name = relationship.lowercased()
+                // A to-many without an inverse: the owner's key, in the member's table.
                 builder.addRelationship(
-                    name, from: source, to: owner, isToMany: true,
-                    inverseShape: .init(isToMany: false, userInfo: columnInfo))
+                    relationship.lowercased(), from: source, to: owner, isToMany: true,
+                    isOrdered: names.contains("Z_FOK_" + column.name.dropFirst()), pairs: false)
                 continue
             }
             let name = Self.propertyName(base)

@@ -46,8 +46,11 @@ extension SQLiteSchema {
     }
 
     private func isForeignKey(_ column: String, in root: EntityDescription) -> Bool {
-        tables.values.contains { table in
-            table.rootName == root.name && table.columns.contains { if case .toOne = $0.kind { $0.name == column } else { false } }
+        let rootTable = Self.tableName(root.name)
+        return tables.values.contains { table in
+            (table.rootName == root.name && table.columns.contains { if case .toOne = $0.kind { $0.name == column } else { false } })
+                // the owner's key of a to-many relationship without an inverse
+                || table.toMany.values.contains { if case .foreignKey(_, rootTable, column, _) = $0 { true } else { false } }
         }
     }
 
@@ -62,6 +65,7 @@ extension SQLiteSchema {
             }
             return column.name
         }
+        var names = Set(entity.indexes.map { "Z_\(entity.name)_\($0.name)" })
         for index in entity.indexes {
             let name = "Z_\(entity.name)_\(index.name)"
             switch index.kind {
@@ -70,13 +74,23 @@ extension SQLiteSchema {
                 var sql = "CREATE INDEX \(quoted(name)) ON \(table.table) (\(columns.joined(separator: ", ")))"
                 if let predicate = index.partialIndexPredicate { sql += " WHERE " + (try predicateSQL(table, predicate)) }
                 statements.append(sql)
+                // Core Data also indexes the property of a single-property fetch index on its own,
+                // as `Z_<Entity>_<property>` (it maps such an index to the property's "indexed" flag).
+                if index.elements.count == 1, index.partialIndexPredicate == nil, let element = index.elements.first,
+                    names.insert("Z_\(entity.name)_\(element.property)").inserted
+                {
+                    statements.append("CREATE INDEX \(quoted("Z_\(entity.name)_\(element.property)")) ON \(table.table) (\(try columnName(element.property)) COLLATE BINARY ASC)")
+                }
             case .rTree:
                 statements += rTreeStatements(try RTreeIndex(entity: table, index: index, columnName: columnName))
             }
         }
-        for (offset, constraint) in entity.uniquenessConstraints.enumerated() {
-            let columns = try constraint.map(columnName)
-            statements.append("CREATE UNIQUE INDEX \(quoted("Z_\(entity.name)_UNIQUE_\(offset)")) ON \(table.table) (\(columns.joined(separator: ", ")))")
+        for constraint in entity.uniquenessConstraints {
+            // Named and declared as Core Data does: `Z_<Entity>_UNIQUE_<keys joined by _>`.
+            let columns = try constraint.map { "\(try columnName($0)) COLLATE BINARY ASC" }
+            var name = "Z_\(entity.name)_UNIQUE_" + constraint.joined(separator: "_")
+            while !names.insert(name).inserted { name += "_" }
+            statements.append("CREATE UNIQUE INDEX \(quoted(name)) ON \(table.table) (\(columns.joined(separator: ", ")))")
         }
         return statements
     }

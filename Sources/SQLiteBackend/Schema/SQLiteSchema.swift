@@ -44,6 +44,20 @@ struct SQLiteSchema: Sendable {
         var names: [Int64: String] = [:]
         for (name, number) in numbers { names[number] = name }
 
+        // A to-many relationship without an inverse keeps its owner's key in a column of the
+        // destination's table, named after the owner's entity number (Core Data's
+        // `Z<n><RELATIONSHIP>`, plus `Z_FOK_<n><RELATIONSHIP>` when ordered).
+        var hiddenColumns: [String: [(relationship: RelationshipDescription, column: String, order: String?)]] = [:]
+        for entity in model.entities {
+            for relationship in entity.declaredProperties.compactMap({ $0 as? RelationshipDescription })
+            where relationship.isToMany && !relationship.isTransient && relationship.inverseName == nil {
+                guard let number = numbers[entity.name], let destination = relationship.destinationEntity else { continue }
+                let column = "Z\(number)\(relationship.name.uppercased())"
+                hiddenColumns[destination.rootEntity.name, default: []].append(
+                    (relationship, column, relationship.isOrdered ? "Z_FOK_\(number)\(relationship.name.uppercased())" : nil))
+            }
+        }
+
         // Column names per root table: each declared property gets one, siblings that clash
         // get numeric suffixes.
         var columnNames: [ObjectIdentifier: String] = [:]
@@ -74,6 +88,16 @@ struct SQLiteSchema: Sendable {
                             columns.append((order, "INTEGER"))
                         }
                     }
+                }
+            }
+            for hidden in hiddenColumns[root.name] ?? [] {
+                let name = unique(hidden.column)
+                columnNames[ObjectIdentifier(hidden.relationship)] = name
+                columns.append((name, "INTEGER"))
+                if let order = hidden.order {
+                    let orderName = unique(order)
+                    orderColumnNames[ObjectIdentifier(hidden.relationship)] = orderName
+                    columns.append((orderName, "INTEGER"))
                 }
             }
             rootTables.append(RootTable(name: Self.tableName(root.name), rootEntity: root.name, columns: columns))
@@ -120,6 +144,12 @@ struct SQLiteSchema: Sendable {
                     } else if relationship.isToMany {
                         if let storage = joinStorage[ObjectIdentifier(relationship)] {
                             toMany[relationship.name] = storage
+                        } else if relationship.inverseName == nil, let column = columnNames[ObjectIdentifier(relationship)],
+                            let destination = relationship.destinationEntity
+                        {
+                            toMany[relationship.name] = .foreignKey(
+                                destination: destination.name, table: Self.tableName(destination.rootEntity.name),
+                                column: column, orderColumn: orderColumnNames[ObjectIdentifier(relationship)])
                         } else if let inverse = relationship.inverseRelationship, let column = columnNames[ObjectIdentifier(inverse)],
                             let destination = relationship.destinationEntity {
                             toMany[relationship.name] = .foreignKey(

@@ -91,9 +91,13 @@ struct ChangeWriter {
             try noteConflict(snapshot, table: table)
             return
         }
-        for storage in table.toMany.values {
+        for (name, storage) in table.toMany {
             if case .joinTable(_, let joinTable, let ownerColumn, _, _) = storage {
                 try connection.run("DELETE FROM \(joinTable) WHERE \(ownerColumn) = ?", [.integer(key)])
+            } else if case .foreignKey(_, let destinationTable, let column, _) = storage,
+                store.model.entitiesByName[snapshot.objectID.entityName]?.relationshipsByName[name]?.inverseName == nil
+            {
+                try connection.run("UPDATE \(destinationTable) SET \(column) = NULL WHERE \(column) = ?", [.integer(key)])
             }
         }
     }
@@ -113,8 +117,15 @@ struct ChangeWriter {
             guard let storage = table.toMany[name] else { continue }
             let keys = try members.map(primaryKey)
             switch storage {
-            case .foreignKey(_, let destinationTable, _, let orderColumn):
-                // The members' foreign keys were written with their rows; only the order is kept here.
+            case .foreignKey(_, let destinationTable, let column, let orderColumn):
+                // With an inverse, the members' foreign keys were written with their rows; without
+                // one, the owner sets them here (and clears those of members it no longer holds).
+                if store.model.entitiesByName[snapshot.objectID.entityName]?.relationshipsByName[name]?.inverseName == nil {
+                    if !isNew { try connection.run("UPDATE \(destinationTable) SET \(column) = NULL WHERE \(column) = ?", [.integer(key)]) }
+                    for member in keys {
+                        try connection.run("UPDATE \(destinationTable) SET \(column) = ? WHERE Z_PK = ?", [.integer(key), .integer(member)])
+                    }
+                }
                 guard let orderColumn else { continue }
                 for (index, member) in keys.enumerated() {
                     try connection.run("UPDATE \(destinationTable) SET \(orderColumn) = ? WHERE Z_PK = ?", [.integer(Int64(index + 1) * 1024), .integer(member)])

@@ -4,9 +4,9 @@ import StoreCore
 /// Opens a database as a store: creates Core Data's tables in an empty file, or reads the
 /// entity numbers and metadata of an existing one and checks that the model fits it.
 ///
-/// A store matches the model when its recorded version hashes equal the model's, or — for
-/// stores written with another hashing (Apple's Core Data) — when every entity of the model has
-/// its `Z_PRIMARYKEY` row and every stored property its column.
+/// A store matches the model when its recorded version hashes equal the model's (Stowage's, or
+/// Core Data's for a store Apple's Core Data wrote with this model), or otherwise when every
+/// entity of the model has its `Z_PRIMARYKEY` row and every stored property its column.
 struct StoreOpener {
     let pool: ConnectionPool
     let model: ManagedObjectModel
@@ -25,7 +25,11 @@ struct StoreOpener {
             let numbers = try entityNumbers(on: connection)
             let schema = SQLiteSchema(model: model, entityNumbers: numbers)
             let metadata = try Self.readMetadata(on: connection, url: url)
-            if metadata.modelVersionHashes != model.entityVersionHashesByName {
+            // Stowage's own hashes, or Core Data's (a store Apple's Core Data wrote with this
+            // model), identify the model; otherwise the store's layout must fit it.
+            if metadata.modelVersionHashes != model.entityVersionHashesByName,
+                metadata.modelVersionHashes != model.coreDataEntityVersionHashesByName
+            {
                 try checkLayout(schema, numbers: numbers, on: connection)
             }
             return Opened(schema: schema, metadata: metadata)

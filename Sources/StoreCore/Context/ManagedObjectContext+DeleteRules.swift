@@ -49,17 +49,21 @@ extension ManagedObjectContext {
 
     private func applyDeleteRules(of object: ManagedObject) {
         for relationship in object.entity.relationships {
-            guard let index = object.entity.propertyIndexes[relationship.name], let inverse = relationship.inverseRelationship else { continue }
+            guard let index = object.entity.propertyIndexes[relationship.name] else { continue }
+            // Without an inverse (possible in Xcode models) there is nothing to nullify, but a
+            // cascade still deletes the destinations.
+            let inverse = relationship.inverseRelationship
             let destinations = relationship.isToMany
                 ? object.toManyObjects(at: index).objects
                 : object.toOneObject(at: index).map { [$0] } ?? []
             switch relationship.deleteRule {
             case .cascade:
                 for destination in destinations {
-                    destination.unlinkRaw(object, from: inverse)
+                    if let inverse { destination.unlinkRaw(object, from: inverse) }
                     delete(destination)
                 }
             case .nullify:
+                guard let inverse else { break }
                 for destination in destinations where !destination.state.isDeleted {
                     destination.unlinkRaw(object, from: inverse)
                 }

@@ -90,13 +90,13 @@ extension ManagedObject {
     public func add(_ object: ManagedObject, toRelationship key: String) throws {
         let (index, relationship) = try toManyRelationship(key)
         try checkDestination(object, of: relationship)
-        if let inverse = relationship.inverseRelationship { addToToMany(object, at: index, inverse: inverse) }
+        addToToMany(object, at: index, inverse: relationship.inverseRelationship)
     }
 
     /// Removes an object from a to-many relationship (and clears its inverse).
     public func remove(_ object: ManagedObject, fromRelationship key: String) throws {
         let (index, relationship) = try toManyRelationship(key)
-        if let inverse = relationship.inverseRelationship { removeFromToMany(object, at: index, inverse: inverse) }
+        removeFromToMany(object, at: index, inverse: relationship.inverseRelationship)
     }
 
     /// The values changed since the last save (or since insertion), by key.

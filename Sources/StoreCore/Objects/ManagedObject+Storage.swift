@@ -60,16 +60,16 @@ extension ManagedObject {
         }
     }
 
-    /// Sets a to-one relationship and keeps the inverse side in step.
+    /// Sets a to-one relationship and keeps the inverse side in step (a relationship without
+    /// an inverse, as Xcode models may have, is set on this side only).
     func setToOne(_ destination: ManagedObject?, at index: Int) {
-        guard let relationship = entity.properties[index] as? RelationshipDescription,
-            let inverse = relationship.inverseRelationship
-        else { return }
+        guard let relationship = entity.properties[index] as? RelationshipDescription else { return }
+        let inverse = relationship.inverseRelationship
         let old = toOneObject(at: index)
         if old === destination { return }
         rawSetToOne(destination, at: index)
-        if let old { old.unlink(self, from: inverse) }
-        if let destination { destination.link(self, into: inverse) }
+        if let old, let inverse { old.unlink(self, from: inverse) }
+        if let destination, let inverse { destination.link(self, into: inverse) }
     }
 
     // MARK: To-many
@@ -101,11 +101,11 @@ extension ManagedObject {
         return RelatedObjects(ids.compactMap { context.registeredOrFaultObject(for: $0) })
     }
 
-    /// Replaces a to-many relationship's contents and keeps every inverse in step.
+    /// Replaces a to-many relationship's contents and keeps every inverse in step (a
+    /// relationship without an inverse changes on this side only).
     func setToMany(_ objects: [ManagedObject], at index: Int) {
-        guard let relationship = entity.properties[index] as? RelationshipDescription,
-            let inverse = relationship.inverseRelationship
-        else { return }
+        guard let relationship = entity.properties[index] as? RelationshipDescription else { return }
+        let inverse = relationship.inverseRelationship
         let current = toManyObjects(at: index)
         let wanted = RelatedObjects(objects)
         for object in current.objects where !wanted.contains(object) { removeFromToMany(object, at: index, inverse: inverse) }
@@ -118,20 +118,20 @@ extension ManagedObject {
         }
     }
 
-    func addToToMany(_ object: ManagedObject, at index: Int, inverse: RelationshipDescription, position: Int? = nil) {
+    func addToToMany(_ object: ManagedObject, at index: Int, inverse: RelationshipDescription?, position: Int? = nil) {
         var related = toManyObjects(at: index)
         guard related.insert(object, at: position) else { return }
         slots[index] = .toMany(related)
         noteChange(at: index)
-        object.link(self, into: inverse)
+        if let inverse { object.link(self, into: inverse) }
     }
 
-    func removeFromToMany(_ object: ManagedObject, at index: Int, inverse: RelationshipDescription) {
+    func removeFromToMany(_ object: ManagedObject, at index: Int, inverse: RelationshipDescription?) {
         var related = toManyObjects(at: index)
         guard related.remove(object) else { return }
         slots[index] = .toMany(related)
         noteChange(at: index)
-        object.unlink(self, from: inverse)
+        if let inverse { object.unlink(self, from: inverse) }
     }
 
     // MARK: Inverse side (no further propagation except stealing for one-to-many)

@@ -2,8 +2,9 @@ import Foundation
 
 /// Collects what a backend reads from a store file — entities, attributes, relationships — and
 /// turns it into an ``InferredModel``: relationships found on one side only are paired with a
-/// matching relationship pointing back or get a made-up inverse (every relationship in a
-/// ``ManagedObjectModel`` has one), names that cannot be model names are left out with a note.
+/// matching relationship pointing back, or get a made-up inverse when the backend asks for one
+/// (SQLite's to-ones, whose inverse to-many is readable from the foreign key), or stay without
+/// an inverse; names that cannot be model names are left out with a note.
 ///
 /// Shared by the backends (`package`), not by users.
 ///
@@ -14,7 +15,7 @@ import Foundation
 /// builder.addEntity("Recipe")
 /// builder.addEntity("Ingredient")
 /// builder.addAttribute("name", .string, to: "Recipe")
-/// builder.addRelationship("recipe", from: "Ingredient", to: "Recipe")   // Recipe gets "ingredients"
+/// builder.addRelationship("recipe", from: "Ingredient", to: "Recipe", inverseShape: .init())   // Recipe gets "ingredients"
 /// let inferred = try builder.build(storeType: .sqlite)
 /// ```
 package struct InferredModelBuilder {
@@ -44,7 +45,11 @@ package struct InferredModelBuilder {
         package var isOrdered: Bool
         package var inverse: String?
         package var userInfo: [String: String]
-        package var inverseShape: InverseShape
+        /// The inverse to make when no relationship pointing back pairs with this one; `nil`
+        /// leaves it without an inverse.
+        package var inverseShape: InverseShape?
+        /// Whether to look for a relationship pointing back at all (`false`: the file says there is none).
+        package var pairs: Bool
     }
 
     package struct Entity {
@@ -116,11 +121,12 @@ package struct InferredModelBuilder {
     }
 
     /// Adds a relationship. `inverse` names the other side when the file says which it is;
-    /// otherwise ``build(storeType:metadataVersionIdentifiers:)`` looks for one or makes one of `inverseShape`.
+    /// otherwise ``build(storeType:)`` looks for one pointing back (unless `pairs` is `false`)
+    /// and, failing that, makes one of `inverseShape` (none when it is `nil`).
     @discardableResult
     package mutating func addRelationship(
         _ name: String, from entity: String, to destination: String, isToMany: Bool = false, isOrdered: Bool = false,
-        inverse: String? = nil, userInfo: [String: String] = [:], inverseShape: InverseShape = InverseShape()
+        inverse: String? = nil, userInfo: [String: String] = [:], inverseShape: InverseShape? = nil, pairs: Bool = true
     ) -> Bool {
         guard self.entity(named: destination) != nil else {
             notes.append("\(entity).\(name) was left out: its destination \(destination) is not an entity of the store")
@@ -129,7 +135,7 @@ package struct InferredModelBuilder {
         guard let index = checkName(name, on: entity, what: "relationship") else { return false }
         entities[index].relationships.append(Relationship(
             name: name, destination: destination, isToMany: isToMany, isOrdered: isOrdered, inverse: inverse,
-            userInfo: userInfo, inverseShape: inverseShape))
+            userInfo: userInfo, inverseShape: inverseShape, pairs: pairs))
         return true
     }
 
@@ -163,13 +169,13 @@ package struct InferredModelBuilder {
             guard let e = index(of: entity) else { return [] }
             return entities[e].relationships.indices.compactMap { r in
                 let relationship = entities[e].relationships[r]
-                guard relationship.inverse == nil, relationship.destination == destination else { return nil }
+                guard relationship.inverse == nil, relationship.pairs, relationship.destination == destination else { return nil }
                 if let except, except == (e, r) { return nil }
                 return (e, r)
             }
         }
         for e in entities.indices {
-            for r in entities[e].relationships.indices where entities[e].relationships[r].inverse == nil {
+            for r in entities[e].relationships.indices where entities[e].relationships[r].inverse == nil && entities[e].relationships[r].pairs {
                 let relationship = entities[e].relationships[r]
                 let source = entities[e].name
                 let forward = unpaired(from: source, to: relationship.destination)
@@ -185,8 +191,7 @@ package struct InferredModelBuilder {
         for e in entities.indices {
             for r in entities[e].relationships.indices where entities[e].relationships[r].inverse == nil {
                 let relationship = entities[e].relationships[r]
-                guard let d = index(of: relationship.destination) else { continue }
-                let shape = relationship.inverseShape
+                guard let d = index(of: relationship.destination), let shape = relationship.inverseShape else { continue }
                 let source = entities[e].name
                 var base = source.prefix(1).lowercased() + source.dropFirst()
                 if shape.isToMany { base = Self.plural(base) }
@@ -202,7 +207,7 @@ package struct InferredModelBuilder {
                 entities[d].relationships.append(Relationship(
                     name: name, destination: source, isToMany: shape.isToMany, isOrdered: shape.isOrdered,
                     inverse: relationship.name, userInfo: shape.userInfo.merging([Self.madeUpKey: "true"]) { a, _ in a },
-                    inverseShape: InverseShape()))
+                    inverseShape: nil, pairs: true))
                 notes.append("\(relationship.destination).\(name) is a made-up name for the inverse of \(source).\(relationship.name)")
             }
         }

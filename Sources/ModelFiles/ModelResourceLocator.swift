@@ -1,0 +1,75 @@
+import Foundation
+
+/// Finds an Xcode model by name among an application's resources, the way Core Data's
+/// `NSPersistentContainer(name:)` finds `<name>.momd` in the app bundle — adapted to SwiftPM,
+/// which on Linux puts each target's resources in a `<Package>_<Target>.resources` folder next
+/// to the executable.
+///
+/// In each directory of ``defaultSearchDirectories()`` (or the ones given), in order, it takes the
+/// first of `<name>.xcdatamodeld`, `<name>.xcdatamodel`. Compiled models (`<name>.momd`,
+/// `<name>.mom`) are recognised but cannot be read: the error says to ship the source package.
+/// Declare the package as a resource with `.copy("Blog.xcdatamodeld")` (`.process` would ask
+/// Xcode to compile it on macOS).
+///
+/// For example:
+///
+/// ```swift
+/// let url = try ModelResourceLocator.modelURL(named: "Blog")
+/// let model = try ManagedObjectModel(contentsOf: url)
+/// ```
+public enum ModelResourceLocator {
+    /// Where models are looked for, in order, without duplicates:
+    ///
+    /// 1. `Bundle.main`'s resource directory, then its bundle directory;
+    /// 2. the directory of the running executable;
+    /// 3. every SwiftPM resource bundle in that directory (`*.resources`, and `*.bundle` with its
+    ///    `Contents/Resources` on macOS), in name order;
+    /// 4. the resource directories of every other loaded bundle (`Bundle.allBundles`).
+    public static func defaultSearchDirectories() -> [URL] {
+        var directories: [URL] = []
+        if let resources = Bundle.main.resourceURL { directories.append(resources) }
+        directories.append(Bundle.main.bundleURL)
+        let executable = Bundle.main.executableURL ?? URL(fileURLWithPath: CommandLine.arguments.first ?? "")
+        let executableDirectory = executable.deletingLastPathComponent()
+        directories.append(executableDirectory)
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: executableDirectory.path)) ?? []
+        for name in names.sorted() {
+            if name.hasSuffix(".resources") {
+                directories.append(executableDirectory.appendingPathComponent(name, isDirectory: true))
+            } else if name.hasSuffix(".bundle") {
+                let bundle = executableDirectory.appendingPathComponent(name, isDirectory: true)
+                directories.append(bundle)
+                directories.append(bundle.appendingPathComponent("Contents/Resources", isDirectory: true))
+            }
+        }
+        for bundle in Bundle.allBundles where bundle != Bundle.main {
+            if let resources = bundle.resourceURL { directories.append(resources) }
+        }
+        var seen: Set<String> = []
+        return directories.filter { seen.insert($0.standardizedFileURL.path).inserted }
+    }
+
+    /// The first `<name>.xcdatamodeld` or `<name>.xcdatamodel` in `directories`.
+    ///
+    /// - Throws: ``ModelFileError`` — ``ErrorCode/unsupportedFormat`` when only a compiled model
+    ///   was found, ``ErrorCode/notFound`` (listing every place searched) when nothing was.
+    public static func modelURL(named name: String, searching directories: [URL]? = nil) throws(ModelFileError) -> URL {
+        let directories = directories ?? defaultSearchDirectories()
+        var compiled: URL?
+        for directory in directories {
+            for fileExtension in ["xcdatamodeld", "xcdatamodel"] {
+                let candidate = directory.appendingPathComponent("\(name).\(fileExtension)", isDirectory: true)
+                if FileManager.default.fileExists(atPath: candidate.path) { return candidate }
+            }
+            for fileExtension in ["momd", "mom"] where compiled == nil {
+                let candidate = directory.appendingPathComponent("\(name).\(fileExtension)")
+                if FileManager.default.fileExists(atPath: candidate.path) { compiled = candidate }
+            }
+        }
+        if let compiled {
+            throw ModelFileError(.unsupportedFormat, url: compiled, "found only the compiled model; Stowage reads Xcode's model source: add \(name).xcdatamodeld to the target's resources with .copy(\"\(name).xcdatamodeld\")")
+        }
+        let places = directories.map(\.path).joined(separator: ", ")
+        throw ModelFileError(.notFound, url: URL(fileURLWithPath: name + ".xcdatamodeld"), "no \(name).xcdatamodeld or \(name).xcdatamodel found; searched: \(places)")
+    }
+}
