@@ -18,8 +18,8 @@ import StoreCore
 struct SQLiteModelInference {
     let url: URL
 
-    private struct PrimaryKeyRow { let number: Int64; let name: String; let superNumber: Int64 }
-    private struct ColumnInfo { let name: String; let type: String }
+    struct PrimaryKeyRow { let number: Int64; let name: String; let superNumber: Int64 }
+    struct ColumnInfo { let name: String; let type: String }
 
     func infer() throws -> InferredModel {
         guard FileManager.default.fileExists(atPath: url.path) else {
@@ -240,88 +240,5 @@ struct SQLiteModelInference {
         if name.hasSuffix(key) { return 2 }
         if name.contains(key) || key.contains(name) { return 1 }
         return 0
-    }
-
-    // MARK: Join tables
-
-    /// A many-to-many pair from `Z_<owner><RELATIONSHIP>`: the member column is
-    /// `Z_<member><RELATIONSHIP>`, the other `Z_<owner><INVERSE>`; `Z_FOK_` columns mark ordered sides.
-    private func addJoinTable(
-        _ table: String, columns: [ColumnInfo], owner: String, relationship: String, names: [Int64: String],
-        to builder: inout InferredModelBuilder
-    ) throws -> Bool {
-        let keys = columns.map(\.name).filter { !$0.hasPrefix("Z_FOK_") }
-        let orders = Set(columns.map(\.name).filter { $0.hasPrefix("Z_FOK_") })
-        guard keys.count == 2 else {
-            builder.notes.append("table \(table) looks like a join table but has \(keys.count) key columns; left out")
-            return false
-        }
-        let parsed = keys.compactMap { key in Self.numbered(key, prefix: "Z_").map { (column: key, number: $0.0, name: $0.1) } }
-        guard parsed.count == 2,
-            let member = parsed.first(where: { $0.name == relationship || $0.name == relationship + "1" }),
-            let ownerSide = parsed.first(where: { $0.column != member.column }),
-            let memberEntity = names[member.number], names[ownerSide.number] == owner
-        else {
-            builder.notes.append("table \(table) looks like a join table but its columns do not name both sides; left out")
-            return false
-        }
-        let name = relationship.lowercased(), inverse = ownerSide.name.lowercased()
-        guard name != inverse ? name > inverse : owner <= memberEntity else {
-            builder.notes.append("the many-to-many pair in \(table) cannot be named so that its table keeps that name; left out")
-            return false
-        }
-        let ordered = orders.contains("Z_FOK_" + member.column.dropFirst(2))
-        let inverseOrdered = orders.contains("Z_FOK_" + ownerSide.column.dropFirst(2))
-        guard builder.addRelationship(name, from: owner, to: memberEntity, isToMany: true, isOrdered: ordered, inverse: inverse) else { return false }
-        builder.addRelationship(inverse, from: memberEntity, to: owner, isToMany: true, isOrdered: inverseOrdered, inverse: name)
-        return true
-    }
-
-    // MARK: Names and types
-
-    /// `Z<digits><NAME>` (prefix `Z`) or `Z_<digits><NAME>` (prefix `Z_`) → (digits, NAME).
-    static func numbered(_ name: String, prefix: String) -> (Int64, String)? {
-        guard name.hasPrefix(prefix) else { return nil }
-        let rest = name.dropFirst(prefix.count)
-        let digits = rest.prefix { $0.isASCII && $0.isNumber }
-        let tail = rest.dropFirst(digits.count)
-        guard !digits.isEmpty, !tail.isEmpty, let number = Int64(digits) else { return nil }
-        return (number, String(tail))
-    }
-
-    /// A column's name without `Z`, lower-cased; `_` first when that is not a valid name.
-    static func propertyName(_ base: String) -> String {
-        let name = base.lowercased()
-        guard let first = name.unicodeScalars.first, !CharacterSet.decimalDigits.contains(first) else { return "_" + name }
-        return name
-    }
-
-    /// The attribute type a column's declared type stands for (Core Data's names first, then
-    /// SQLite's affinity rules).
-    static func attributeType(declared: String) -> AttributeType {
-        let type = declared.uppercased()
-        if type.contains("INT") { return .integer64 }
-        if type.hasPrefix("TIMESTAMP") || type.hasPrefix("DATE") { return .date }
-        if type.contains("CHAR") || type.contains("CLOB") || type.contains("TEXT") { return .string }
-        if type.contains("FLOA") || type.contains("REAL") || type.contains("DOUB") { return .double }
-        if type.hasPrefix("DECIMAL") || type.hasPrefix("NUMERIC") { return .decimal }
-        return .binaryData
-    }
-
-    static func quoted(_ identifier: String) -> String {
-        "\"" + identifier.replacingOccurrences(of: "\"", with: "\"\"") + "\""
-    }
-
-    // MARK: Metadata
-
-    private func metadataText(on connection: SQLiteConnection) throws -> [String: String] {
-        var result: [String: String] = [:]
-        try connection.query("SELECT Z_UUID, Z_PLIST FROM Z_METADATA WHERE Z_VERSION = 1") { row in
-            if let uuid = row.string(at: 0) { result["NSStoreUUID"] = uuid }
-            if let data = row.data(at: 1), case .dictionary(let entries)? = try? BinaryPropertyListReader().read(data) {
-                result.merge(PropertyListValue.inspectionText(of: entries)) { _, new in new }
-            }
-        }
-        return result
     }
 }
