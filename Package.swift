@@ -56,7 +56,7 @@ let package = Package(
         .testTarget(name: "XMLBackendTests", dependencies: ["XMLBackend", "CXML", "StoreTestSupport"]),
         // The child process the crash-safety test kills while it saves.
         .executableTarget(name: "stowage-save-loop", dependencies: ["Stowage", "StoreTestSupport"], path: "Tests/StoreSaveLoop"),
-        .testTarget(name: "StowageTests", dependencies: ["Stowage", "StoreTestSupport", "stowage-save-loop", "StowageCLI"]),
+        .testTarget(name: "StowageTests", dependencies: ["Stowage", "SQLiteBackend", "StoreTestSupport", "stowage-save-loop", "StowageCLI"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -9,8 +9,8 @@ struct ExportCommand: ParsableCommand {
         commandName: "export",
         abstract: "Copy a store into a new store of another type (sqlite, xml, binary).",
         discussion: """
-            The input's type is detected from the file. Until model files can be loaded, the store \
-            must have been written with the demo model (`stowage demo --path FILE`).
+            The input's type is detected from the file. --model names the model the store was \
+            written with: `demo` (`stowage demo --path FILE`) or an Xcode model file.
             """
     )
 
@@ -23,7 +23,7 @@ struct ExportCommand: ParsableCommand {
     @Argument(help: "Where to write the new store (nothing may exist there yet).")
     var output: String
 
-    @Option(help: "The model the store was written with: `demo` (model files come later).")
+    @Option(help: "The model the store was written with: `demo`, or a .xcdatamodeld / .xcdatamodel path.")
     var model: ModelChoice = .demo
 
     func run() throws {
@@ -55,13 +55,27 @@ enum StoreKind: String, ExpressibleByArgument, CaseIterable {
     }
 }
 
-/// The models the tool knows.
-enum ModelChoice: String, ExpressibleByArgument, CaseIterable {
+/// The models the tool knows: `demo`, or an Xcode model file (`.xcdatamodeld` package,
+/// `.xcdatamodel` folder, or its `contents`).
+enum ModelChoice: ExpressibleByArgument, CustomStringConvertible {
     case demo
+    case file(String)
+
+    init?(argument: String) {
+        self = argument == "demo" ? .demo : .file(argument)
+    }
+
+    var description: String {
+        switch self {
+        case .demo: "demo"
+        case .file(let path): path
+        }
+    }
 
     func make() throws -> ManagedObjectModel {
         switch self {
-        case .demo: try DemoModel.make()
+        case .demo: return try DemoModel.make()
+        case .file(let path): return try ManagedObjectModel(contentsOf: URL(fileURLWithPath: path))
         }
     }
 }

@@ -75,11 +75,11 @@ struct SQLiteSchema: Sendable {
             for entity in Self.hierarchy(of: root, numbers: numbers) {
                 for property in entity.declaredProperties where !property.isTransient {
                     if let attribute = property as? AttributeDescription {
-                        let name = unique("Z" + attribute.name.uppercased())
+                        let name = unique(Self.columnName(of: attribute))
                         columnNames[ObjectIdentifier(attribute)] = name
                         columns.append((name, Column(property: attribute.name, name: name, kind: .attribute(attribute.attributeType, externalStorage: false)).declaredType))
                     } else if let relationship = property as? RelationshipDescription, !relationship.isToMany {
-                        let name = unique("Z" + relationship.name.uppercased())
+                        let name = unique(Self.columnName(of: relationship))
                         columnNames[ObjectIdentifier(relationship)] = name
                         columns.append((name, "INTEGER"))
                         if relationship.inverseRelationship?.isOrdered == true, relationship.inverseRelationship?.isToMany == true {
@@ -184,6 +184,16 @@ struct SQLiteSchema: Sendable {
             }
         }
         self.rTreeIndexes = rTrees
+    }
+
+    /// The `userInfo` key naming a property's column explicitly, for the columns an inferred model
+    /// cannot name after a property (`Z1METADATA`, Core Data's hidden inverse of a to-many
+    /// without one).
+    static let columnNameKey = "Stowage.SQLiteColumn"
+
+    /// `Z` + the property name, upper-cased, unless ``columnNameKey`` says otherwise.
+    static func columnName(of property: PropertyDescription) -> String {
+        property.userInfo[columnNameKey] ?? "Z" + property.name.uppercased()
     }
 
     /// `Z` + the entity name, upper-cased.

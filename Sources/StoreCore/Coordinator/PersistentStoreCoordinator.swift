@@ -232,7 +232,10 @@ public final class PersistentStoreCoordinator: @unchecked Sendable {
             guard let store = stores.first(where: { $0.identifier == identifier }) else {
                 throw StoreError(.wrongStore, "changes name store \(identifier), which is not loaded")
             }
-            guard !store.isReadOnly else { throw StoreError(.readOnly, url: store.url, "the store is read-only; nothing was saved") }
+            guard !store.isReadOnly else {
+                let why = managedObjectModel.isInferred ? " (it was opened in inspection mode, with a model inferred from the file)" : ""
+                throw StoreError(.readOnly, url: store.url, "the store is read-only\(why); nothing was saved")
+            }
             try store.save(set)
         }
         state.withLock { state in

@@ -1,0 +1,47 @@
+import Foundation
+
+/// A model reconstructed from a store file alone — "inspection mode" — with notes on what could
+/// not be recovered.
+///
+/// Every backend that can read its files without a model offers an initializer in an extension
+/// (`InferredModel(sqliteStoreAt:)` in SQLiteBackend, `InferredModel(xmlStoreAt:)` in
+/// XMLBackend, `InferredModel(binaryStoreAt:)` in BinaryBackend); `import Stowage` adds
+/// `InferredModel(storeAt:)`, which detects the type from the file's first bytes. A store opened
+/// with an inferred model must be opened read-only: the model is a best reading of the file, not
+/// the application's model, and saving through it is refused (``PersistentStoreDescription/inspecting(_:type:)``).
+/// docs/inspection.md lists what is inferred and its limits.
+///
+/// For example:
+///
+/// ```swift
+/// let inferred = try InferredModel(storeAt: URL(fileURLWithPath: "Recipes.sqlite"))
+/// for note in inferred.notes { print("note:", note) }
+/// let coordinator = PersistentStoreCoordinator(managedObjectModel: inferred.model)
+/// try coordinator.addPersistentStore(with: .inspecting(url, type: inferred.storeType))
+/// ```
+public struct InferredModel: Sendable {
+    /// The version identifier every inferred model carries, so that anything holding the model
+    /// can tell it was inferred.
+    public static let versionIdentifier = "Stowage.InferredModel"
+    /// The `userInfo` key marking a relationship whose name the store does not record: the
+    /// made-up inverse of one it does (`Recipe.ingredients` for `Ingredient.recipe`).
+    public static let madeUpInverseKey = "Stowage.MadeUpInverse"
+
+    /// The reconstructed model.
+    public let model: ManagedObjectModel
+    /// The type of the store it was read from.
+    public let storeType: PersistentStoreType
+    /// What could not be inferred, or was guessed, or was left out — one sentence each.
+    public let notes: [String]
+    /// The store's metadata as recorded in the file, every key (Core Data's own included), as
+    /// text; nested dictionaries are flattened into dotted keys
+    /// (`NSStoreModelVersionHashes.Author`).
+    public let metadata: [String: String]
+
+    public init(model: ManagedObjectModel, storeType: PersistentStoreType, notes: [String], metadata: [String: String] = [:]) {
+        self.model = model
+        self.storeType = storeType
+        self.notes = notes
+        self.metadata = metadata
+    }
+}
