@@ -37,7 +37,9 @@ final class CrashSafetyTests: XCTestCase {
                 if reported != nil { killedAfterSaving += 1 }
                 lastState = state
             }
-            XCTAssertGreaterThan(killedAfterSaving, killsPerType / 2, "\(backend): most kills should land while the child saves")
+            // Enough kills must land after a save was reported for the test to prove anything; how
+            // many do depends on the machine's load, so the floor is low.
+            XCTAssertGreaterThan(killedAfterSaving, killsPerType / 5, "\(backend): kills should land while the child saves")
             XCTAssertGreaterThan(lastState, Int64(killsPerType), "\(backend): the saves went on between kills")
         }
     }

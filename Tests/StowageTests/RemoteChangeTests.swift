@@ -46,8 +46,12 @@ final class RemoteChangeTests: XCTestCase {
             let before = try coordinator.currentPersistentHistoryToken()
             let notified = expectation(description: "\(backend): remote change")
             let received = LockedBox<Notification?>(nil)
+            // Every commit notifies — the child's key allocation too, before its save commits —
+            // so for SQLite wait for the notification carrying a newer token.
+            let wantsToken = backend.type == .sqlite
             let observer = NotificationCenter.default.addObserver(forName: .persistentStoreRemoteChange, object: coordinator, queue: nil) { note in
                 guard received.value == nil else { return }
+                if wantsToken, (note.historyToken.map { token in before.map { token > $0 } ?? true } ?? false) == false { return }
                 received.value = note
                 notified.fulfill()
             }
