@@ -90,7 +90,11 @@ extension ManagedObjectContext {
             let snapshot = object.changedSnapshot()
             if !snapshot.values.isEmpty || !snapshot.toMany.isEmpty { changes.updated.append(snapshot) }
         }
-        changes.deleted = deleted.filter { !$0.objectID.isTemporaryID && $0.managedObjectContext === self }.map { StoreSnapshot(objectID: $0.objectID, version: $0.version) }
+        changes.deleted = deleted.filter { !$0.objectID.isTemporaryID && $0.managedObjectContext === self }.map { object in
+            // A fault deleted without being read learns its version now (optimistic locking needs it).
+            if object.isFault { object.willAccess() }
+            return StoreSnapshot(objectID: object.objectID, version: object.version)
+        }
         return changes
     }
 
