@@ -8,11 +8,6 @@ import XCTest
 /// closed and opened again between steps.
 final class BackendConformanceTests: XCTestCase {
     /// Runs `body` once per backend, naming the backend in every failure.
-    private func forEachBackend(_ body: (StoreBackend) throws -> Void) {
-        for backend in StoreBackend.all {
-            do { try body(backend) } catch { XCTFail("\(backend): \(error)") }
-        }
-    }
 
     /// Saves two posts with comments, shared tags, an ordered gallery and an author, plus two
     /// objects of sub-entities of an abstract entity.

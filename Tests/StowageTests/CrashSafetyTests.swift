@@ -11,17 +11,11 @@ import Glibc
 /// a random moment, again and again; after every kill the store must open and hold exactly one
 /// of the states a save left (the last one the child reported, or the one it was writing).
 final class CrashSafetyTests: XCTestCase {
-    private var saveLoop: URL {
-        URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("stowage-save-loop")
-    }
-
     /// Kills per store type; the issue asks for at least 100 across XML and binary.
     private let killsPerType = 55
 
     func testKillingASavingProcessLeavesTheOldOrTheNewStore() throws {
-        guard FileManager.default.isExecutableFile(atPath: saveLoop.path) else {
-            throw XCTSkip("stowage-save-loop is not built next to the test bundle (\(saveLoop.path))")
-        }
+        _ = try builtTool("stowage-save-loop")  // skips when it is not built
         for backend in StoreBackend.crashTested {
             backend.register()
             let directory = try TemporaryDirectory()
@@ -48,7 +42,7 @@ final class CrashSafetyTests: XCTestCase {
     /// save it reported.
     private func runAndKill(_ backend: StoreBackend, url: URL, afterMilliseconds delay: Int) throws -> Int64? {
         let child = Process()
-        child.executableURL = saveLoop
+        child.executableURL = try builtTool("stowage-save-loop")
         child.arguments = [backend.type.rawValue, url.path]
         let output = Pipe()
         child.standardOutput = output

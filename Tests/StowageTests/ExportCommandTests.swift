@@ -5,25 +5,6 @@ import XCTest
 
 /// `stowage export` and the store-type detection it relies on, run as a user runs them.
 final class ExportCommandTests: XCTestCase {
-    private var tool: URL {
-        URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("stowage")
-    }
-
-    private func run(_ arguments: [String]) throws -> (status: Int32, output: String) {
-        guard FileManager.default.isExecutableFile(atPath: tool.path) else {
-            throw XCTSkip("the stowage tool is not built next to the test bundle (\(tool.path))")
-        }
-        let process = Process()
-        process.executableURL = tool
-        process.arguments = arguments
-        let pipe = Pipe()
-        process.standardOutput = pipe
-        process.standardError = pipe
-        try process.run()
-        let output = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
-        return (process.terminationStatus, output)
-    }
 
     func testStoreTypesAreDetectedFromTheirFirstBytes() throws {
         let directory = try TemporaryDirectory()
@@ -48,17 +29,17 @@ final class ExportCommandTests: XCTestCase {
     func testExportCopiesTheDemoStoreIntoEveryTypeAndBack() throws {
         let directory = try TemporaryDirectory()
         let demo = directory.file("Demo.sqlite").path
-        XCTAssertEqual(try run(["demo", "--path", demo]).status, 0)
+        XCTAssertEqual(try runStowage(["demo", "--path", demo]).status, 0)
         var previous = demo
         for (step, type) in StoreBackend.exportChain.enumerated() {
             let next = directory.file("step\(step).\(type)").path
-            let (status, output) = try run(["export", previous, "--to", type, next])
+            let (status, output) = try runStowage(["export", previous, "--to", type, next])
             XCTAssertEqual(status, 0, output)
             XCTAssertTrue(output.contains("Copied 5 objects"), output)
             XCTAssertTrue(output.contains("into a new \(type) store"), output)
             previous = next
         }
-        let (status, output) = try run(["export", previous, "--to", "sqlite", demo])
+        let (status, output) = try runStowage(["export", previous, "--to", "sqlite", demo])
         XCTAssertNotEqual(status, 0)
         XCTAssertTrue(output.contains("already there"), output)
     }
@@ -67,7 +48,7 @@ final class ExportCommandTests: XCTestCase {
         let directory = try TemporaryDirectory()
         let text = directory.file("notes.txt")
         try Data("just some notes".utf8).write(to: text)
-        let (status, output) = try run(["export", text.path, "--to", "xml", directory.file("out.xml").path])
+        let (status, output) = try runStowage(["export", text.path, "--to", "xml", directory.file("out.xml").path])
         XCTAssertNotEqual(status, 0)
         XCTAssertTrue(output.contains("not a store file"), output)
         XCTAssertFalse(FileManager.default.fileExists(atPath: directory.file("out.xml").path))

@@ -21,25 +21,6 @@ final class InspectCommandTests: XCTestCase {
         "kean__Pulse/logs-package.pulse/logs.sqlite",
     ]
 
-    private var tool: URL {
-        URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("stowage")
-    }
-
-    private func run(_ arguments: [String]) throws -> (status: Int32, output: String) {
-        guard FileManager.default.isExecutableFile(atPath: tool.path) else {
-            throw XCTSkip("the stowage tool is not built next to the test bundle (\(tool.path))")
-        }
-        let process = Process()
-        process.executableURL = tool
-        process.arguments = arguments
-        let pipe = Pipe()
-        process.standardOutput = pipe
-        process.standardError = pipe
-        try process.run()
-        let output = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
-        return (process.terminationStatus, output)
-    }
 
     /// `SELECT Z_ENT, COUNT(*) … GROUP BY Z_ENT` on every entity table of the raw file, by entity name.
     private func rawCounts(_ url: URL) throws -> [String: Int] {
@@ -77,7 +58,7 @@ final class InspectCommandTests: XCTestCase {
             try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
             guard let url = try CoreDataFixtures.copyOfStore(path, into: folder) else { continue }
             let counts = try rawCounts(url)
-            let (status, output) = try run(["inspect", url.path, "--rows", "2"])
+            let (status, output) = try runStowage(["inspect", url.path, "--rows", "2"])
             XCTAssertEqual(status, 0, "\(path): \(output)")
             XCTAssertTrue(output.contains("Type:     sqlite"), output)
             XCTAssertTrue(output.contains("inferred from the store"), output)
@@ -96,7 +77,7 @@ final class InspectCommandTests: XCTestCase {
         let url = directory.file("template.mslice")
         try FileManager.default.copyItem(at: source, to: url)
         let before = try Data(contentsOf: url)
-        let (status, output) = try run(["inspect", url.path])
+        let (status, output) = try runStowage(["inspect", url.path])
         XCTAssertEqual(status, 0, output)
         XCTAssertTrue(output.contains("Type:     xml"), output)
         XCTAssertTrue(output.contains("NSStoreUUID: D1E2667A-3268-45DB-8AA0-DF69A046A0F1"), output)
@@ -113,9 +94,9 @@ final class InspectCommandTests: XCTestCase {
         let directory = try TemporaryDirectory()
         for type in ["sqlite", "xml", "binary"] {
             let path = directory.file("Demo.\(type)").path
-            XCTAssertEqual(try run(["demo", "--store", type, "--path", path]).status, 0)
+            XCTAssertEqual(try runStowage(["demo", "--store", type, "--path", path]).status, 0)
             for arguments in [["inspect", path], ["inspect", path, "--model", "demo"]] {
-                let (status, output) = try run(arguments)
+                let (status, output) = try runStowage(arguments)
                 XCTAssertEqual(status, 0, "\(arguments): \(output)")
                 XCTAssertTrue(output.contains("Type:     \(type)"), output)
                 assertInspection(output, counts: ["Post": 2, "Comment": 3])
@@ -131,7 +112,7 @@ final class InspectCommandTests: XCTestCase {
             throw XCTSkip("the Core Data fixtures are not present")
         }
         let model = CoreDataFixtures.root.appendingPathComponent("models/duckduckgo__BrowserServicesKit/BookmarksModel.xcdatamodeld/BookmarksModel 4.xcdatamodel")
-        let (status, output) = try run(["inspect", url.path, "--model", model.path])
+        let (status, output) = try runStowage(["inspect", url.path, "--model", model.path])
         XCTAssertEqual(status, 0, output)
         XCTAssertTrue(output.contains("isFolder (Boolean)"), "the model's own names and types:\n\(output)")
         XCTAssertTrue(output.contains("children → BookmarkEntity (ordered to-many, inverse parent)"), output)
@@ -142,10 +123,10 @@ final class InspectCommandTests: XCTestCase {
         let directory = try TemporaryDirectory()
         let text = directory.file("notes.txt")
         try Data("just some notes".utf8).write(to: text)
-        var (status, output) = try run(["inspect", text.path])
+        var (status, output) = try runStowage(["inspect", text.path])
         XCTAssertNotEqual(status, 0)
         XCTAssertTrue(output.contains("not a store file"), output)
-        (status, output) = try run(["inspect", directory.file("missing.sqlite").path])
+        (status, output) = try runStowage(["inspect", directory.file("missing.sqlite").path])
         XCTAssertNotEqual(status, 0)
         XCTAssertTrue(output.contains("cannot be read"), output)
         XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: directory.url.path), ["notes.txt"])

@@ -7,12 +7,6 @@ import XCTest
 /// after a token, date or transaction, narrowed, shaped by result type, merged and deleted —
 /// with file-backed stores closed and opened again in between.
 final class PersistentHistoryTests: XCTestCase {
-    private func forEachBackend(_ body: (StoreBackend) throws -> Void) {
-        for backend in StoreBackend.all {
-            do { try body(backend) } catch { XCTFail("\(backend): \(error)") }
-        }
-    }
-
     private func stack(_ backend: StoreBackend) throws -> BackendStack {
         try BackendStack(backend, model: QuakeModel.make(), options: [.persistentHistoryTracking: true])
     }

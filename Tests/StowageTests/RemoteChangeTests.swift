@@ -6,10 +6,6 @@ import XCTest
 /// Remote change notifications: another process commits to the store file, and this process is
 /// told, with the new history token for SQLite.
 final class RemoteChangeTests: XCTestCase {
-    private var saveLoop: URL {
-        URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("stowage-save-loop")
-    }
-
     private func container(_ backend: StoreBackend, at url: URL) throws -> PersistentContainer {
         backend.register()
         let container = PersistentContainer(name: "SaveLoop", managedObjectModel: try SaveLoopStore.makeModel())
@@ -24,7 +20,7 @@ final class RemoteChangeTests: XCTestCase {
     /// Runs the child once (it saves one counter increment) and returns its process ID.
     private func saveInAnotherProcess(_ backend: StoreBackend, at url: URL) throws -> Int32 {
         let child = Process()
-        child.executableURL = saveLoop
+        child.executableURL = try builtTool("stowage-save-loop")
         child.arguments = [backend.type.rawValue, url.path, "--once"]
         child.standardOutput = FileHandle.nullDevice
         try child.run()
@@ -35,9 +31,7 @@ final class RemoteChangeTests: XCTestCase {
     }
 
     func testACommitByAnotherProcessPostsARemoteChangeNotification() throws {
-        guard FileManager.default.isExecutableFile(atPath: saveLoop.path) else {
-            throw XCTSkip("stowage-save-loop is not built next to the test bundle (\(saveLoop.path))")
-        }
+        _ = try builtTool("stowage-save-loop")  // skips when it is not built
         for backend in [StoreBackend.sqlite, .xml] {
             let directory = try TemporaryDirectory()
             let url = directory.file("Remote.\(backend.fileExtension ?? "store")")

@@ -17,17 +17,6 @@ extension InferredModel {
     /// - Throws: ``StoreError`` — `io` when the file cannot be read, `wrongFormat` when it is not
     ///   a Stowage binary store (the message says to pass the model instead).
     public init(binaryStoreAt url: URL) throws {
-        let data: Data
-        do {
-            data = try Data(contentsOf: url)
-        } catch {
-            throw StoreError(.io, url: url, "the file cannot be read: \(error.localizedDescription)")
-        }
-        do {
-            self = try BinaryModelInference(data: data).infer()
-        } catch var error as StoreError {
-            if error.url == nil { error = StoreError(error.code, url: url, error.message) }
-            throw error
-        }
+        self = try Self.inferring(from: url) { try BinaryModelInference(data: $0).infer() }
     }
 }

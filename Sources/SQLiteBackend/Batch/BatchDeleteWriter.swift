@@ -58,15 +58,12 @@ struct BatchDeleteWriter {
         guard history == nil else { return nil }
         var request = fetch
         request.resultType = .managedObjectID
-        let selection = try store.compiler.selectObjects(request, columns: ["t0.Z_PK"])
         let returning = wantsObjectIDs ? " RETURNING Z_ENT, Z_PK" : ""
-        let sql: String
         if fetch.fetchLimit == 0 && fetch.fetchOffset == 0, let direct = try directCondition(request) {
-            sql = "DELETE FROM \(table.table) AS t0\(direct.sql)\(returning)"
-            return try run(sql, direct.bindings)
+            return try run("DELETE FROM \(table.table) AS t0\(direct.sql)\(returning)", direct.bindings)
         }
-        sql = "DELETE FROM \(table.table) WHERE Z_PK IN (\(selection.sql))\(returning)"
-        return try run(sql, selection.bindings)
+        let selection = try store.compiler.selectObjects(request, columns: ["t0.Z_PK"])
+        return try run("DELETE FROM \(table.table) WHERE Z_PK IN (\(selection.sql))\(returning)", selection.bindings)
     }
 
     /// The fetch's WHERE clause over `t0` when it needs no join.

@@ -78,8 +78,8 @@ public struct BatchExecutor {
             if insert.onConflict != .fail, !constraints.isEmpty {
                 let keys = constraints.map { owner, constraint in [StoreValue.string(owner.name)] + constraint.map { values[$0] ?? .null } }
                 if let stored = keys.lazy.compactMap({ existing[$0] }).first {
+                    guard insert.onConflict == .updateStoredObject else { continue }  // kept as stored: not counted
                     result.count += 1
-                    guard insert.onConflict == .updateStoredObject else { continue }
                     var update = StoreSnapshot(objectID: stored.objectID, version: stored.version)
                     for attribute in insert.attributes { update.values[attribute.name] = values[attribute.name] ?? .null }
                     if let index = updatedByID[stored.objectID] {
@@ -91,9 +91,10 @@ public struct BatchExecutor {
                     continue
                 }
                 if let index = keys.lazy.compactMap({ pending[$0] }).first {
-                    // A later row with the same constrained values replaces the earlier one.
-                    result.count += 1
+                    // A later row with the same constrained values replaces the earlier one (each row
+                    // that writes is counted, as SQLite's upsert counts it).
                     guard insert.onConflict == .updateStoredObject else { continue }
+                    result.count += 1
                     changes.inserted[index].values = values
                     continue
                 }

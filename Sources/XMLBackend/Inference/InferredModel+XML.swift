@@ -18,17 +18,6 @@ extension InferredModel {
     /// - Throws: ``StoreError`` — `io` when the file cannot be read; `wrongFormat`, `corrupt` or
     ///   `truncated` when it is not a well-formed XML store (the message names the line).
     public init(xmlStoreAt url: URL) throws {
-        let data: Data
-        do {
-            data = try Data(contentsOf: url)
-        } catch {
-            throw StoreError(.io, url: url, "the file cannot be read: \(error.localizedDescription)")
-        }
-        do {
-            self = try XMLModelInference(data: data).infer()
-        } catch var error as StoreError {
-            if error.url == nil { error = StoreError(error.code, url: url, error.message) }
-            throw error
-        }
+        self = try Self.inferring(from: url) { try XMLModelInference(data: $0).infer() }
     }
 }

@@ -45,3 +45,22 @@ public struct InferredModel: Sendable {
         self.metadata = metadata
     }
 }
+
+extension InferredModel {
+    /// Reads a store file and infers its model with `infer`, naming the file in any error: the
+    /// part every backend's `InferredModel(…StoreAt:)` shares.
+    package static func inferring(from url: URL, _ infer: (Data) throws -> InferredModel) throws -> InferredModel {
+        let data: Data
+        do {
+            data = try Data(contentsOf: url)
+        } catch {
+            throw StoreError(.io, url: url, "the file cannot be read: \(error.localizedDescription)")
+        }
+        do {
+            return try infer(data)
+        } catch var error as StoreError {
+            if error.url == nil { error = StoreError(error.code, url: url, error.message) }
+            throw error
+        }
+    }
+}

@@ -1,0 +1,35 @@
+import Foundation
+import StoreTestSupport
+import XCTest
+
+extension XCTestCase {
+    /// Runs `body` once per store type (``StoreBackend/all``), naming the backend in any failure.
+    func forEachBackend(_ body: (StoreBackend) throws -> Void) {
+        for backend in StoreBackend.all {
+            do { try body(backend) } catch { XCTFail("\(backend): \(error)") }
+        }
+    }
+
+    /// An executable the test target builds next to the test bundle (`stowage`, `stowage-save-loop`).
+    func builtTool(_ name: String) throws -> URL {
+        let url = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent(name)
+        guard FileManager.default.isExecutableFile(atPath: url.path) else {
+            throw XCTSkip("\(name) is not built next to the test bundle (\(url.path))")
+        }
+        return url
+    }
+
+    /// Runs the `stowage` tool and returns its exit status and its output and errors together.
+    func runStowage(_ arguments: [String]) throws -> (status: Int32, output: String) {
+        let process = Process()
+        process.executableURL = try builtTool("stowage")
+        process.arguments = arguments
+        let pipe = Pipe()
+        process.standardOutput = pipe
+        process.standardError = pipe
+        try process.run()
+        let output = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        return (process.terminationStatus, output)
+    }
+}
