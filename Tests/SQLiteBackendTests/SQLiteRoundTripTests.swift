@@ -62,6 +62,27 @@ final class SQLiteRoundTripTests: XCTestCase {
         }
     }
 
+    func testStringsKeepEveryCharacterIncludingNULAndEmptyStringsStayEmpty() throws {
+        let directory = try TemporaryDirectory()
+        let url = directory.file("Blog.sqlite")
+        do {
+            let container = try TestStack.sqliteContainer(at: url)
+            let context = container.newBackgroundContext()
+            try context.performAndWait {
+                let author = try Author(context: context)
+                author.name = "ada\0lovelace"
+                author.emailAddress = ""
+                try context.save()
+            }
+        }
+        let context = try TestStack.sqliteContainer(at: url).newBackgroundContext()
+        try context.performAndWait {
+            let author = try XCTUnwrap(context.fetch(FetchRequest<Author>()).first)
+            XCTAssertEqual(author.name, "ada\0lovelace", "the characters after NUL are kept")
+            XCTAssertEqual(author.emailAddress, "", "an empty string is stored as one, not as NULL")
+        }
+    }
+
     func testDecimalsKeepEveryDigitAndStillCompareAsNumbers() throws {
         let directory = try TemporaryDirectory()
         let url = directory.file("Decimals.sqlite")

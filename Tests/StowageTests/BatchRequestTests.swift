@@ -38,11 +38,15 @@ final class BatchRequestTests: XCTestCase {
         forEachBackend { backend in
             let stack = try quakeStack(backend)
             XCTAssertEqual(try insert(QuakeModel.rows(3), into: stack), .status(true), "\(backend)")
-            XCTAssertEqual(try insert([["code": "c1"], ["code": "c2"]], into: stack, resultType: .count), .count(2), "\(backend)")
+            // A full row, then one leaving most out: the second gets defaults, not the first's values.
+            let full: [String: Any] = ["code": "f1", "magnitude": 9.5, "place": "west", "time": Date(), "depth": 3]
+            XCTAssertEqual(try insert([full, ["code": "c1"], ["code": "c2"]], into: stack, resultType: .count), .count(3), "\(backend)")
             let ids = try insert([["code": "i1", "magnitude": 4.5]], into: stack, resultType: .objectIDs).objectIDs ?? []
             try stack.reopen()
             let stored = try magnitudes(stack)
-            XCTAssertEqual(stored, ["q1": 1, "q2": 2, "q3": 3, "c1": 0, "c2": 0, "i1": 4.5], "\(backend): defaults fill what rows leave out")
+            XCTAssertEqual(
+                stored, ["q1": 1, "q2": 2, "q3": 3, "f1": 9.5, "c1": 0, "c2": 0, "i1": 4.5],
+                "\(backend): defaults fill what rows leave out")
             XCTAssertEqual(ids.count, 1, "\(backend)")
             let context = stack.newContext()
             try context.performAndWait {

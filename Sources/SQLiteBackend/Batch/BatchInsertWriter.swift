@@ -54,8 +54,8 @@ struct BatchInsertWriter {
             key += 1
             statement.reset()
             try statement.bind(.integer(key), at: 1)
-            for (offset, (column, value)) in zip(columns, row).enumerated() {
-                try statement.bind(try ChangeWriter.encode(value, for: column, store: store, files: &files), at: offset + 2)
+            for position in row.indices {
+                try statement.bind(try ChangeWriter.encode(row[position], for: columns[position], store: store, files: &files), at: position + 2)
             }
             var storedKey: Int64?
             do {

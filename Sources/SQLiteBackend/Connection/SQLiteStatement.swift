@@ -48,12 +48,19 @@ final class SQLiteStatement {
         case .null: code = sqlite3_bind_null(handle, position)
         case .integer(let number): code = sqlite3_bind_int64(handle, position, number)
         case .real(let number): code = sqlite3_bind_double(handle, position, number)
-        case .text(let text):
-            code = sqlite3_bind_text(handle, position, text, -1, stowage_sqlite_transient())
+        case .text(var text):
+            // With its byte count, so a string holding NUL is stored whole (and no C copy is made).
+            code = text.withUTF8 { bytes in
+                bytes.withMemoryRebound(to: CChar.self) { characters in
+                    // An empty string has no base address; bind "" rather than NULL.
+                    guard let start = characters.baseAddress else { return sqlite3_bind_text(handle, position, "", 0, stowage_sqlite_transient()) }
+                    return sqlite3_bind_text64(handle, position, start, UInt64(characters.count), stowage_sqlite_transient(), UInt8(SQLITE_UTF8))
+                }
+            }
         case .blob(let data):
             code = data.withUnsafeBytes { bytes in
                 // An empty Data has no base address; bind a zero-length blob, not NULL.
-                sqlite3_bind_blob(handle, position, bytes.baseAddress ?? UnsafeRawPointer(bitPattern: 1), Int32(bytes.count), stowage_sqlite_transient())
+                sqlite3_bind_blob64(handle, position, bytes.baseAddress ?? UnsafeRawPointer(bitPattern: 1), UInt64(bytes.count), stowage_sqlite_transient())
             }
         }
         guard code == SQLITE_OK else { throw SQLiteError(code: code, connection: connection.handle, sql: sql) }

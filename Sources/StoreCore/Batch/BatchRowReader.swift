@@ -4,15 +4,24 @@ import Foundation
 /// every value converted to its attribute's type, defaults for the attributes a row leaves out,
 /// required values and validation rules enforced. A bad row throws an
 /// ``ObjectValidationError`` naming the row (counted from 1).
+///
+/// It runs once per row of requests of millions of rows, so the common value types are read
+/// with one cast chosen by the attribute's type, and a row's storage is reused once the store
+/// has written it.
 final class BatchRowReader {
     let entity: EntityDescription
     /// The entity's stored attributes, in row order.
     let attributes: [AttributeDescription]
     private let positions: [String: Int]
     private let defaults: [StoreValue]
+    /// Per attribute, the kind of value that is already right for it (no conversion, no rules);
+    /// `nil` where every value is checked.
+    private let settled: [SettledKind?]
     private var source: BatchInsertRequest.Source
     private var rowNumber = 0
     private var finished = false
+    /// The row handed out last; refilled in place when the store has let go of it.
+    private var row: [StoreValue]
     /// Converts values the way `setValue(_:forKey:)` does (value transformers included).
     private let converter: ManagedObject
 
@@ -24,6 +33,8 @@ final class BatchRowReader {
         attributes = entity.attributes.filter { !$0.isTransient }
         positions = Dictionary(uniqueKeysWithValues: attributes.enumerated().map { ($1.name, $0) })
         defaults = attributes.map(\.defaultValue)
+        settled = attributes.map { $0.validationRules.isEmpty ? SettledKind($0.attributeType) : nil }
+        row = defaults
         source = request.source
         converter = ManagedObject(entity: entity, insertInto: nil)
     }
@@ -31,29 +42,35 @@ final class BatchRowReader {
     func next() throws -> [StoreValue]? {
         guard !finished else { return nil }
         rowNumber += 1
-        let place = "row \(rowNumber) of the batch insert into \(entity.name)"
-        var row = defaults
+        // Taken out of `self` so it is filled without an access check per value, and in place
+        // when the store has let go of the previous row.
+        var row = self.row
+        self.row = []
+        defer { self.row = row }
         switch source {
         case .objects(let objects):
             guard rowNumber <= objects.count else { return finish() }
-            try fill(&row, from: objects[rowNumber - 1], place: place)
+            try fill(&row, from: objects[rowNumber - 1])
         case .dictionaryHandler(let handler):
             var dictionary: [String: Any] = [:]
             if handler(&dictionary) { return finish() }
-            try fill(&row, from: dictionary, place: place)
+            try fill(&row, from: dictionary)
         case .managedObjectHandler(let handler):
             let object = entity.managedObjectClass.init(entity: entity, insertInto: nil)
             if handler(object) { return finish() }
             for (position, attribute) in attributes.enumerated() {
-                guard let index = entity.propertyIndexes[attribute.name] else { continue }
-                row[position] = object.attributeValue(at: index)
+                row[position] = entity.propertyIndexes[attribute.name].map(object.attributeValue(at:)) ?? defaults[position]
             }
         }
-        for (position, attribute) in attributes.enumerated() {
-            row[position] = try BatchValueCheck.checked(row[position], for: attribute, entity: entity, place: place)
+        for position in row.indices {
+            if let kind = settled[position], kind.holds(row[position]) { continue }
+            row[position] = try BatchValueCheck.checked(row[position], for: attributes[position], entity: entity, place: self.place)
         }
         return row
     }
+
+    /// The row being read, as error messages name it.
+    private var place: String { "row \(rowNumber) of the batch insert into \(entity.name)" }
 
     private func finish() -> [StoreValue]? {
         finished = true
@@ -61,30 +78,64 @@ final class BatchRowReader {
         return nil
     }
 
-    private func fill(_ row: inout [StoreValue], from dictionary: [String: Any], place: String) throws {
+    /// Sets the row's values from a dictionary, and defaults for the attributes it leaves out.
+    private func fill(_ row: inout [StoreValue], from dictionary: [String: Any]) throws {
+        // Keys are distinct and an unknown one throws, so a dictionary as large as the row sets
+        // every value; a smaller one starts from the defaults.
+        if dictionary.count < row.count {
+            for position in row.indices { row[position] = defaults[position] }
+        }
         for (key, value) in dictionary {
             guard let position = positions[key] else {
                 let reason = entity.relationshipsByName[key] != nil ? "batch inserts set attributes only, and '\(key)' is a relationship" : "\(entity.name) has no stored attribute '\(key)'"
                 throw ObjectValidationError(.wrongType, entity: entity.name, key: key, "\(place): \(reason); nothing was written")
             }
             let attribute = attributes[position]
-            let plain = attribute.valueTransformerName == nil ? Self.storeValue(value) : nil
-            row[position] = try plain ?? {
-                do { return try converter.storeValue(from: value, for: attribute) } catch let error as ObjectValidationError {
-                    throw ObjectValidationError(error.code, entity: entity.name, key: key, "\(place): \(error.message); nothing was written")
-                }
-            }()
+            if let plain = Self.storeValue(value, as: attribute.attributeType) {
+                row[position] = plain
+                continue
+            }
+            do {
+                row[position] = try converter.storeValue(from: value, for: attribute)
+            } catch let error as ObjectValidationError {
+                throw ObjectValidationError(error.code, entity: entity.name, key: key, "\(place): \(error.message); nothing was written")
+            }
         }
     }
 
-    /// The common value types, converted without a dynamic cast to a protocol.
-    private static func storeValue(_ value: Any) -> StoreValue? {
-        switch value {
-        case let string as String: .string(string)
-        case let integer as Int: .integer(Int64(integer))
-        case let double as Double: .double(double)
-        case let value as StoreValue: value
+    /// A value of the type an attribute of `type` usually gets, converted with one cast to that
+    /// type; `nil` for anything else (the general conversion takes it).
+    private static func storeValue(_ value: Any, as type: AttributeType) -> StoreValue? {
+        switch type {
+        case .string: (value as? String).map(StoreValue.string)
+        case .integer16, .integer32, .integer64: (value as? Int).map { .integer(Int64($0)) }
+        case .double: (value as? Double).map(StoreValue.double)
+        case .date: (value as? Date).map(StoreValue.date)
+        case .boolean: (value as? Bool).map(StoreValue.boolean)
         default: nil
+        }
+    }
+}
+
+/// The kind of stored value an attribute without validation rules takes as it is.
+private enum SettledKind {
+    case string, integer, double, date, boolean
+
+    init?(_ type: AttributeType) {
+        switch type {
+        case .string: self = .string
+        case .integer64: self = .integer
+        case .double: self = .double
+        case .date: self = .date
+        case .boolean: self = .boolean
+        default: return nil
+        }
+    }
+
+    func holds(_ value: StoreValue) -> Bool {
+        switch (self, value) {
+        case (.string, .string), (.integer, .integer), (.double, .double), (.date, .date), (.boolean, .boolean): true
+        default: false
         }
     }
 }

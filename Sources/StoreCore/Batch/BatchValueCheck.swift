@@ -4,10 +4,12 @@ import Foundation
 /// present when required, within the validation rules.
 package enum BatchValueCheck {
     /// The value converted to the attribute's type, or an error naming the entity, key and `place`
-    /// (the row of an insert, the object of an update).
-    package static func checked(_ value: StoreValue, for attribute: AttributeDescription, entity: EntityDescription, objectID: ManagedObjectID? = nil, place: String) throws -> StoreValue {
+    /// (the row of an insert, the object of an update; only worked out for an error).
+    package static func checked(
+        _ value: StoreValue, for attribute: AttributeDescription, entity: EntityDescription, objectID: ManagedObjectID? = nil, place: @autoclosure () -> String
+    ) throws -> StoreValue {
         func failure(_ code: ObjectValidationError.Code, _ message: String) -> ObjectValidationError {
-            ObjectValidationError(code, objectID: objectID, entity: entity.name, key: attribute.name, value: value.isNull ? nil : value, "\(place): \(message); nothing was written")
+            ObjectValidationError(code, objectID: objectID, entity: entity.name, key: attribute.name, value: value.isNull ? nil : value, "\(place()): \(message); nothing was written")
         }
         if value.isNull {
             if !attribute.isOptional { throw failure(.missingValue, "\(attribute.name) requires a value") }
