@@ -22,15 +22,20 @@ extension ManagedObjectContext {
             deniedDeletions[id] = nil
             pendingDeletions.append(object)
         }
+        // Taken a round at a time (cascades add the next round): taking objects one by one from
+        // the front of the array would move the rest each time, quadratic in a large delete.
         while !pendingDeletions.isEmpty {
-            let object = pendingDeletions.removeFirst()
-            guard object.state.isDeleted else { continue }  // inserted again since it was deleted
-            if denyingRelationship(of: object) != nil {
-                deniedDeletions[ObjectIdentifier(object)] = object
-                continue
+            let round = pendingDeletions
+            pendingDeletions = []
+            for object in round {
+                guard object.state.isDeleted else { continue }  // inserted again since it was deleted
+                if denyingRelationship(of: object) != nil {
+                    deniedDeletions[ObjectIdentifier(object)] = object
+                    continue
+                }
+                object.prepareForDeletion()
+                applyDeleteRules(of: object)
             }
-            object.prepareForDeletion()
-            applyDeleteRules(of: object)
         }
         // Inserted-then-deleted objects leave the context once their rules have run.
         for object in pendingChanges.deleted.values where object.state.isDeleted && deletedSet[ObjectIdentifier(object)] == nil {
