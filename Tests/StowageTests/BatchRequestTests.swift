@@ -92,6 +92,10 @@ final class BatchRequestTests: XCTestCase {
                 (["code": "x", "magnitude": "loud"], .wrongType),
                 (["code": "x", "magnitude": 11.0], .tooLarge),
                 (["code": "x", "nope": 1], .wrongType),
+                // Rows giving most attributes are read by looking each one up: the same errors.
+                (["code": "x", "magnitude": "loud", "place": "p"], .wrongType),
+                (["code": "x", "magnitude": 1.0, "place": "p", "nope": 1], .wrongType),
+                (["code": "x", "magnitude": 1.0, "place": "p", "region": 1], .wrongType),
             ]
             for (row, code) in bad {
                 XCTAssertThrowsError(try insert(QuakeModel.rows(2) + [row] + QuakeModel.rows(1), into: stack), "\(backend)") { error in

@@ -85,22 +85,38 @@ final class BatchRowReader {
         if dictionary.count < row.count {
             for position in row.indices { row[position] = defaults[position] }
         }
-        for (key, value) in dictionary {
-            guard let position = positions[key] else {
-                let reason = entity.relationshipsByName[key] != nil ? "batch inserts set attributes only, and '\(key)' is a relationship" : "\(entity.name) has no stored attribute '\(key)'"
-                throw ObjectValidationError(.wrongType, entity: entity.name, key: key, "\(place): \(reason); nothing was written")
+        if dictionary.count * 2 >= row.count {
+            // Most attributes given: look each one up (one hash a value, no copy of the keys)…
+            var found = 0
+            for position in row.indices {
+                guard let value = dictionary[attributes[position].name] else { continue }
+                found += 1
+                row[position] = try converted(value, at: position)
             }
-            let attribute = attributes[position]
-            if let plain = Self.storeValue(value, as: attribute.attributeType) {
-                row[position] = plain
-                continue
-            }
-            do {
-                row[position] = try converter.storeValue(from: value, for: attribute)
-            } catch let error as ObjectValidationError {
-                throw ObjectValidationError(error.code, entity: entity.name, key: key, "\(place): \(error.message); nothing was written")
+            if found < dictionary.count, let key = dictionary.keys.first(where: { positions[$0] == nil }) { throw unknownKey(key) }
+        } else {
+            // …few given: place each key.
+            for (key, value) in dictionary {
+                guard let position = positions[key] else { throw unknownKey(key) }
+                row[position] = try converted(value, at: position)
             }
         }
+    }
+
+    /// A row's value for the attribute at `position`, converted to its type.
+    private func converted(_ value: Any, at position: Int) throws -> StoreValue {
+        let attribute = attributes[position]
+        if let plain = Self.storeValue(value, as: attribute.attributeType) { return plain }
+        do {
+            return try converter.storeValue(from: value, for: attribute)
+        } catch let error as ObjectValidationError {
+            throw ObjectValidationError(error.code, entity: entity.name, key: attribute.name, "\(place): \(error.message); nothing was written")
+        }
+    }
+
+    private func unknownKey(_ key: String) -> ObjectValidationError {
+        let reason = entity.relationshipsByName[key] != nil ? "batch inserts set attributes only, and '\(key)' is a relationship" : "\(entity.name) has no stored attribute '\(key)'"
+        return ObjectValidationError(.wrongType, entity: entity.name, key: key, "\(place): \(reason); nothing was written")
     }
 
     /// A value of the type an attribute of `type` usually gets, converted with one cast to that
