@@ -55,4 +55,31 @@ final class SQLiteHistoryTests: XCTestCase {
             XCTAssertEqual(try context.count(for: FetchRequest<ManagedObject>(entityName: "Quake")), 1)
         }
     }
+
+    func testABatchDeleteOfObjectsWithoutRelationshipsRecordsEachWithItsTombstone() throws {
+        let model = try ManagedObjectModel {
+            EntityDescription("Note") {
+                .attribute("text", .string, preservesValueInHistoryOnDeletion: true)
+                .attribute("rank", .integer64, optional: false, defaultValue: .integer(0))
+            }
+        }
+        let test = try SQLiteTestStore(model) { $0.isHistoryTrackingEnabled = true }
+        let context = test.container.newBackgroundContext()
+        try context.performAndWait {
+            let rows: [[String: Any]] = (1...5).map { ["text": "n\($0)", "rank": $0] }
+            _ = try context.execute(BatchInsertRequest(entityName: "Note", objects: rows))
+            let token = try context.execute(PersistentHistoryChangeRequest.fetchHistory(after: nil as PersistentHistoryToken?)).transactions?.last?.token
+            var delete = BatchDeleteRequest(fetchRequest: FetchRequest<ManagedObject>(entityName: "Note", predicate: "rank >= 3"))
+            delete.resultType = .objectIDs
+            let deleted = try context.execute(delete).objectIDs ?? []
+            XCTAssertEqual(deleted.count, 3)
+            XCTAssertEqual(try context.count(for: FetchRequest<ManagedObject>(entityName: "Note")), 2, "the others stay")
+            let transactions = try context.execute(PersistentHistoryChangeRequest.fetchHistory(after: token)).transactions ?? []
+            XCTAssertEqual(transactions.count, 1, "one transaction for the batch delete")
+            let changes = transactions.first?.changes ?? []
+            XCTAssertEqual(changes.map(\.changeType), [.delete, .delete, .delete])
+            XCTAssertEqual(Set(changes.map(\.changedObjectID)), Set(deleted))
+            XCTAssertEqual(changes.compactMap { $0.tombstone?["text"] }, [.string("n3"), .string("n4"), .string("n5")], "tombstones in key order")
+        }
+    }
 }

@@ -4,11 +4,12 @@ import StoreCore
 /// Writes a batch delete in SQL, applying delete rules in the store.
 ///
 /// When nothing but the rows themselves is touched (no relationships to follow or clear, no
-/// history, no external files), it is one `DELETE`. Otherwise the selected keys go into a
-/// temporary table (`stowage_batch_delete`); cascade rules add their destinations there until
-/// nothing new is added; deny rules are checked against it (a destination deleted too does not
-/// deny); the objects left whose relationships lose members are noted (`stowage_batch_nullified`),
-/// their foreign keys cleared and their versions raised; join-table rows and then the rows go.
+/// external files), it is one `DELETE`, after one `INSERT … SELECT` of history when kept.
+/// Otherwise the selected keys go into a temporary table (`stowage_batch_delete`); cascade rules
+/// add their destinations there until nothing new is added; deny rules are checked against it
+/// (a destination deleted too does not deny); the objects left whose relationships lose members
+/// are noted (`stowage_batch_nullified`), their foreign keys cleared and their versions raised;
+/// join-table rows and then the rows go.
 struct BatchDeleteWriter {
     let store: SQLiteStore
     let connection: SQLiteConnection
@@ -45,7 +46,9 @@ struct BatchDeleteWriter {
     // MARK: One statement
 
     /// The whole delete as one `DELETE`, when the entity's objects have no relationships with
-    /// rules or inverses, no external files, and no history is kept; `nil` otherwise.
+    /// rules or inverses and no external files; `nil` otherwise. History, when kept, is recorded
+    /// first from the same condition (only for a condition without fetch limit or offset, which
+    /// selects the same rows twice for sure).
     private func deleteDirectly(_ fetch: StoreFetchRequest) throws -> StoreBatchResult? {
         let entity = try model.entity(named: fetch.entityName)
         let table = try schema.table(for: entity.name)
@@ -55,23 +58,24 @@ struct BatchDeleteWriter {
             if member.relationships.contains(where: { $0.inverseRelationship != nil || $0.deleteRule == .cascade || $0.deleteRule == .deny }) { return nil }
             if member.attributes.contains(where: \.allowsExternalBinaryDataStorage) { return nil }
         }
-        guard history == nil else { return nil }
         var request = fetch
         request.resultType = .managedObjectID
         let returning = wantsObjectIDs ? " RETURNING Z_ENT, Z_PK" : ""
-        if fetch.fetchLimit == 0 && fetch.fetchOffset == 0, let direct = try directCondition(request) {
-            return try run("DELETE FROM \(table.table) AS t0\(direct.sql)\(returning)", direct.bindings)
+        if fetch.fetchLimit == 0 && fetch.fetchOffset == 0, let condition = try directCondition(request) {
+            try history?.recordDeletions(from: table, where: condition.sql, condition.bindings)
+            return try run("DELETE FROM \(table.table) AS t0 WHERE \(condition.sql)\(returning)", condition.bindings)
         }
+        guard history == nil else { return nil }
         let selection = try store.compiler.selectObjects(request, columns: ["t0.Z_PK"])
         return try run("DELETE FROM \(table.table) WHERE Z_PK IN (\(selection.sql))\(returning)", selection.bindings)
     }
 
-    /// The fetch's WHERE clause over `t0` when it needs no join.
+    /// The fetch's condition over `t0` (`1` for every row) when it needs no join.
     private func directCondition(_ request: StoreFetchRequest) throws -> CompiledQuery? {
         let filtered = try FilteredFetch(request, schema: schema, model: model)
         guard filtered.level.from.count == 1 else { return nil }
         let conditions = filtered.level.conditions
-        return filtered.translator.finish(conditions.isEmpty ? "" : " WHERE " + conditions.joined(separator: " AND "))
+        return filtered.translator.finish(conditions.isEmpty ? "1" : conditions.joined(separator: " AND "))
     }
 
     private func run(_ sql: String, _ bindings: [SQLValue]) throws -> StoreBatchResult {
