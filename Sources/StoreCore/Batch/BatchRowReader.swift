@@ -5,7 +5,7 @@ import Foundation
 /// required values and validation rules enforced. A bad row throws an
 /// ``ObjectValidationError`` naming the row (counted from 1).
 ///
-/// It runs once per row of requests of millions of rows, so the common value types are read
+/// It is called once a row, for requests of millions of rows, so the common value types are read
 /// with one cast chosen by the attribute's type, and a row's storage is reused once the store
 /// has written it.
 final class BatchRowReader {
