@@ -9,16 +9,18 @@ let package = Package(
     platforms: [.macOS(.v15)],
     targets: [
         .target(name: "StoreCore"),
+        // libFuzzer's driver, shared by the three fuzzers.
+        .target(name: "FuzzDriver"),
         .target(name: "PredicateFuzzTarget", dependencies: ["StoreCore"]),
-        .executableTarget(name: "PredicateFuzzer", dependencies: ["PredicateFuzzTarget"]),
+        .executableTarget(name: "PredicateFuzzer", dependencies: ["PredicateFuzzTarget", "FuzzDriver"]),
         // The XML store reader: XMLBackend and CXML are symlinks too.
         .systemLibrary(name: "CXML", pkgConfig: "libxml-2.0", providers: [.apt(["libxml2-dev"])]),
         .target(name: "XMLBackend", dependencies: ["StoreCore", "CXML"]),
         .target(name: "XMLFuzzTarget", dependencies: ["StoreCore", "XMLBackend"]),
-        .executableTarget(name: "XMLFuzzer", dependencies: ["XMLFuzzTarget"]),
+        .executableTarget(name: "XMLFuzzer", dependencies: ["XMLFuzzTarget", "FuzzDriver"]),
         .target(name: "BinaryBackend", dependencies: ["StoreCore"]),
         .target(name: "BinaryStoreFuzzTarget", dependencies: ["StoreCore", "BinaryBackend"]),
-        .executableTarget(name: "BinaryStoreFuzzer", dependencies: ["BinaryStoreFuzzTarget"]),
+        .executableTarget(name: "BinaryStoreFuzzer", dependencies: ["BinaryStoreFuzzTarget", "FuzzDriver"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -1,17 +1,8 @@
 import BinaryStoreFuzzTarget
 import Foundation
+import FuzzDriver
 
-// libFuzzer's driver (see PredicateFuzzer/main.swift). `--write-seeds DIR` writes the seed
-// store files instead of fuzzing.
-typealias FuzzCallback = @convention(c) (UnsafePointer<UInt8>?, Int) -> CInt
-
-@_silgen_name("LLVMFuzzerRunDriver")
-func LLVMFuzzerRunDriver(
-    _ argc: UnsafeMutablePointer<CInt>,
-    _ argv: UnsafeMutablePointer<UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>>,
-    _ callback: FuzzCallback
-) -> CInt
-
+// `--write-seeds DIR` writes the seed store files instead of fuzzing.
 let arguments = CommandLine.arguments
 if arguments.count == 3, arguments[1] == "--write-seeds" {
     do {
@@ -24,6 +15,4 @@ if arguments.count == 3, arguments[1] == "--write-seeds" {
         exit(1)
     }
 }
-var argc = CommandLine.argc
-var argv = CommandLine.unsafeArgv
-exit(LLVMFuzzerRunDriver(&argc, &argv) { data, size in binaryStoreFuzzTestOneInput(data, size) })
+runFuzzer { data, size in binaryStoreFuzzTestOneInput(data, size) }
