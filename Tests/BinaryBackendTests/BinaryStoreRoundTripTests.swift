@@ -8,18 +8,22 @@ import XCTest
 /// coordinator: every attribute type and every relationship kind comes back, object by object.
 final class BinaryStoreRoundTripTests: XCTestCase {
     /// Every object of every entity of a coordinator's store, as the store holds them.
-    private func storeObjects(_ container: PersistentContainer) throws -> [ManagedObjectID: StoreSnapshot] {
+    private struct StoredObject {
+        var values: [String: StoreValue]
+        var toMany: [String: [ManagedObjectID]]
+        subscript(key: String) -> StoreValue { values[key] ?? .null }
+    }
+
+    private func storeObjects(_ container: PersistentContainer) throws -> [ManagedObjectID: StoredObject] {
         let store = try XCTUnwrap(container.persistentStoreCoordinator.persistentStores.first)
-        var snapshots: [ManagedObjectID: StoreSnapshot] = [:]
+        var snapshots: [ManagedObjectID: StoredObject] = [:]
         for entity in container.managedObjectModel.entities where !entity.isAbstract {
             var request = StoreFetchRequest(entityName: entity.name)
             request.includesSubentities = false
             guard case .snapshots(let found) = try store.execute(request) else { XCTFail("no snapshots"); continue }
-            for var snapshot in found {
-                snapshot.version = 0
-                snapshot.values = snapshot.values.filter { !$0.value.isNull }
-                snapshot.toMany = snapshot.toMany.filter { !$0.value.isEmpty }
-                snapshots[snapshot.objectID] = snapshot
+            for snapshot in found {
+                snapshots[snapshot.objectID] = StoredObject(
+                    values: snapshot.valuesByName, toMany: snapshot.toManyByName.filter { !$0.value.isEmpty })
             }
         }
         return snapshots
@@ -29,7 +33,7 @@ final class BinaryStoreRoundTripTests: XCTestCase {
         let directory = try TemporaryDirectory()
         let url = directory.file("Specimens.binary")
         let model = try SpecimenModel.make()
-        let saved: [ManagedObjectID: StoreSnapshot]
+        let saved: [ManagedObjectID: StoredObject]
         do {
             let container = try TestStack.binaryContainer(model, at: url)
             let context = container.newBackgroundContext()

@@ -16,8 +16,8 @@ final class MemoryStoreTests: XCTestCase {
         XCTAssertEqual(ids.map(\.primaryKey), [1, 2])
         var changes = StoreChangeSet()
         changes.inserted = [
-            StoreSnapshot(objectID: ids[0], version: 0, values: ["title": "Hello", "views": 3], toMany: ["comments": [ids[1]]]),
-            StoreSnapshot(objectID: ids[1], version: 0, values: ["text": "Hi", "post": .objectID(ids[0])]),
+            try StoreSnapshot(objectID: ids[0], version: 0, entity: store.model.entity(named: "Post"), values: ["title": "Hello", "views": 3], toMany: ["comments": [ids[1]]]),
+            try StoreSnapshot(objectID: ids[1], version: 0, entity: store.model.entity(named: "Comment"), values: ["text": "Hi", "post": .objectID(ids[0])]),
         ]
         try store.save(changes)
         XCTAssertEqual(try store.snapshot(for: ids[0])?.version, 1)
@@ -32,14 +32,16 @@ final class MemoryStoreTests: XCTestCase {
         let store = try store()
         let ids = try store.newObjectIDs(forEntityNames: ["Post", "Post"])
         var insert = StoreChangeSet()
-        insert.inserted = ids.map { StoreSnapshot(objectID: $0, version: 0, values: ["title": "v1"]) }
+        let post = try store.model.entity(named: "Post")
+        insert.inserted = try ids.map { try StoreSnapshot(objectID: $0, version: 0, entity: post, values: ["title": "v1"]) }
         try store.save(insert)
 
         var mixed = StoreChangeSet()
-        mixed.updated = [
-            StoreSnapshot(objectID: ids[0], version: 1, values: ["title": "fresh"]),
-            StoreSnapshot(objectID: ids[1], version: 7, values: ["title": "stale"]),
-        ]
+        var fresh = StoreSnapshot.partial(objectID: ids[0], version: 1, entity: post)
+        fresh["title"] = "fresh"
+        var stale = StoreSnapshot.partial(objectID: ids[1], version: 7, entity: post)
+        stale["title"] = "stale"
+        mixed.updated = [fresh, stale]
         XCTAssertThrowsError(try store.save(mixed)) { error in
             XCTAssertEqual((error as? MergeConflictError)?.conflicts.map(\.objectID), [ids[1]])
         }
@@ -52,7 +54,7 @@ final class MemoryStoreTests: XCTestCase {
         XCTAssertNotEqual(a.identifier, b.identifier)
         let id = try a.newObjectIDs(forEntityNames: ["Post"])[0]
         var changes = StoreChangeSet()
-        changes.inserted = [StoreSnapshot(objectID: id, version: 0, values: ["title": "A"])]
+        changes.inserted = [try StoreSnapshot(objectID: id, version: 0, entity: a.model.entity(named: "Post"), values: ["title": "A"])]
         XCTAssertThrowsError(try b.save(changes)) { XCTAssertEqual(($0 as? StoreError)?.code, .wrongStore) }
         try a.save(changes)
         guard case .count(let n) = try b.execute(StoreFetchRequest(entityName: "Post", resultType: .count)) else { return XCTFail() }

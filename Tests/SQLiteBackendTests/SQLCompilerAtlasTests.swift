@@ -54,8 +54,12 @@ enum AtlasFixture {
         func ref(_ name: String?) -> StoreValue { name.flatMap { ids[$0] }.map(StoreValue.objectID) ?? .null }
         var snapshots: [StoreSnapshot] = []
         func add(_ name: String, _ values: [String: StoreValue], _ toMany: [String: [String]] = [:]) {
-            guard let id = ids[name] else { return }
-            snapshots.append(StoreSnapshot(objectID: id, version: 1, values: values.filter { !$0.value.isNull }, toMany: toMany.mapValues { $0.compactMap { ids[$0] } }))
+            guard let id = ids[name], let entity = model.entitiesByName[id.entityName],
+                let snapshot = try? StoreSnapshot(
+                    objectID: id, version: 1, entity: entity, values: values.filter { !$0.value.isNull },
+                    toMany: toMany.mapValues { $0.compactMap { ids[$0] } })
+            else { return XCTFail("the atlas fixture names a property \(name)'s entity does not have") }
+            snapshots.append(snapshot)
         }
         func post(_ name: String, _ title: StoreValue, _ lat: StoreValue, _ lon: StoreValue, _ views: Int64, _ author: String?, _ tags: [String], summary: StoreValue = .null, fans: [String] = []) {
             add(name, ["title": title, "latitude": lat, "longitude": lon, "views": .integer(views), "author": ref(author), "summary": summary,

@@ -44,11 +44,11 @@ final class CompilerTestDatabase {
         var values: [SQLValue] = [.integer(key), .integer(table.number), .integer(snapshot.version)]
         for column in table.columns {
             names.append(column.name)
-            values.append(SQLiteValueCoder.encode(snapshot.values[column.property] ?? .null))
+            values.append(SQLiteValueCoder.encode(snapshot[column.property]))
         }
         let placeholders = values.indices.map { "?\($0 + 1)" }.joined(separator: ", ")
         try connection.run("INSERT INTO \(table.table) (\(names.joined(separator: ", "))) VALUES (\(placeholders))", values)
-        for (name, members) in snapshot.toMany {
+        for (name, members) in snapshot.toManyByName {
             guard case .joinTable(_, let joinTable, let ownerColumn, let memberColumn, _)? = table.toMany[name] else { continue }
             for member in members {
                 guard let memberKey = member.primaryKey else { continue }

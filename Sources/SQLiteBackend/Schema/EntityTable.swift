@@ -53,6 +53,8 @@ struct Column: Sendable {
     }
 
     let property: String
+    /// The property's index in its entity's ``EntityDescription/properties`` (where snapshots hold its value).
+    let propertyIndex: Int
     /// `Z` + the property name, upper-cased (a numeric suffix when sub-entities clash).
     let name: String
     let kind: Kind

@@ -77,7 +77,7 @@ struct SQLiteSchema: Sendable {
                     if let attribute = property as? AttributeDescription {
                         let name = unique(Self.columnName(of: attribute))
                         columnNames[ObjectIdentifier(attribute)] = name
-                        columns.append((name, Column(property: attribute.name, name: name, kind: .attribute(attribute.attributeType, externalStorage: false)).declaredType))
+                        columns.append((name, Column(property: attribute.name, propertyIndex: -1, name: name, kind: .attribute(attribute.attributeType, externalStorage: false)).declaredType))
                     } else if let relationship = property as? RelationshipDescription, !relationship.isToMany {
                         let name = unique(Self.columnName(of: relationship))
                         columnNames[ObjectIdentifier(relationship)] = name
@@ -134,12 +134,14 @@ struct SQLiteSchema: Sendable {
             let root = entity.rootEntity
             var columns: [Column] = []
             var toMany: [String: ToManyStorage] = [:]
-            for property in entity.properties where !property.isTransient {
+            for (propertyIndex, property) in entity.properties.enumerated() where !property.isTransient {
                 if let attribute = property as? AttributeDescription, let name = columnNames[ObjectIdentifier(attribute)] {
-                    columns.append(Column(property: attribute.name, name: name, kind: .attribute(attribute.attributeType, externalStorage: attribute.allowsExternalBinaryDataStorage)))
+                    columns.append(Column(
+                        property: attribute.name, propertyIndex: propertyIndex, name: name,
+                        kind: .attribute(attribute.attributeType, externalStorage: attribute.allowsExternalBinaryDataStorage)))
                 } else if let relationship = property as? RelationshipDescription {
                     if !relationship.isToMany, let name = columnNames[ObjectIdentifier(relationship)] {
-                        columns.append(Column(property: relationship.name, name: name, kind: .toOne(
+                        columns.append(Column(property: relationship.name, propertyIndex: propertyIndex, name: name, kind: .toOne(
                             destination: relationship.destinationEntityName, orderColumn: orderColumnNames[ObjectIdentifier(relationship)])))
                     } else if relationship.isToMany {
                         if let storage = joinStorage[ObjectIdentifier(relationship)] {

@@ -28,8 +28,8 @@ struct ChangeWriter {
         for snapshot in changes.inserted { try insert(snapshot) }
         for snapshot in changes.updated { try update(snapshot) }
         if !conflicts.isEmpty { throw MergeConflictError(conflicts: conflicts) }
-        for snapshot in changes.inserted where !snapshot.toMany.isEmpty { try writeToMany(snapshot, isNew: true) }
-        for snapshot in changes.updated where !snapshot.toMany.isEmpty { try writeToMany(snapshot, isNew: false) }
+        for snapshot in changes.inserted where snapshot.holdsToMany { try writeToMany(snapshot, isNew: true) }
+        for snapshot in changes.updated where snapshot.holdsToMany { try writeToMany(snapshot, isNew: false) }
         try history?.finish()
     }
 
@@ -51,7 +51,7 @@ struct ChangeWriter {
         try statement.bind(.integer(key), at: 1)
         try statement.bind(.integer(table.number), at: 2)
         for (offset, column) in columns.enumerated() {
-            try statement.bind(try encode(snapshot[column.property], for: column), at: offset + 3)
+            try statement.bind(try encode(snapshot[column.propertyIndex], for: column), at: offset + 3)
         }
         connection.log.statement(sql, [])
         do {
@@ -69,8 +69,7 @@ struct ChangeWriter {
         let key = try primaryKey(snapshot.objectID)
         var assignments = ["Z_OPT = Z_OPT + 1"]
         var values: [SQLValue] = []
-        for (property, value) in snapshot.values.sorted(by: { $0.key < $1.key }) {
-            guard let column = table.column(for: property) else { continue }
+        for (_, value, column) in Self.heldColumns(of: snapshot, in: table) {
             if case .attribute(_, true) = column.kind { try noteReplacedFile(of: column, key: key, table: table) }
             assignments.append("\(column.name) = ?")
             values.append(try encode(value, for: column))
@@ -82,7 +81,7 @@ struct ChangeWriter {
             throw try uniquenessError(for: snapshot, table: table, cause: error)
         }
         if connection.changes == 0 { try noteConflict(snapshot, table: table) }
-        try history?.record(.update, entityNumber: table.number, key: key, columns: Array(snapshot.values.keys) + Array(snapshot.toMany.keys))
+        try history?.record(.update, entityNumber: table.number, key: key, columns: snapshot.heldProperties.map { snapshot.entity.properties[$0].name })
     }
 
     private mutating func delete(_ snapshot: StoreSnapshot) throws {
@@ -108,6 +107,13 @@ struct ChangeWriter {
         }
     }
 
+    /// The held attribute and to-one values of an update with their columns, in column order.
+    private static func heldColumns(of snapshot: StoreSnapshot, in table: EntityTable) -> [(Int, StoreValue, Column)] {
+        table.columns.compactMap { column in
+            snapshot.heldProperties.contains(column.propertyIndex) ? (column.propertyIndex, snapshot[column.propertyIndex], column) : nil
+        }
+    }
+
     private mutating func noteConflict(_ snapshot: StoreSnapshot, table: EntityTable) throws {
         let current = try store.snapshot(in: connection, key: try primaryKey(snapshot.objectID), entity: snapshot.objectID.entityName)
         conflicts.append(MergeConflict(
@@ -119,7 +125,8 @@ struct ChangeWriter {
     private mutating func writeToMany(_ snapshot: StoreSnapshot, isNew: Bool) throws {
         let table = try schema.table(for: snapshot.objectID.entityName)
         let key = try primaryKey(snapshot.objectID)
-        for (name, members) in snapshot.toMany.sorted(by: { $0.key < $1.key }) {
+        for (index, members) in snapshot.toManyRelationships {
+            let name = snapshot.entity.properties[index].name
             guard let storage = table.toMany[name] else { continue }
             let keys = try members.map(primaryKey)
             switch storage {
@@ -219,7 +226,7 @@ struct ChangeWriter {
     }
 
     private func currentValue(of column: Column, snapshot: StoreSnapshot, table: EntityTable) throws -> SQLValue {
-        if let value = snapshot.values[column.property] { return SQLiteValueCoder.encode(value) }
+        if snapshot.heldProperties.contains(column.propertyIndex) { return SQLiteValueCoder.encode(snapshot[column.propertyIndex]) }
         return try connection.scalar("SELECT \(column.name) FROM \(table.table) WHERE Z_PK = ?", [.integer(try primaryKey(snapshot.objectID))]) ?? .null
     }
 }

@@ -38,6 +38,8 @@ final class RowReader: Sendable {
             case toOne(destinationNumber: Int64, entityPosition: Int?)
         }
         let property: String
+        /// Where the snapshot holds the value (the property's index in its entity).
+        let propertyIndex: Int
         let position: Int
         let kind: Kind
     }
@@ -46,6 +48,8 @@ final class RowReader: Sendable {
     let storeIdentifier: String
     /// One ID per entity number, whose entity-and-store part new IDs share.
     private let prototypes: [Int64: ManagedObjectID]
+    /// The entity of each entity number, whose layout the snapshots follow.
+    private let entities: [Int64: EntityDescription]
     private let layouts: [String: Layout]
     private let exactLayouts: [String: Layout]
 
@@ -57,6 +61,9 @@ final class RowReader: Sendable {
             prototypes[number] = ManagedObjectID(entityName: name, storeIdentifier: storeIdentifier, primaryKey: 1)
         }
         self.prototypes = prototypes
+        var entities: [Int64: EntityDescription] = [:]
+        for (number, name) in schema.entityNames { entities[number] = model.entitiesByName[name] }
+        self.entities = entities
         var layouts: [String: Layout] = [:], exact: [String: Layout] = [:]
         for (name, table) in schema.tables {
             layouts[name] = Self.makeLayout(numbers: table.entityNumbers, schema: schema)
@@ -85,7 +92,7 @@ final class RowReader: Sendable {
                 }
                 switch column.kind {
                 case .attribute(let type, let external):
-                    entityFields.append(Field(property: column.property, position: position, kind: .attribute(type, external: external)))
+                    entityFields.append(Field(property: column.property, propertyIndex: column.propertyIndex, position: position, kind: .attribute(type, external: external)))
                 case .toOne(let destination, _):
                     guard let target = schema.tables[destination] else { continue }
                     var entityPosition: Int?
@@ -98,7 +105,7 @@ final class RowReader: Sendable {
                             selectList.append("(SELECT e.Z_ENT FROM \(target.table) e WHERE e.Z_PK = t0.\(column.name))")
                         }
                     }
-                    entityFields.append(Field(property: column.property, position: position, kind: .toOne(destinationNumber: target.number, entityPosition: entityPosition)))
+                    entityFields.append(Field(property: column.property, propertyIndex: column.propertyIndex, position: position, kind: .toOne(destinationNumber: target.number, entityPosition: entityPosition)))
                 }
             }
             fields[number] = entityFields
@@ -132,23 +139,23 @@ final class RowReader: Sendable {
     /// through `external`.
     func snapshot(from row: SQLiteStatement, layout: Layout, external: ExternalBinaryStorage?) throws -> StoreSnapshot? {
         let number = row.int64(at: 1)
-        guard let id = objectID(entityNumber: number, key: row.int64(at: 0)), let fields = layout.fields[number] else { return nil }
-        var values: [String: StoreValue] = [:]
-        values.reserveCapacity(fields.count)
+        guard let id = objectID(entityNumber: number, key: row.int64(at: 0)), let fields = layout.fields[number], let entity = entities[number]
+        else { return nil }
+        var snapshot = StoreSnapshot(objectID: id, version: row.int64(at: 2), entity: entity)
         for field in fields {
             switch field.kind {
             case .attribute(let type, let isExternal):
                 var value = SQLiteValueCoder.read(row, at: field.position, as: type)
                 if isExternal, case .data(let stored) = value { value = .data(try ExternalBinaryStorage.read(stored, from: external)) }
-                if !value.isNull { values[field.property] = value }
+                snapshot.setValue(value, at: field.propertyIndex)
             case .toOne(let destination, let entityPosition):
                 guard !row.isNull(at: field.position) else { continue }
                 let number = entityPosition.map { row.isNull(at: $0) ? destination : row.int64(at: $0) } ?? destination
                 if let target = objectID(entityNumber: number, key: row.int64(at: field.position)) {
-                    values[field.property] = .objectID(target)
+                    snapshot.setValue(.objectID(target), at: field.propertyIndex)
                 }
             }
         }
-        return StoreSnapshot(objectID: id, version: row.int64(at: 2), values: values)
+        return snapshot
     }
 }

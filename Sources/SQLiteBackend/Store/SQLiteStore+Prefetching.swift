@@ -39,7 +39,7 @@ extension SQLiteStore {
                     collect(snapshot)
                 }
                 for index in level.indices {
-                    level[index].toMany[component] = level[index].objectID.primaryKey.flatMap { members[$0] } ?? []
+                    level[index].setToMany(level[index].objectID.primaryKey.flatMap { members[$0] } ?? [], forKey: component)
                 }
                 entity = storage.destination
             } else if let column = table.column(for: component), case .toOne(let destination, _) = column.kind {

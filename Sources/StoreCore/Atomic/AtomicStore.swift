@@ -41,6 +41,8 @@ public final class AtomicStore: PersistentStore {
         var untrackedHistory: StoreValue?
     }
     private let state: Mutex<State>
+    /// The model the store's snapshots are laid out by.
+    public let model: ManagedObjectModel
 
     /// Registers a store type served by this engine with the given file format (`nil`: in memory).
     public static func register(_ type: PersistentStoreType, format: (any AtomicStoreFormat)?) {
@@ -57,6 +59,7 @@ public final class AtomicStore: PersistentStore {
         let description = request.description
         let model = request.model
         _ = try model.entities(forConfiguration: description.configuration)
+        self.model = model
         self.type = type
         self.format = format
         url = description.url

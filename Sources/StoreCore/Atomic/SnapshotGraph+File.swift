@@ -73,18 +73,20 @@ extension SnapshotGraph {
         func problem(_ code: StoreError.Code, _ key: String, _ text: String) -> StoreError {
             StoreError(code, url: url, objectID: known.id, "object \(object.primaryKey) (\(entity.name)), '\(key)': \(text)")
         }
-        var snapshot = StoreSnapshot(objectID: known.id, version: 1)
-        snapshot.values.reserveCapacity(object.attributes.count + object.relationships.count)
+        var snapshot = StoreSnapshot(objectID: known.id, version: 1, entity: entity)
         for (key, value) in object.attributes where !value.isNull {
-            guard let attribute = entity.attributesByName[key], !attribute.isTransient else {
+            guard let index = entity.propertyIndexes[key], entity.layout.kinds[index] == .attribute,
+                let attribute = entity.properties[index] as? AttributeDescription
+            else {
                 throw problem(.unknownProperty, key, "the model's \(entity.name) has no stored attribute of this name")
             }
             guard let coerced = attribute.attributeType.coerce(value) else {
                 throw problem(.corrupt, key, "a \(value.kindName) value where the model has a \(attribute.attributeType.name) attribute")
             }
-            snapshot.values[key] = coerced
+            snapshot.setValue(coerced, at: index)
         }
-        for relationship in entity.relationships where !relationship.isTransient {
+        for index in entity.layout.toOneIndexes + entity.layout.toManyIndexes {
+            guard let relationship = entity.properties[index] as? RelationshipDescription, !relationship.isTransient else { continue }
             let keys = object.relationships[relationship.name] ?? []
             if !relationship.isToMany && keys.count > 1 {
                 throw problem(.corrupt, relationship.name, "a to-one relationship holding \(keys.count) objects")
@@ -102,9 +104,9 @@ extension SnapshotGraph {
                 targets.append(target.id)
             }
             if relationship.isToMany {
-                snapshot.toMany[relationship.name] = targets
+                snapshot.setToMany(targets, at: index)
             } else if let target = targets.first {
-                snapshot.values[relationship.name] = .objectID(target)
+                snapshot.setValue(.objectID(target), at: index)
             }
         }
         if object.relationships.count > 0 {
@@ -120,23 +122,20 @@ extension SnapshotGraph {
         var objects: [AtomicStoreObject] = []
         objects.reserveCapacity(count)
         for snapshot in allSnapshots {
-            guard let entity = model.entitiesByName[snapshot.objectID.entityName], let key = snapshot.objectID.primaryKey else { continue }
+            guard let key = snapshot.objectID.primaryKey else { continue }
+            let entity = snapshot.entity
             var object = AtomicStoreObject(entityName: entity.name, primaryKey: key)
-            object.attributes.reserveCapacity(snapshot.values.count)
-            for (name, value) in snapshot.values {
-                switch value {
-                case .null: continue
-                case .objectID(let target):
-                    if entity.relationshipsByName[name] != nil, let targetKey = target.primaryKey {
-                        object.relationships[name] = [targetKey]
-                    } else {
-                        object.attributes[name] = value
-                    }
-                default: object.attributes[name] = value
+            object.attributes.reserveCapacity(entity.layout.count)
+            for (index, value) in snapshot.heldValues where !value.isNull {
+                let name = entity.properties[index].name
+                if entity.layout.kinds[index] == .toOne, case .objectID(let target) = value, let targetKey = target.primaryKey {
+                    object.relationships[name] = [targetKey]
+                } else {
+                    object.attributes[name] = value
                 }
             }
-            for (name, targets) in snapshot.toMany where !targets.isEmpty {
-                object.relationships[name] = targets.compactMap(\.primaryKey)
+            for (index, targets) in snapshot.toManyRelationships where !targets.isEmpty {
+                object.relationships[entity.properties[index].name] = targets.compactMap(\.primaryKey)
             }
             objects.append(object)
         }

@@ -96,7 +96,7 @@ package struct SnapshotGraph: Sendable {
     }
 
     package func objectIDs(forRelationship name: String, of id: ManagedObjectID) -> [ManagedObjectID] {
-        self[id]?.toMany[name] ?? []
+        self[id]?.toMany(forKey: name) ?? []
     }
 
     // MARK: Saving
@@ -125,8 +125,7 @@ package struct SnapshotGraph: Sendable {
                 var row = tables[update.objectID.entityName]?.rows[position]
             else { continue }
             originals.append(row)
-            row.values.merge(update.values) { $1 }
-            row.toMany.merge(update.toMany) { $1 }
+            row.merge(update)
             row.version += 1
             tables[update.objectID.entityName]?.rows[position] = row
         }
@@ -168,8 +167,9 @@ package struct SnapshotGraph: Sendable {
                 let rows = owner.entityAndDescendantNames.flatMap { tables[$0]?.rows.compactMap { $0 } ?? [] }
                 for constraint in owner.uniquenessConstraints {
                     var seen: [[StoreValue]: ManagedObjectID] = [:]
+                    let indexes = constraint.map { owner.propertyIndexes[$0] }
                     for row in rows {
-                        let key = constraint.map { row[$0] }
+                        let key = indexes.map { index in index.map { row[$0] } ?? .null }
                         if key.allSatisfy(\.isNull) { continue }
                         if let other = seen[key] {
                             throw ObjectValidationError(

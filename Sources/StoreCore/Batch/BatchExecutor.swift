@@ -72,16 +72,20 @@ public struct BatchExecutor {
         }
         let ids = try store.newObjectIDs(forEntityNames: Array(repeating: entity.name, count: rows.count))
         var updatedByID: [ManagedObjectID: Int] = [:]
+        let indexes = insert.attributes.compactMap { entity.propertyIndexes[$0.name] }
+        guard indexes.count == insert.attributes.count else {
+            throw ModelError(.unknownKey, entity: entity.name, "the batch insert names an attribute \(entity.name) does not have")
+        }
         for (row, id) in zip(rows, ids) {
-            var values: [String: StoreValue] = [:]
-            for (attribute, value) in zip(insert.attributes, row) where !value.isNull { values[attribute.name] = value }
+            var values = StoreSnapshot(objectID: id, version: 0, entity: entity)
+            for (index, value) in zip(indexes, row) { values.setValue(value, at: index) }
             if insert.onConflict != .fail, !constraints.isEmpty {
-                let keys = constraints.map { owner, constraint in [StoreValue.string(owner.name)] + constraint.map { values[$0] ?? .null } }
+                let keys = constraints.map { owner, constraint in [StoreValue.string(owner.name)] + constraint.map { values[$0] } }
                 if let stored = keys.lazy.compactMap({ existing[$0] }).first {
                     guard insert.onConflict == .updateStoredObject else { continue }  // kept as stored: not counted
                     result.count += 1
-                    var update = StoreSnapshot(objectID: stored.objectID, version: stored.version)
-                    for attribute in insert.attributes { update.values[attribute.name] = values[attribute.name] ?? .null }
+                    var update = StoreSnapshot.partial(objectID: stored.objectID, version: stored.version, entity: stored.entity)
+                    for index in indexes { update[index] = values[index] }
                     if let index = updatedByID[stored.objectID] {
                         changes.updated[index] = update
                     } else {
@@ -95,12 +99,13 @@ public struct BatchExecutor {
                     // that writes is counted, as SQLite's upsert counts it).
                     guard insert.onConflict == .updateStoredObject else { continue }
                     result.count += 1
-                    changes.inserted[index].values = values
+                    changes.inserted[index] = StoreSnapshot(
+                        objectID: changes.inserted[index].objectID, version: 0, entity: entity, values: values.values)
                     continue
                 }
                 for key in keys where !key.dropFirst().allSatisfy(\.isNull) { pending[key] = changes.inserted.count }
             }
-            changes.inserted.append(StoreSnapshot(objectID: id, version: 0, values: values))
+            changes.inserted.append(values)
             result.count += 1
         }
         try store.save(changes)
@@ -131,14 +136,14 @@ public struct BatchExecutor {
         let matches = try snapshots(for: store.execute(fetch))
         var changes = emptyChangeSet()
         let evaluator = PredicateEvaluator()
-        let resolve: (ManagedObjectID) -> StoreSnapshot? = { [store] id in try? store.snapshot(for: id) }
+        let resolve: (ManagedObjectID) throws -> StoreSnapshot? = { [store] id in try store.snapshot(for: id) }
         for snapshot in matches {
-            var change = StoreSnapshot(objectID: snapshot.objectID, version: snapshot.version)
+            var change = StoreSnapshot.partial(objectID: snapshot.objectID, version: snapshot.version, entity: snapshot.entity)
             let source = SnapshotSource(snapshot: snapshot, model: model, resolve: resolve)
             for (name, expression) in update.propertiesToUpdate.sorted(by: { $0.key < $1.key }) {
                 guard let attribute = attributes[name] else { continue }
                 let value = try evaluator.value(of: expression, on: source).storeValue
-                change.values[name] = try BatchUpdateCheck.checked(value, for: attribute, entity: entity, objectID: snapshot.objectID)
+                change[name] = try BatchUpdateCheck.checked(value, for: attribute, entity: entity, objectID: snapshot.objectID)
             }
             changes.updated.append(change)
         }
@@ -163,7 +168,7 @@ public struct BatchExecutor {
         try plan.add(selected)
         try plan.checkDenyRules()
         var changes = emptyChangeSet()
-        changes.deleted = plan.deleted.map { StoreSnapshot(objectID: $0.objectID, version: $0.version) }
+        changes.deleted = plan.deleted.map { StoreSnapshot.partial(objectID: $0.objectID, version: $0.version, entity: $0.entity) }
         changes.updated = try plan.nullifications()
         try store.save(changes)
         var result = StoreBatchResult(count: changes.deleted.count)
@@ -223,13 +228,13 @@ struct DeletionPlan {
             for relationship in entity.relationships {
                 guard let inverse = relationship.inverseRelationship, relationship.deleteRule != .noAction else { continue }
                 for id in try destinations(of: snapshot, through: relationship) where !deletedIDs.contains(id) {
-                    guard var update = try updates[id] ?? store.snapshot(for: id).map({ StoreSnapshot(objectID: $0.objectID, version: $0.version, values: $0.values, toMany: $0.toMany) }) else { continue }
+                    guard var update = try updates[id] ?? store.snapshot(for: id) else { continue }
                     if updates[id] == nil { order.append(id) }
                     if inverse.isToMany {
-                        let current = try update.toMany[inverse.name] ?? store.objectIDs(forRelationship: inverse.name, of: id)
-                        update.toMany[inverse.name] = current.filter { $0 != snapshot.objectID }
-                    } else if update.values[inverse.name] == .objectID(snapshot.objectID) {
-                        update.values[inverse.name] = .null
+                        let current = try update.toMany(forKey: inverse.name) ?? store.objectIDs(forRelationship: inverse.name, of: id)
+                        update.setToMany(current.filter { $0 != snapshot.objectID }, forKey: inverse.name)
+                    } else if update[inverse.name] == .objectID(snapshot.objectID) {
+                        update[inverse.name] = .null
                     }
                     updates[id] = update
                 }
@@ -237,17 +242,18 @@ struct DeletionPlan {
         }
         // Only the relationships that changed go into the update.
         return try order.compactMap { id in
-            guard let update = updates[id], let original = try store.snapshot(for: id) else { return nil }
-            var change = StoreSnapshot(objectID: id, version: original.version)
-            for (key, value) in update.values where original.values[key] != value { change.values[key] = value }
-            for (key, ids) in update.toMany where (original.toMany[key] ?? []) != ids || original.toMany[key] == nil { change.toMany[key] = ids }
+            guard let update = updates[id], let stored = try store.snapshot(for: id) else { return nil }
+            let original = stored.laidOut(as: update.entity)
+            var change = StoreSnapshot.partial(objectID: id, version: original.version, entity: update.entity)
+            for (index, value) in update.heldValues where original[index] != value { change[index] = value }
+            for (index, ids) in update.toManyRelationships where original.toMany(at: index) != ids { change.setToMany(ids, at: index) }
             return change
         }
     }
 
     private func destinations(of snapshot: StoreSnapshot, through relationship: RelationshipDescription) throws -> [ManagedObjectID] {
         if relationship.isToMany {
-            return try snapshot.toMany[relationship.name] ?? store.objectIDs(forRelationship: relationship.name, of: snapshot.objectID)
+            return try snapshot.toMany(forKey: relationship.name) ?? store.objectIDs(forRelationship: relationship.name, of: snapshot.objectID)
         }
         if case .objectID(let id) = snapshot[relationship.name] { return [id] }
         return []

@@ -34,14 +34,32 @@ extension ManagedObjectContext {
     /// The objects for `ids`, their values loaded in one request to the store for the faults among them.
     func materialize(_ ids: [ManagedObjectID]) -> [ManagedObject] {
         let objects = ids.compactMap { registeredOrFaultObject(for: $0) }
-        let faults = objects.filter(\.isFault).map(\.objectID)
-        guard !faults.isEmpty, let snapshots = try? parentStore().snapshotsForChild(faults) else { return objects }
-        for snapshot in snapshots {
-            guard let object = registered[snapshot.objectID], object.isFault else { continue }
-            object.load(snapshot)
-            object.awakeFromFetch()
-        }
+        fulfillFaults(objects.filter(\.isFault), batchSize: max(objects.count, 1))
         return objects
+    }
+
+    /// Loads the values of faults, `batchSize` objects per store request (deleting or changing
+    /// many unread objects costs a few queries, not one each). A fault the store does not
+    /// return, or whose batch fails, stays a fault: reading it reports why.
+    func fulfillFaults(_ objects: [ManagedObject], batchSize: Int = 500) {
+        var pending: [ManagedObjectID] = []
+        for object in objects where object.isFault {
+            if let snapshot = prefetchedSnapshots.removeValue(forKey: object.objectID) {
+                object.load(snapshot)
+                object.awakeFromFetch()
+            } else {
+                pending.append(object.objectID)
+            }
+        }
+        for start in stride(from: 0, to: pending.count, by: batchSize) {
+            let batch = Array(pending[start..<min(start + batchSize, pending.count)])
+            guard let snapshots = try? parentStore().snapshotsForChild(batch) else { continue }
+            for snapshot in snapshots {
+                guard let object = registered[snapshot.objectID], object.isFault else { continue }
+                object.load(snapshot)
+                object.awakeFromFetch()
+            }
+        }
     }
 
     /// Forgets registered objects that nothing else references and that have no unsaved

@@ -38,7 +38,7 @@ extension ManagedObjectContext {
             }
         }
         // Inserted-then-deleted objects leave the context once their rules have run.
-        for object in pendingChanges.deleted.values where object.state.isDeleted && deletedSet[ObjectIdentifier(object)] == nil {
+        for object in pendingChanges.deleted.values where object.state.isDeleted && !deletedSet.contains(object) {
             registered[object.objectID] = nil
         }
     }

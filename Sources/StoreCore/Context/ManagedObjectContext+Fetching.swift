@@ -126,7 +126,7 @@ extension ManagedObjectContext {
         let evaluator = PredicateEvaluator()
         let excluded = Set((pendingDeleted + pendingUpdated).map(\.objectID))
         var candidates: [ManagedObject] = rows.ids.filter { !excluded.contains($0) }.compactMap { registeredOrFaultObject(for: $0) }
-        for object in pendingUpdated + pendingInserted.sorted(by: { $0.insertionOrder < $1.insertionOrder }) {
+        for object in pendingUpdated + pendingInserted {
             if try request.predicate.map({ try evaluator.evaluate($0, on: object) }) ?? true { candidates.append(object) }
         }
         if !request.sortDescriptors.isEmpty {

@@ -5,8 +5,8 @@ extension ManagedObjectContext {
     /// objects return to their saved values.
     public func rollback() {
         checkQueue(accessing: nil)
-        let inserted = Array(insertedSet.values)
-        let touched = Array(updatedSet.values) + Array(deletedSet.values) + Array(deniedDeletions.values)
+        let inserted = insertedSet.values
+        let touched = updatedSet.values + deletedSet.values + Array(deniedDeletions.values)
         for object in pendingChanges.deleted.values where object.committedSnapshot == nil && !object.isFault {
             registered[object.objectID] = nil
             object.state = .init()
@@ -55,20 +55,21 @@ extension ManagedObjectContext {
         checkQueue(accessing: object)
         guard object.managedObjectContext === self, !object.state.isInserted else { return }
         prefetchedSnapshots[object.objectID] = nil
-        if !mergeChanges || object.changedIndexes.isEmpty || object.isFault {
+        if !mergeChanges || object.changedProperties.isEmpty || object.isFault {
             if !object.state.isDeleted || !mergeChanges {
-                updatedSet[ObjectIdentifier(object)] = nil
+                updatedSet.remove(object)
                 object.state.isUpdated = false
             }
             if !object.isFault { object.turnIntoFault() }
             return
         }
+        // A store that cannot answer leaves the object as it is (its changes included).
         guard let latest = try? parentStore().snapshotForChild(object.objectID) else { return }
-        let changed = object.changedIndexes
-        let kept = changed.map { ($0, object.slots[$0]) }
+        let changed = object.changedProperties
+        let kept = changed.map { ($0, object.propertyState(at: $0)) }
         object.load(latest)
-        for (index, slot) in kept { object.slots[index] = slot }
-        object.changedIndexes = changed
+        for (index, property) in kept { object.restore(property, at: index) }
+        object.changedProperties = changed
     }
 
     /// Refreshes every object, keeping unsaved changes.
@@ -122,7 +123,7 @@ extension ManagedObjectContext {
         if !object.isFault {
             for relationship in object.entity.relationships {
                 guard let inverse = relationship.inverseRelationship, let index = object.entity.propertyIndexes[relationship.name] else { continue }
-                let destinations: [ManagedObject] = switch object.slots[index] {
+                let destinations: [ManagedObject] = switch object.relations[index] {
                 case .toOne(let destination): destination.map { [$0] } ?? []
                 case .toMany(let related): related.objects
                 default: []
@@ -133,9 +134,9 @@ extension ManagedObjectContext {
             }
         }
         let id = ObjectIdentifier(object)
-        insertedSet[id] = nil
-        updatedSet[id] = nil
-        deletedSet[id] = nil
+        insertedSet.remove(object)
+        updatedSet.remove(object)
+        deletedSet.remove(object)
         registered[object.objectID] = nil
         prefetchedSnapshots[object.objectID] = nil
         object.state = .init()
@@ -158,32 +159,35 @@ extension ManagedObjectContext {
                 forget(object)
                 continue
             }
-            let changed = object.changedIndexes
+            let changed = object.changedProperties
             switch mergePolicy {
             case .error:
                 return
             case .rollback:
-                updatedSet[ObjectIdentifier(object)] = nil
+                updatedSet.remove(object)
                 object.state.isUpdated = false
                 object.load(stored)
             case .overwrite:
                 object.version = stored.version
-                object.changedIndexes = Set(object.entity.properties.indices.filter { !object.entity.properties[$0].isTransient })
+                for index in object.entity.layout.storedValues { object.changedProperties.insert(index) }
+                for index in object.entity.layout.toManyIndexes where !object.entity.properties[index].isTransient {
+                    object.changedProperties.insert(index)
+                }
             case .mergeByPropertyObjectTrump, .mergeByPropertyStoreTrump:
                 let committed = object.committedSnapshot
-                let kept = changed.map { ($0, object.slots[$0]) }
+                let kept = changed.map { ($0, object.propertyState(at: $0)) }
                 object.load(stored)
-                var stillChanged = Set<Int>()
-                for (index, slot) in kept {
-                    let name = object.entity.properties[index].name
-                    let changedElsewhere = committed.map { $0[name] != stored[name] || $0.toMany[name] != stored.toMany[name] } ?? true
+                let stored = stored.laidOut(as: object.entity)
+                var stillChanged = PropertyMask()
+                for (index, property) in kept {
+                    let changedElsewhere = committed.map { $0[index] != stored[index] || $0.toMany(at: index) != stored.toMany(at: index) } ?? true
                     if mergePolicy == .mergeByPropertyStoreTrump && changedElsewhere { continue }
-                    object.slots[index] = slot
+                    object.restore(property, at: index)
                     stillChanged.insert(index)
                 }
-                object.changedIndexes = stillChanged
+                object.changedProperties = stillChanged
                 if stillChanged.isEmpty {
-                    updatedSet[ObjectIdentifier(object)] = nil
+                    updatedSet.remove(object)
                     object.state.isUpdated = false
                 }
             }
@@ -195,11 +199,12 @@ extension ManagedObject {
     /// Removes an object from a loaded relationship slot without recording a change.
     func dropWithoutTracking(_ object: ManagedObject, from relationship: RelationshipDescription) {
         guard let index = entity.propertyIndexes[relationship.name] else { return }
-        switch slots[index] {
-        case .toOne(let current) where current === object: slots[index] = .toOne(nil)
+        switch relations[index] {
+        case .toOne(let current) where current === object: relations[index] = .toOne(nil)
         case .toMany(var related):
+            relations[index] = .unresolved
             related.remove(object)
-            slots[index] = .toMany(related)
+            relations[index] = .toMany(related)
         default: break
         }
     }

@@ -10,10 +10,8 @@ extension ManagedObjectContext {
         }
         object.managedObjectContext = self
         registered[object.objectID] = object
-        insertedSet[ObjectIdentifier(object)] = object
+        insertedSet.insert(object)
         object.state.isInserted = true
-        insertionCounter += 1
-        object.insertionOrder = insertionCounter
         pendingChanges.inserted[ObjectIdentifier(object)] = object
         object.awakeFromInsert()
     }
@@ -41,12 +39,12 @@ extension ManagedObjectContext {
         guard object.managedObjectContext === self, !object.state.isDeleted else { return }
         let id = ObjectIdentifier(object)
         if object.state.isInserted {
-            insertedSet[id] = nil
+            insertedSet.remove(object)
             object.state.isInserted = false
             pendingChanges.inserted[id] = nil
         } else {
-            updatedSet[id] = nil
-            deletedSet[id] = object
+            updatedSet.remove(object)
+            deletedSet.insert(object)
         }
         object.state.isDeleted = true
         object.state.isUpdated = false
@@ -56,14 +54,14 @@ extension ManagedObjectContext {
 
     private func undelete(_ object: ManagedObject) {
         let id = ObjectIdentifier(object)
-        deletedSet[id] = nil
+        deletedSet.remove(object)
         deniedDeletions[id] = nil
         object.state.isDeleted = false
         if object.committedSnapshot == nil, !object.isFault {
-            insertedSet[id] = object
+            insertedSet.insert(object)
             object.state.isInserted = true
-        } else if !object.changedIndexes.isEmpty {
-            updatedSet[id] = object
+        } else if !object.changedProperties.isEmpty {
+            updatedSet.insert(object)
             object.state.isUpdated = true
         }
     }
@@ -152,7 +150,8 @@ extension ManagedObjectContext {
         object.objectID = id
         object.managedObjectContext = self
         object.isFault = true
-        for index in object.slots.indices { object.slots[index] = .toManyFault }
+        object.values = entity.layout.nullValues
+        if entity.layout.hasRelationships { object.relations = RelationSlot.fault(for: entity.layout) }
         registered[id] = object
         return object
     }
@@ -178,13 +177,20 @@ extension ManagedObjectContext {
         object.awakeFromFetch()
     }
 
-    func loadToMany(_ relationship: RelationshipDescription, of object: ManagedObject) -> [ManagedObjectID] {
+    /// The IDs a to-many relationship of `object` holds in the parent store (none for an object
+    /// inserted here and never saved).
+    ///
+    /// - Throws: the store's error when it cannot answer.
+    func loadToMany(_ relationship: RelationshipDescription, of object: ManagedObject) throws -> [ManagedObjectID] {
         guard !object.state.isInserted || !object.objectID.isTemporaryID || parent != nil else { return [] }
-        return (try? parentStore().relationshipForChild(relationship.name, of: object.objectID)) ?? []
+        return try parentStore().relationshipForChild(relationship.name, of: object.objectID)
     }
 
-    func savedSnapshot(of object: ManagedObject) -> StoreSnapshot? {
-        try? parentStore().committedSnapshotForChild(object.objectID)
+    /// The values `object` has in the parent store.
+    ///
+    /// - Throws: the store's error when it cannot answer.
+    func savedSnapshot(of object: ManagedObject) throws -> StoreSnapshot? {
+        try parentStore().committedSnapshotForChild(object.objectID)
     }
 
     func objectDidChange(_ object: ManagedObject) {
@@ -192,7 +198,7 @@ extension ManagedObjectContext {
         if object.state.isInserted || object.state.isDeleted { return }
         if !object.state.isUpdated {
             object.state.isUpdated = true
-            updatedSet[id] = object
+            updatedSet.insert(object)
         }
         pendingChanges.updated[id] = object
     }

@@ -25,15 +25,15 @@ extension ManagedObjectContext {
         guard hasChanges else { return }
 
         post(.managedObjectContextWillSave, makeChanges(
-            .willSave, inserted: Array(insertedSet.values), updated: Array(updatedSet.values), deletedIDs: deletedSet.values.map(\.objectID)))
+            .willSave, inserted: insertedSet.values, updated: updatedSet.values, deletedIDs: deletedSet.values.map(\.objectID)))
         for object in changedObjectsInOrder() { object.willSave() }
         processPendingChanges()
 
         if let error = ObjectValidationError.combining(validationErrors()) { throw error }
 
-        let inserted = insertedSet.values.sorted { $0.insertionOrder < $1.insertionOrder }
-        let updated = Array(updatedSet.values)
-        let deleted = Array(deletedSet.values)
+        let inserted = insertedSet.values
+        let updated = updatedSet.values
+        let deleted = deletedSet.values
         let deletedIDs = deleted.map(\.objectID)
         for object in inserted + updated { object.resolveReferences() }
 
@@ -50,7 +50,7 @@ extension ManagedObjectContext {
     }
 
     private func changedObjectsInOrder() -> [ManagedObject] {
-        insertedSet.values.sorted { $0.insertionOrder < $1.insertionOrder } + Array(updatedSet.values) + Array(deletedSet.values)
+        insertedSet.values + updatedSet.values + deletedSet.values
     }
 
     /// Saves through the coordinator; returns what was saved and the permanent ID each new object
@@ -88,12 +88,15 @@ extension ManagedObjectContext {
         changes.inserted = inserted.map { $0.currentSnapshot(allToMany: true) }
         for object in updated where object.managedObjectContext === self {
             let snapshot = object.changedSnapshot()
-            if !snapshot.values.isEmpty || !snapshot.toMany.isEmpty { changes.updated.append(snapshot) }
+            if !snapshot.heldProperties.isEmpty { changes.updated.append(snapshot) }
         }
-        changes.deleted = deleted.filter { !$0.objectID.isTemporaryID && $0.managedObjectContext === self }.map { object in
-            // A fault deleted without being read learns its version now (optimistic locking needs it).
+        let deleted = deleted.filter { !$0.objectID.isTemporaryID && $0.managedObjectContext === self }
+        // Faults deleted without being read learn their versions now (optimistic locking needs
+        // them), a batch of rows per store request.
+        fulfillFaults(deleted.filter(\.isFault))
+        changes.deleted = deleted.map { object in
             if object.isFault { object.willAccess() }
-            return StoreSnapshot(objectID: object.objectID, version: object.version)
+            return StoreSnapshot.partial(objectID: object.objectID, version: object.version, entity: object.entity)
         }
         return changes
     }
@@ -109,21 +112,20 @@ extension ManagedObjectContext {
             if !toParent { object.version = 1 }
             object.committedSnapshot = snapshot
             object.committedSnapshot?.version = object.version
-            object.changedIndexes.removeAll()
+            object.changedProperties.removeAll()
         }
-        let savedUpdates = Dictionary(saved.updated.map { ($0.objectID, $0) }, uniquingKeysWith: { first, _ in first })
+        // `saved.updated` follows `updated`, leaving out objects with nothing stored to save.
+        var savedUpdates = saved.updated.makeIterator()
+        var nextUpdate = savedUpdates.next()
         for object in updated {
             object.state.isUpdated = false
-            if let change = savedUpdates[object.objectID] {
+            if let change = nextUpdate, change.objectID == object.objectID {
+                nextUpdate = savedUpdates.next()
                 if !toParent { object.version += 1 }
-                if var committed = object.committedSnapshot {
-                    committed.values.merge(change.values) { $1 }
-                    committed.toMany.merge(change.toMany) { $1 }
-                    committed.version = object.version
-                    object.committedSnapshot = committed
-                }
+                object.committedSnapshot?.merge(change)
+                object.committedSnapshot?.version = object.version
             }
-            object.changedIndexes.removeAll()
+            object.changedProperties.removeAll()
         }
         for object in deleted {
             registered[object.objectID] = nil
@@ -184,10 +186,8 @@ extension ManagedObjectContext {
             object.objectID = snapshot.objectID
             object.managedObjectContext = self
             registered[object.objectID] = object
-            insertedSet[ObjectIdentifier(object)] = object
+            insertedSet.insert(object)
             object.state.isInserted = true
-            insertionCounter += 1
-            object.insertionOrder = insertionCounter
             pendingChanges.inserted[ObjectIdentifier(object)] = object
             object.apply(snapshot)
         }
@@ -206,11 +206,11 @@ extension ManagedObjectContext {
     private func markDeletedWithoutRules(_ object: ManagedObject) {
         let id = ObjectIdentifier(object)
         if object.state.isInserted {
-            insertedSet[id] = nil
+            insertedSet.remove(object)
             registered[object.objectID] = nil
         } else {
-            updatedSet[id] = nil
-            deletedSet[id] = object
+            updatedSet.remove(object)
+            deletedSet.insert(object)
         }
         object.state.isInserted = false
         object.state.isUpdated = false
@@ -220,54 +220,5 @@ extension ManagedObjectContext {
 
     func childDidSave(_ changes: ContextChanges, from child: ManagedObjectContext) {
         notifyChildren(changes, except: child)
-    }
-}
-
-extension ManagedObject {
-    /// Replaces ID-only relationship slots with objects, before IDs change during a save.
-    func resolveReferences() {
-        for (index, slot) in slots.enumerated() {
-            switch slot {
-            case .toOneID: _ = toOneObject(at: index)
-            case .toManyIDs: _ = toManyObjects(at: index)
-            default: break
-            }
-        }
-    }
-
-    /// The changed stored values, with the version they were based on.
-    func changedSnapshot() -> StoreSnapshot {
-        var snapshot = StoreSnapshot(objectID: objectID, version: version)
-        for index in changedIndexes.sorted() where !entity.properties[index].isTransient {
-            let name = entity.properties[index].name
-            switch slots[index] {
-            case .value(let value): snapshot.values[name] = value
-            case .toOne(let object): snapshot.values[name] = object.map { .objectID($0.objectID) } ?? .null
-            case .toOneID(let id): snapshot.values[name] = id.map(StoreValue.objectID) ?? .null
-            case .toMany(let related): snapshot.toMany[name] = related.objects.map(\.objectID)
-            case .toManyIDs(let ids): snapshot.toMany[name] = ids
-            case .toManyFault: break
-            }
-        }
-        return snapshot
-    }
-
-    /// Writes the values of a (partial) snapshot into the slots as changes, without touching inverses
-    /// (the snapshot comes from a context that already kept both sides in step).
-    func apply(_ snapshot: StoreSnapshot) {
-        for (name, value) in snapshot.values {
-            guard let index = entity.propertyIndexes[name] else { continue }
-            if entity.properties[index] is RelationshipDescription {
-                if case .objectID(let id) = value { slots[index] = .toOneID(id) } else { slots[index] = .toOneID(nil) }
-            } else {
-                slots[index] = .value(value)
-            }
-            noteChange(at: index)
-        }
-        for (name, ids) in snapshot.toMany {
-            guard let index = entity.propertyIndexes[name] else { continue }
-            slots[index] = .toManyIDs(ids)
-            noteChange(at: index)
-        }
     }
 }

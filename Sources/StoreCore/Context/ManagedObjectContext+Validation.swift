@@ -4,7 +4,7 @@ extension ManagedObjectContext {
     /// Every rule broken by the changed objects: the model's rules and the objects' own hooks.
     func validationErrors() -> [ObjectValidationError] {
         var errors: [ObjectValidationError] = []
-        for object in insertedSet.values.sorted(by: { $0.insertionOrder < $1.insertionOrder }) {
+        for object in insertedSet.values {
             errors += Self.modelRuleErrors(of: object)
             errors += Self.hookErrors(of: object) { try $0.validateForInsert() }
         }

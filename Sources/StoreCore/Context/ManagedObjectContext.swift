@@ -67,14 +67,13 @@ public final class ManagedObjectContext: @unchecked Sendable, CustomStringConver
 
     // Confined state.
     var registered: [ManagedObjectID: ManagedObject] = [:]
-    var insertedSet: [ObjectIdentifier: ManagedObject] = [:]
-    var updatedSet: [ObjectIdentifier: ManagedObject] = [:]
-    var deletedSet: [ObjectIdentifier: ManagedObject] = [:]
+    var insertedSet = ChangedObjectList()
+    var updatedSet = ChangedObjectList()
+    var deletedSet = ChangedObjectList()
     var pendingDeletions: [ManagedObject] = []
     var deniedDeletions: [ObjectIdentifier: ManagedObject] = [:]
     var prefetchedSnapshots: [ManagedObjectID: StoreSnapshot] = [:]
     var assignedStores: [ObjectIdentifier: String] = [:]
-    var insertionCounter = 0
     var pendingChanges = PendingChanges()
     var isSaving = false
 

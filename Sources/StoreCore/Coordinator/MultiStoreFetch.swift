@@ -5,7 +5,7 @@ struct MultiStoreFetch {
     let stores: [any PersistentStore]
     let model: ManagedObjectModel
 
-    func run(cache: ([StoreSnapshot]) -> Void) throws -> StoreFetchResult {
+    func run() throws -> StoreFetchResult {
         var perStore = request
         perStore.fetchLimit = 0
         perStore.fetchOffset = 0
@@ -30,10 +30,9 @@ struct MultiStoreFetch {
             default: break
             }
         }
-        cache(snapshots)
         let stores = self.stores
-        let resolve: (ManagedObjectID) -> StoreSnapshot? = { id in
-            try? stores.first { $0.identifier == id.storeIdentifier }?.snapshot(for: id)
+        let resolve: (ManagedObjectID) throws -> StoreSnapshot? = { id in
+            try stores.first { $0.identifier == id.storeIdentifier }?.snapshot(for: id)
         }
         let comparator = SortComparator(request.sortDescriptors)
         let keys = try snapshots.map { try comparator.keys(for: SnapshotSource(snapshot: $0, model: model, resolve: resolve)) }

@@ -26,13 +26,6 @@ extension PersistentStoreCoordinator {
             }
             result = combined
         }
-        if case .insert(let insert) = request.operation, insert.onConflict == .fail {
-            // New objects only: nothing cached can be stale.
-        } else if request.wantsObjectIDs {
-            invalidateCache(result.updated + result.deleted)
-        } else {
-            invalidateCache()
-        }
         return result
     }
 

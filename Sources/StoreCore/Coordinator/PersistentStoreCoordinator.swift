@@ -2,8 +2,11 @@ import Foundation
 import Synchronization
 
 /// Connects contexts to stores: loads stores from descriptions, routes each entity to the
-/// store whose configuration holds it, assigns permanent IDs, and keeps a snapshot cache shared
-/// by its contexts.
+/// store whose configuration holds it and assigns permanent IDs.
+///
+/// The coordinator keeps no copy of the rows it hands out: an object's values are the snapshot
+/// it was loaded from (shared, not copied), so the memory a fetch takes is released with the
+/// objects, and a fault is fulfilled from its store (SQLite: one indexed read).
 ///
 /// For example:
 ///
@@ -21,7 +24,6 @@ public final class PersistentStoreCoordinator: @unchecked Sendable {
 
     private struct State {
         var stores: [any PersistentStore] = []
-        var snapshotCache: [ManagedObjectID: StoreSnapshot] = [:]
         var contexts: [WeakContext] = []
         /// Remote-change watchers, by store identifier.
         var watchers: [String: RemoteChangeWatcher] = [:]
@@ -67,7 +69,6 @@ public final class PersistentStoreCoordinator: @unchecked Sendable {
             guard let index = state.stores.firstIndex(where: { $0 === store }) else { return false }
             state.stores.remove(at: index)
             state.watchers.removeValue(forKey: store.identifier)?.cancel()
-            state.snapshotCache = state.snapshotCache.filter { $0.key.storeIdentifier != store.identifier }
             return true
         }
         guard removed else { throw StoreError(.wrongStore, url: store.url, "the store is not loaded by this coordinator") }
@@ -79,7 +80,6 @@ public final class PersistentStoreCoordinator: @unchecked Sendable {
         state.withLock { state in
             state.stores = state.stores.map { $0 === store ? newStore : $0 }
             state.watchers.removeValue(forKey: store.identifier)?.cancel()
-            state.snapshotCache = state.snapshotCache.filter { $0.key.storeIdentifier != store.identifier }
         }
         try store.unload()
     }
@@ -147,42 +147,23 @@ public final class PersistentStoreCoordinator: @unchecked Sendable {
         _ = try managedObjectModel.entity(named: request.entityName)
         let stores = persistentStores.filter { storeHolds($0, entity: request.entityName) }
         guard !stores.isEmpty else { throw StoreError(.noStores, "no loaded store holds entity \(request.entityName)") }
-        if stores.count == 1 {
-            let result = try stores[0].execute(request)
-            cache(result)
-            return result
-        }
-        return try MultiStoreFetch(request: request, stores: stores, model: managedObjectModel).run { self.cache(.snapshots($0)) }
-    }
-
-    private func cache(_ result: StoreFetchResult) {
-        guard case .snapshots(let snapshots) = result else { return }
-        state.withLock { state in
-            for snapshot in snapshots { state.snapshotCache[snapshot.objectID] = snapshot }
-        }
+        if stores.count == 1 { return try stores[0].execute(request) }
+        return try MultiStoreFetch(request: request, stores: stores, model: managedObjectModel).run()
     }
 
     func snapshot(for objectID: ManagedObjectID) throws -> StoreSnapshot? {
-        if let cached = state.withLock({ $0.snapshotCache[objectID] }) { return cached }
         guard !objectID.isTemporaryID else { return nil }
-        let snapshot = try store(for: objectID).snapshot(for: objectID)
-        if let snapshot { state.withLock { $0.snapshotCache[objectID] = snapshot } }
-        return snapshot
+        return try store(for: objectID).snapshot(for: objectID)
     }
 
-    /// Snapshots of a batch of objects: cached ones from the cache, the rest from their stores
-    /// in one request per store. Batches are not added to the cache, so iterating a large
-    /// batched result keeps memory bounded.
+    /// Snapshots of a batch of objects, in one request per store.
     func snapshots(for objectIDs: [ManagedObjectID]) throws -> [StoreSnapshot] {
-        var found: [ManagedObjectID: StoreSnapshot] = [:]
-        var missing: [ManagedObjectID] = []
-        state.withLock { state in
-            for id in objectIDs {
-                if let cached = state.snapshotCache[id] { found[id] = cached } else if !id.isTemporaryID { missing.append(id) }
-            }
-        }
         var byStore: [String: [ManagedObjectID]] = [:]
-        for id in missing { byStore[id.storeIdentifier ?? "", default: []].append(id) }
+        for id in objectIDs where !id.isTemporaryID { byStore[id.storeIdentifier ?? "", default: []].append(id) }
+        if byStore.count == 1, let (_, ids) = byStore.first, let first = ids.first, ids.count == objectIDs.count {
+            return try store(for: first).snapshots(for: ids)
+        }
+        var found: [ManagedObjectID: StoreSnapshot] = [:]
         for (_, ids) in byStore {
             guard let first = ids.first else { continue }
             for snapshot in try store(for: first).snapshots(for: ids) { found[snapshot.objectID] = snapshot }
@@ -192,7 +173,6 @@ public final class PersistentStoreCoordinator: @unchecked Sendable {
 
     func objectIDs(forRelationship name: String, of objectID: ManagedObjectID) throws -> [ManagedObjectID] {
         guard !objectID.isTemporaryID else { return [] }
-        if let ids = state.withLock({ $0.snapshotCache[objectID]?.toMany[name] }) { return ids }
         return try store(for: objectID).objectIDs(forRelationship: name, of: objectID)
     }
 
@@ -220,47 +200,32 @@ public final class PersistentStoreCoordinator: @unchecked Sendable {
         return result.compactMap { $0 }
     }
 
-    /// Saves a change set, store by store, and updates the snapshot cache.
+    /// Saves a change set, store by store.
     func save(_ changes: StoreChangeSet) throws {
+        let stores = persistentStores
+        if stores.count == 1, let store = stores.first, changes.allBelong(to: store.identifier) {
+            try checkWritable(store)
+            try store.save(changes)
+            return
+        }
         var byStore: [String: StoreChangeSet] = [:]
         func bucket(_ id: ManagedObjectID) -> String { id.storeIdentifier ?? "" }
         for snapshot in changes.inserted { byStore[bucket(snapshot.objectID), default: Self.emptySet(like: changes)].inserted.append(snapshot) }
         for snapshot in changes.updated { byStore[bucket(snapshot.objectID), default: Self.emptySet(like: changes)].updated.append(snapshot) }
         for snapshot in changes.deleted { byStore[bucket(snapshot.objectID), default: Self.emptySet(like: changes)].deleted.append(snapshot) }
-        let stores = persistentStores
         for (identifier, set) in byStore.sorted(by: { $0.key < $1.key }) {
             guard let store = stores.first(where: { $0.identifier == identifier }) else {
                 throw StoreError(.wrongStore, "changes name store \(identifier), which is not loaded")
             }
-            guard !store.isReadOnly else {
-                let why = managedObjectModel.isInferred ? " (it was opened in inspection mode, with a model inferred from the file)" : ""
-                throw StoreError(.readOnly, url: store.url, "the store is read-only\(why); nothing was saved")
-            }
+            try checkWritable(store)
             try store.save(set)
-        }
-        state.withLock { state in
-            for snapshot in changes.inserted {
-                var saved = snapshot
-                saved.version = 1
-                state.snapshotCache[snapshot.objectID] = saved
-            }
-            for snapshot in changes.updated {
-                guard var cached = state.snapshotCache[snapshot.objectID] else { continue }
-                cached.values.merge(snapshot.values) { $1 }
-                cached.toMany.merge(snapshot.toMany) { $1 }
-                cached.version = snapshot.version + 1
-                state.snapshotCache[snapshot.objectID] = cached
-            }
-            for snapshot in changes.deleted { state.snapshotCache[snapshot.objectID] = nil }
         }
     }
 
-    /// Forgets cached snapshots (all of them, or those of the given objects).
-    func invalidateCache(_ ids: [ManagedObjectID]? = nil) {
-        state.withLock { state in
-            guard let ids else { state.snapshotCache.removeAll(); return }
-            for id in ids { state.snapshotCache[id] = nil }
-        }
+    private func checkWritable(_ store: any PersistentStore) throws {
+        guard store.isReadOnly else { return }
+        let why = managedObjectModel.isInferred ? " (it was opened in inspection mode, with a model inferred from the file)" : ""
+        throw StoreError(.readOnly, url: store.url, "the store is read-only\(why); nothing was saved")
     }
 
     private static func emptySet(like changes: StoreChangeSet) -> StoreChangeSet {
@@ -282,6 +247,15 @@ public final class PersistentStoreCoordinator: @unchecked Sendable {
     func contextDidSave(_ changes: ContextChanges, from source: ManagedObjectContext) {
         let others = state.withLock { $0.contexts.compactMap(\.context) }.filter { $0 !== source && $0.parent == nil }
         for context in others { context.mergeAutomatically(changes) }
+    }
+}
+
+extension StoreChangeSet {
+    /// Whether every object of the set belongs to the store `identifier`.
+    func allBelong(to identifier: String) -> Bool {
+        inserted.allSatisfy { $0.objectID.storeIdentifier == identifier }
+            && updated.allSatisfy { $0.objectID.storeIdentifier == identifier }
+            && deleted.allSatisfy { $0.objectID.storeIdentifier == identifier }
     }
 }
 

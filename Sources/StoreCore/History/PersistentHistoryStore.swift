@@ -38,7 +38,7 @@ package struct HistoryRecord: Sendable {
         self.init(author: changes.transactionAuthor, contextName: changes.contextName)
         for snapshot in changes.inserted { self.changes.append((snapshot.objectID, .insert, nil, nil)) }
         for snapshot in changes.updated {
-            self.changes.append((snapshot.objectID, .update, Set(snapshot.values.keys).union(snapshot.toMany.keys), nil))
+            self.changes.append((snapshot.objectID, .update, Set(snapshot.heldProperties.map { snapshot.entity.properties[$0].name }), nil))
         }
         for snapshot in changes.deleted {
             let tombstone = current(snapshot.objectID).map { Self.tombstone(of: $0, model: model) }

@@ -84,7 +84,7 @@ struct StoreCopier {
         for snapshot in snapshots {
             guard let entity = model.entitiesByName[snapshot.objectID.entityName] else { continue }
             for relationship in entity.relationships where relationship.isToMany && !relationship.isTransient {
-                if snapshot.toMany[relationship.name] == nil { missing[relationship.name, default: []].append(snapshot.objectID) }
+                if snapshot.toMany(forKey: relationship.name) == nil { missing[relationship.name, default: []].append(snapshot.objectID) }
             }
         }
         guard !missing.isEmpty else { return snapshots }
@@ -92,9 +92,8 @@ struct StoreCopier {
         for (name, owners) in missing { members[name] = try source.objectIDs(forRelationship: name, ofObjects: owners) }
         return snapshots.map { snapshot in
             var complete = snapshot
-            for (name, byOwner) in members where complete.toMany[name] == nil {
-                guard let entity = model.entitiesByName[snapshot.objectID.entityName], entity.relationshipsByName[name]?.isToMany == true else { continue }
-                complete.toMany[name] = byOwner[snapshot.objectID] ?? []
+            for (name, byOwner) in members where complete.toMany(forKey: name) == nil {
+                complete.setToMany(byOwner[snapshot.objectID] ?? [], forKey: name)
             }
             return complete
         }
@@ -111,17 +110,13 @@ struct StoreCopier {
         guard let entity = model.entitiesByName[snapshot.objectID.entityName] else {
             throw StoreError(.unknownEntity, url: source.url, objectID: snapshot.objectID, "the model has no entity \(snapshot.objectID.entityName)")
         }
-        var copy = StoreSnapshot(objectID: try map(snapshot.objectID), version: 0)
-        copy.values.reserveCapacity(snapshot.values.count)
-        for (key, value) in snapshot.values {
-            if case .objectID(let target) = value, entity.relationshipsByName[key] != nil {
-                copy.values[key] = .objectID(try map(target))
-            } else {
-                copy.values[key] = value
-            }
+        let snapshot = snapshot.laidOut(as: entity)
+        var copy = StoreSnapshot(objectID: try map(snapshot.objectID), version: 0, entity: entity, values: snapshot.values)
+        for index in entity.layout.toOneIndexes {
+            if case .objectID(let target) = snapshot[index] { copy.setValue(.objectID(try map(target)), at: index) }
         }
-        for relationship in entity.relationships where relationship.isToMany && !relationship.isTransient {
-            copy.toMany[relationship.name] = try (snapshot.toMany[relationship.name] ?? []).map(map)
+        for index in entity.layout.toManyIndexes where !entity.properties[index].isTransient {
+            copy.setToMany(try (snapshot.toMany(at: index) ?? []).map(map), at: index)
         }
         return copy
     }

@@ -72,10 +72,14 @@ public final class EntityDescription: @unchecked Sendable, CustomStringConvertib
     public internal(set) var relationshipsByName: [String: RelationshipDescription] = [:]
     /// The position of each property in ``properties``; a sub-entity keeps its parent's positions.
     public internal(set) var propertyIndexes: [String: Int] = [:]
+    /// Each property's kind by index, what snapshots store, and new objects' starting values.
+    public internal(set) var layout = EntityLayout.empty
     /// A stable hash of everything that changes how the entity's objects are stored.
     public internal(set) var versionHash = Data()
     /// Shared by the temporary IDs of the entity's new objects.
     let temporaryIDSpace: ManagedObjectID.Space
+    /// The property index of each typed declaration (`@Attribute`, `@Relationship`) of the class.
+    let typedPropertyIndexes = TypedPropertyIndexes()
 
     /// Creates an entity from its properties.
     ///

@@ -74,6 +74,7 @@ struct ModelLinker {
         entity.attributesByName = byName.compactMapValues { $0 as? AttributeDescription }
         entity.relationshipsByName = byName.compactMapValues { $0 as? RelationshipDescription }
         entity.propertyIndexes = Dictionary(uniqueKeysWithValues: properties.enumerated().map { ($1.name, $0) })
+        entity.layout = EntityLayout(properties: properties)
         var descendants: Set<String> = [entity.name]
         var pending = [entity]
         while let next = pending.popLast() {

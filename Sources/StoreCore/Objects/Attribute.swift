@@ -30,15 +30,16 @@ public struct Attribute<Value: StoreValueConvertible> {
         storage storageKeyPath: ReferenceWritableKeyPath<Object, Self>
     ) -> Value {
         get {
-            let key = object[keyPath: storageKeyPath].explicitKey ?? PropertyWrapperKeys.key(for: storageKeyPath)
-            guard let index = object.entity.propertyIndexes[key] else { return Value.emptyValue }
+            let entity = object.entity
+            guard let index = entity.typedPropertyIndexes.index(for: storageKeyPath, explicitKey: object[keyPath: storageKeyPath].explicitKey, in: entity)
+            else { return Value.emptyValue }
             let value = object.attributeValue(at: index)
             return Value(storeValue: value) ?? Value.emptyValue
         }
         set {
-            let key = object[keyPath: storageKeyPath].explicitKey ?? PropertyWrapperKeys.key(for: storageKeyPath)
-            guard let index = object.entity.propertyIndexes[key],
-                let attribute = object.entity.properties[index] as? AttributeDescription
+            let entity = object.entity
+            guard let index = entity.typedPropertyIndexes.index(for: storageKeyPath, explicitKey: object[keyPath: storageKeyPath].explicitKey, in: entity),
+                let attribute = entity.properties[index] as? AttributeDescription
             else { return }
             // A value that does not fit (an integer too large for Integer 16, say) is kept as
             // given, so that the next save reports it instead of losing it silently.

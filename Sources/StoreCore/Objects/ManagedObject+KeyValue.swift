@@ -103,12 +103,10 @@ extension ManagedObject {
     public func changedValues() -> [String: Any] {
         willAccess()
         var result: [String: Any] = [:]
-        for index in changedIndexes.sorted() {
+        for index in changedProperties {
             let property = entity.properties[index]
             let current = (try? value(forKey: property.name)) ?? nil
-            if let attribute = property as? AttributeDescription, let committed = committedSnapshot,
-                attribute.isTransient == false, committed[attribute.name] == attributeValue(at: index)
-            {
+            if entity.layout.kinds[index] == .attribute, let committed = committedSnapshot, committed[index] == values[index] {
                 continue
             }
             result[property.name] = current ?? NSNull()
@@ -118,17 +116,18 @@ extension ManagedObject {
 
     /// The last saved values of the given keys (every stored key for `nil`); empty for an
     /// object that was never saved. To-one values are object IDs, to-many values arrays of IDs.
+    /// A value the store cannot read is left out (this method reads only; nothing is written back).
     public func committedValues(forKeys keys: [String]?) -> [String: Any] {
         willAccess()
-        guard let snapshot = committedSnapshot ?? managedObjectContext?.savedSnapshot(of: self) else { return [:] }
+        guard let snapshot = committedSnapshot ?? (try? managedObjectContext?.savedSnapshot(of: self))?.laidOut(as: entity) else { return [:] }
         var result: [String: Any] = [:]
-        for property in entity.properties where !property.isTransient && (keys?.contains(property.name) ?? true) {
-            if let ids = snapshot.toMany[property.name] {
+        for (index, property) in entity.properties.enumerated() where !property.isTransient && (keys?.contains(property.name) ?? true) {
+            if let ids = snapshot.toMany(at: index) {
                 result[property.name] = ids
             } else if let relationship = property as? RelationshipDescription, relationship.isToMany {
-                result[property.name] = managedObjectContext?.loadToMany(relationship, of: self) ?? []
+                if let ids = try? managedObjectContext?.loadToMany(relationship, of: self) { result[property.name] = ids }
             } else {
-                result[property.name] = snapshot[property.name].anyValue ?? NSNull()
+                result[property.name] = snapshot[index].anyValue ?? NSNull()
             }
         }
         return result
@@ -207,11 +206,11 @@ extension ManagedObject {
     public func hasFault(forRelationshipNamed name: String) -> Bool {
         guard let index = entity.propertyIndexes[name], entity.properties[index] is RelationshipDescription else { return false }
         if isFault { return true }
-        switch slots[index] {
+        switch relations[index] {
         case .toManyFault, .toManyIDs: return true
-        case .toOneID(let id): return id != nil
+        case .unresolved: return !values[index].isNull
         case .toOne(let object): return object?.isFault ?? false
-        default: return false
+        case .toMany: return false
         }
     }
 }

@@ -1,12 +1,13 @@
 import Foundation
 
-/// Slot access with fault firing, queue checks, change tracking and inverse maintenance.
-/// Every public accessor (by key or typed) goes through these.
+/// Property access with fault firing, queue checks, change tracking and inverse maintenance.
+/// Every public accessor (by key or typed) goes through these, by property index.
 extension ManagedObject {
     /// Checks the queue and loads the values of a fault.
+    @inline(__always)
     func willAccess() {
         guard let context = managedObjectContext else { return }
-        context.checkQueue(accessing: self)
+        if ConcurrencyDebug.isEnabled { context.checkQueue(accessing: self) }
         if isFault { context.fulfillFault(self) }
     }
 
@@ -24,8 +25,17 @@ extension ManagedObject {
         managedObjectContext?.objectDidChange(self)
     }
 
+    @inline(__always)
     func noteChange(at index: Int) {
-        changedIndexes.insert(index)
+        changedProperties.insert(index)
+        managedObjectContext?.objectDidChange(self)
+    }
+
+    /// Records that a relationship could not be read from the store. The object is marked
+    /// changed so that the next save reports the failure instead of writing what it could not read.
+    func noteRelationshipFailure(_ error: any Error, at index: Int) {
+        state.faultFailure = error as? StoreError
+            ?? StoreError(.io, objectID: objectID, "relationship \(entity.properties[index].name) could not be loaded: \(error)")
         managedObjectContext?.objectDidChange(self)
     }
 
@@ -33,14 +43,13 @@ extension ManagedObject {
 
     func attributeValue(at index: Int) -> StoreValue {
         willAccess()
-        if case .value(let value) = slots[index] { return value }
-        return .null
+        return values[index]
     }
 
     func setAttributeValue(_ value: StoreValue, at index: Int) {
         willAccess()
-        state.failedSets[index] = nil
-        slots[index] = .value(value)
+        if !state.failedSets.isEmpty { state.failedSets[index] = nil }
+        values[index] = value
         noteChange(at: index)
     }
 
@@ -48,15 +57,27 @@ extension ManagedObject {
 
     func toOneObject(at index: Int) -> ManagedObject? {
         willAccess()
-        switch slots[index] {
+        switch relations[index] {
         case .toOne(let object):
             return object
-        case .toOneID(let id):
-            let object = id.flatMap { managedObjectContext?.registeredOrFaultObject(for: $0) }
-            slots[index] = .toOne(object)
+        case .unresolved:
+            guard case .objectID(let id) = values[index] else {
+                relations[index] = .toOne(nil)
+                return nil
+            }
+            let object = managedObjectContext?.registeredOrFaultObject(for: id)
+            relations[index] = .toOne(object)
             return object
         default:
             return nil
+        }
+    }
+
+    /// The to-one destination's ID (or `.null`) without resolving it to an object.
+    func toOneValue(at index: Int) -> StoreValue {
+        switch relations[index] {
+        case .toOne(let object): object.map { .objectID($0.objectID) } ?? .null
+        default: values[index]
         }
     }
 
@@ -72,26 +93,49 @@ extension ManagedObject {
         if let destination, let inverse { destination.link(self, into: inverse) }
     }
 
+    func rawSetToOne(_ object: ManagedObject?, at index: Int) {
+        willAccess()
+        relations[index] = .toOne(object)
+        noteChange(at: index)
+    }
+
     // MARK: To-many
 
+    /// The members of a to-many relationship, loading them on first read. When the store cannot
+    /// answer, the relationship stays unread (a later read tries again), the failure is kept for
+    /// `value(forKey:)` and the next save, and the result is empty.
     func toManyObjects(at index: Int) -> RelatedObjects {
+        (try? loadedToMany(at: index)) ?? RelatedObjects()
+    }
+
+    /// The members of a to-many relationship, loading them on first read.
+    ///
+    /// - Throws: the store's error when the members cannot be read (recorded on the object too).
+    func loadedToMany(at index: Int) throws -> RelatedObjects {
         willAccess()
-        switch slots[index] {
+        switch relations[index] {
         case .toMany(let related):
             return related
         case .toManyIDs(let ids):
             let related = resolve(ids)
-            slots[index] = .toMany(related)
+            relations[index] = .toMany(related)
             return related
         case .toManyFault:
-            let ids = (entity.properties[index] as? RelationshipDescription).flatMap {
-                managedObjectContext?.loadToMany($0, of: self)
-            } ?? []
+            guard let relationship = entity.properties[index] as? RelationshipDescription, let context = managedObjectContext else {
+                return RelatedObjects()
+            }
+            let ids: [ManagedObjectID]
+            do {
+                ids = try context.loadToMany(relationship, of: self)
+            } catch {
+                noteRelationshipFailure(error, at: index)
+                throw error
+            }
             let related = resolve(ids)
-            slots[index] = .toMany(related)
-            if committedSnapshot != nil { committedSnapshot?.toMany[entity.properties[index].name] = ids }
+            relations[index] = .toMany(related)
+            if committedSnapshot != nil { committedSnapshot?.setToMany(ids, at: index) }
             return related
-        default:
+        case .unresolved, .toOne:
             return RelatedObjects()
         }
     }
@@ -101,36 +145,43 @@ extension ManagedObject {
         return RelatedObjects(ids.compactMap { context.registeredOrFaultObject(for: $0) })
     }
 
+    /// Changes a to-many relationship in place (no copy of its members). Returns whether
+    /// `change` changed it; when the members cannot be loaded, nothing changes.
+    @discardableResult
+    private func mutateToMany(at index: Int, _ change: (inout RelatedObjects) -> Bool) -> Bool {
+        guard var related = try? loadedToMany(at: index) else { return false }
+        relations[index] = .unresolved          // drop the slot's reference: `related` is unique
+        let changed = change(&related)
+        relations[index] = .toMany(related)
+        if changed { noteChange(at: index) }
+        return changed
+    }
+
     /// Replaces a to-many relationship's contents and keeps every inverse in step (a
     /// relationship without an inverse changes on this side only).
     func setToMany(_ objects: [ManagedObject], at index: Int) {
-        guard let relationship = entity.properties[index] as? RelationshipDescription else { return }
+        guard let relationship = entity.properties[index] as? RelationshipDescription,
+            let current = try? loadedToMany(at: index)
+        else { return }
         let inverse = relationship.inverseRelationship
-        let current = toManyObjects(at: index)
         let wanted = RelatedObjects(objects)
         for object in current.objects where !wanted.contains(object) { removeFromToMany(object, at: index, inverse: inverse) }
         for (position, object) in wanted.objects.enumerated() where !current.contains(object) {
             addToToMany(object, at: index, inverse: inverse, position: relationship.isOrdered ? position : nil)
         }
         if relationship.isOrdered, toManyObjects(at: index).objects.map(ObjectIdentifier.init) != wanted.objects.map(ObjectIdentifier.init) {
-            slots[index] = .toMany(wanted)
+            relations[index] = .toMany(wanted)
             noteChange(at: index)
         }
     }
 
     func addToToMany(_ object: ManagedObject, at index: Int, inverse: RelationshipDescription?, position: Int? = nil) {
-        var related = toManyObjects(at: index)
-        guard related.insert(object, at: position) else { return }
-        slots[index] = .toMany(related)
-        noteChange(at: index)
+        guard mutateToMany(at: index, { $0.insert(object, at: position) }) else { return }
         if let inverse { object.link(self, into: inverse) }
     }
 
     func removeFromToMany(_ object: ManagedObject, at index: Int, inverse: RelationshipDescription?) {
-        var related = toManyObjects(at: index)
-        guard related.remove(object) else { return }
-        slots[index] = .toMany(related)
-        noteChange(at: index)
+        guard mutateToMany(at: index, { $0.remove(object) }) else { return }
         if let inverse { object.unlink(self, from: inverse) }
     }
 
@@ -140,11 +191,7 @@ extension ManagedObject {
     func link(_ source: ManagedObject, into relationship: RelationshipDescription) {
         guard let index = entity.propertyIndexes[relationship.name] else { return }
         if relationship.isToMany {
-            var related = toManyObjects(at: index)
-            if related.insert(source) {
-                slots[index] = .toMany(related)
-                noteChange(at: index)
-            }
+            mutateToMany(at: index) { $0.insert(source) }
         } else {
             let previous = toOneObject(at: index)
             if previous === source { return }
@@ -167,81 +214,141 @@ extension ManagedObject {
     func unlinkRaw(_ object: ManagedObject, from relationship: RelationshipDescription) {
         guard let index = entity.propertyIndexes[relationship.name] else { return }
         if relationship.isToMany {
-            var related = toManyObjects(at: index)
-            if related.remove(object) {
-                slots[index] = .toMany(related)
-                noteChange(at: index)
-            }
+            mutateToMany(at: index) { $0.remove(object) }
         } else if toOneObject(at: index) === object {
             rawSetToOne(nil, at: index)
         }
     }
 
-    func rawSetToOne(_ object: ManagedObject?, at index: Int) {
-        willAccess()
-        slots[index] = .toOne(object)
-        noteChange(at: index)
+    // MARK: Whole properties (refresh and merge keep changed ones across a reload)
+
+    /// One property's state, to put back after a reload.
+    enum PropertyState {
+        case value(StoreValue)
+        case relation(RelationSlot, StoreValue)
+    }
+
+    func propertyState(at index: Int) -> PropertyState {
+        relations.isEmpty || entity.layout.kinds[index] == .attribute || entity.layout.kinds[index] == .transientAttribute
+            ? .value(values[index]) : .relation(relations[index], values[index])
+    }
+
+    func restore(_ property: PropertyState, at index: Int) {
+        switch property {
+        case .value(let value): values[index] = value
+        case .relation(let slot, let value):
+            relations[index] = slot
+            values[index] = value
+        }
     }
 
     // MARK: Snapshots
 
-    /// The object's current stored values as a snapshot (to-many only where loaded, unless `allToMany`).
+    /// The object's current stored values as a complete snapshot (to-many only where loaded,
+    /// unless `allToMany`).
     func currentSnapshot(allToMany: Bool = false) -> StoreSnapshot {
         willAccess()
-        var values: [String: StoreValue] = [:]
-        var toMany: [String: [ManagedObjectID]] = [:]
-        for (index, property) in entity.properties.enumerated() where !property.isTransient {
-            switch slots[index] {
-            case .value(let value): values[property.name] = value
-            case .toOne(let object): values[property.name] = object.map { .objectID($0.objectID) } ?? .null
-            case .toOneID(let id): values[property.name] = id.map(StoreValue.objectID) ?? .null
-            case .toMany(let related): toMany[property.name] = related.objects.map(\.objectID)
-            case .toManyIDs(let ids): toMany[property.name] = ids
+        let layout = entity.layout
+        var snapshot = StoreSnapshot(objectID: objectID, version: version, entity: entity, values: values)
+        guard layout.hasRelationships else { return snapshot }
+        for index in layout.toOneIndexes { snapshot.setValue(toOneValue(at: index), at: index) }
+        for index in layout.toManyIndexes {
+            switch relations[index] {
+            case .toMany(let related): snapshot.setToMany(related.ids, at: index)
+            case .toManyIDs(let ids): snapshot.setToMany(ids, at: index)
             case .toManyFault:
-                if allToMany { toMany[property.name] = toManyObjects(at: index).objects.map(\.objectID) }
+                if allToMany, let related = try? loadedToMany(at: index) { snapshot.setToMany(related.ids, at: index) }
+            case .unresolved, .toOne: break
             }
         }
-        return StoreSnapshot(objectID: objectID, version: version, values: values, toMany: toMany)
+        return snapshot
     }
 
-    /// Fills the slots from a snapshot (keeping transient values) and marks the object clean.
-    func load(_ snapshot: StoreSnapshot) {
-        for (index, property) in entity.properties.enumerated() {
-            if let attribute = property as? AttributeDescription {
-                if attribute.isTransient {
-                    if isFault { slots[index] = .value(attribute.defaultValue) }
-                    continue
-                }
-                slots[index] = .value(snapshot.values[property.name] ?? .null)
-            } else if let relationship = property as? RelationshipDescription {
-                if relationship.isToMany {
-                    slots[index] = snapshot.toMany[property.name].map(Slot.toManyIDs) ?? .toManyFault
-                } else if case .objectID(let id) = snapshot[property.name] {
-                    slots[index] = .toOneID(id)
-                } else {
-                    slots[index] = .toOneID(nil)
+    /// The changed stored values, with the version they were based on.
+    func changedSnapshot() -> StoreSnapshot {
+        var snapshot = StoreSnapshot.partial(objectID: objectID, version: version, entity: entity)
+        let kinds = entity.layout.kinds
+        for index in changedProperties {
+            switch kinds[index] {
+            case .attribute: snapshot[index] = values[index]
+            case .transientAttribute: break
+            case .toOne: snapshot[index] = toOneValue(at: index)
+            case .toMany:
+                switch relations[index] {
+                case .toMany(let related): snapshot.setToMany(related.ids, at: index)
+                case .toManyIDs(let ids): snapshot.setToMany(ids, at: index)
+                case .toManyFault, .unresolved, .toOne: break
                 }
             }
+        }
+        return snapshot
+    }
+
+    /// Takes the values of a snapshot (keeping transient values) and marks the object clean.
+    /// The object shares the snapshot's storage until its first change.
+    func load(_ snapshot: StoreSnapshot) {
+        let layout = entity.layout
+        let snapshot = snapshot.laidOut(as: entity)
+        let previous = layout.transientIndexes.isEmpty ? [] : values
+        values = snapshot.values
+        for index in layout.transientIndexes { values[index] = isFault ? layout.initialValues[index] : previous[index] }
+        if layout.hasRelationships {
+            if relations.isEmpty { relations = RelationSlot.fault(for: layout) }
+            for index in layout.toOneIndexes { relations[index] = .unresolved }
+            for index in layout.toManyIndexes { relations[index] = snapshot.toMany(at: index).map(RelationSlot.toManyIDs) ?? .toManyFault }
         }
         committedSnapshot = snapshot
         version = snapshot.version
-        changedIndexes.removeAll()
+        changedProperties.removeAll()
         isFault = false
         state.faultFailure = nil
+    }
+
+    /// Writes the values of a (partial) snapshot as changes, without touching inverses (the
+    /// snapshot comes from a context that already kept both sides in step).
+    func apply(_ snapshot: StoreSnapshot) {
+        let snapshot = snapshot.laidOut(as: entity)
+        let kinds = entity.layout.kinds
+        for index in snapshot.heldProperties {
+            switch kinds[index] {
+            case .attribute, .transientAttribute:
+                values[index] = snapshot[index]
+            case .toOne:
+                values[index] = snapshot[index]
+                relations[index] = .unresolved
+            case .toMany:
+                guard let ids = snapshot.toMany(at: index) else { continue }
+                relations[index] = .toManyIDs(ids)
+            }
+            noteChange(at: index)
+        }
+    }
+
+    /// Replaces ID-only relationships with objects, before IDs change during a save.
+    func resolveReferences() {
+        guard entity.layout.hasRelationships else { return }
+        for index in relations.indices {
+            switch relations[index] {
+            case .unresolved where entity.layout.kinds[index] == .toOne: _ = toOneObject(at: index)
+            case .toManyIDs: _ = toManyObjects(at: index)
+            default: break
+            }
+        }
     }
 
     /// Drops the values; the next access loads them again.
     func turnIntoFault() {
         isFault = true
         committedSnapshot = nil
-        changedIndexes.removeAll()
-        for index in slots.indices { slots[index] = .toManyFault }
+        changedProperties.removeAll()
+        values = entity.layout.nullValues
+        relations = RelationSlot.fault(for: entity.layout)
         didTurnIntoFault()
     }
 
     /// Breaks reference cycles when the object leaves its context.
     func detach() {
-        for index in slots.indices { slots[index] = .toManyFault }
+        relations = RelationSlot.fault(for: entity.layout)
         isFault = true
         managedObjectContext = nil
     }

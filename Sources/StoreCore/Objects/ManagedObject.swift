@@ -38,11 +38,17 @@ open class ManagedObject: FetchRequestResult, Hashable, CustomStringConvertible 
     /// Whether the values have not been loaded yet.
     public internal(set) var isFault = false
 
-    var slots: ContiguousArray<Slot>
+    /// Attribute values (and to-one destination IDs as read from the store) by property index.
+    /// Shared with the snapshot they were read from until the first change.
+    var values: ContiguousArray<StoreValue>
+    /// Relationship state by property index; empty for an entity without relationships.
+    var relations: ContiguousArray<RelationSlot>
     /// The values last saved (or loaded), for `committedValues(forKeys:)` and `changedValues()`.
     var committedSnapshot: StoreSnapshot?
-    var changedIndexes = Set<Int>()
-    var insertionOrder = 0
+    /// The properties changed since the last save (not tracked for inserted objects).
+    var changedProperties = PropertyMask()
+    /// Where the object sits in its context's list of inserted, updated or deleted objects.
+    var changeListPosition = -1
     var state = LifecycleState()
     /// The store version the current values were read at.
     var version: Int64 = 0
@@ -61,7 +67,8 @@ open class ManagedObject: FetchRequestResult, Hashable, CustomStringConvertible 
     public required init(entity: EntityDescription, insertInto context: ManagedObjectContext?) {
         self.entity = entity
         self.objectID = ManagedObjectID(temporaryIn: entity.temporaryIDSpace)
-        self.slots = ContiguousArray(entity.properties.map { Slot.initial(for: $0) })
+        self.values = entity.layout.initialValues
+        self.relations = RelationSlot.initial(for: entity.layout)
         if let context { context.insert(self) }
     }
 
@@ -139,12 +146,11 @@ open class ManagedObject: FetchRequestResult, Hashable, CustomStringConvertible 
     }
 }
 
-/// The storage of one property in an object.
-enum Slot {
-    /// An attribute value.
-    case value(StoreValue)
-    /// A to-one destination known by ID only (resolved to an object when read).
-    case toOneID(ManagedObjectID?)
+/// The state of one relationship in an object.
+enum RelationSlot {
+    /// Not a relationship, or a to-one whose destination is the ID (or null) in the object's
+    /// values, not yet resolved to an object.
+    case unresolved
     /// A to-one destination.
     case toOne(ManagedObject?)
     /// A to-many relationship not loaded yet.
@@ -154,10 +160,22 @@ enum Slot {
     /// A to-many relationship's objects.
     case toMany(RelatedObjects)
 
-    static func initial(for property: PropertyDescription) -> Slot {
-        if let attribute = property as? AttributeDescription { return .value(attribute.defaultValue) }
-        if let relationship = property as? RelationshipDescription, relationship.isToMany { return .toMany(RelatedObjects()) }
-        return .toOne(nil)
+    /// What a new object starts with: empty relationships (none at all without relationships).
+    static func initial(for layout: EntityLayout) -> ContiguousArray<RelationSlot> {
+        guard layout.hasRelationships else { return [] }
+        return ContiguousArray(layout.kinds.map { kind in
+            switch kind {
+            case .toMany: .toMany(RelatedObjects())
+            case .toOne: .toOne(nil)
+            case .attribute, .transientAttribute: .unresolved
+            }
+        })
+    }
+
+    /// What a fault starts with: every relationship unread.
+    static func fault(for layout: EntityLayout) -> ContiguousArray<RelationSlot> {
+        guard layout.hasRelationships else { return [] }
+        return ContiguousArray(layout.kinds.map { $0 == .toMany ? .toManyFault : .unresolved })
     }
 }
 
@@ -184,7 +202,14 @@ struct RelatedObjects {
     @discardableResult
     mutating func remove(_ object: ManagedObject) -> Bool {
         guard members.remove(ObjectIdentifier(object)) != nil else { return false }
-        if let index = objects.firstIndex(where: { $0 === object }) { objects.remove(at: index) }
+        if objects.last === object {
+            objects.removeLast()
+        } else if let index = objects.firstIndex(where: { $0 === object }) {
+            objects.remove(at: index)
+        }
         return true
     }
+
+    /// The members' IDs, in order.
+    var ids: [ManagedObjectID] { objects.map(\.objectID) }
 }

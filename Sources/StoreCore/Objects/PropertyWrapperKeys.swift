@@ -38,6 +38,29 @@ enum PropertyWrapperKeys {
     }
 }
 
+/// Each typed property declaration's index in one entity, found once per declaration: the
+/// storage key path of an `@Attribute` or `@Relationship` is one object per declaration, so its
+/// identity is the cache key.
+final class TypedPropertyIndexes: Sendable {
+    private struct Entry: @unchecked Sendable {
+        // @unchecked: key paths are immutable; kept so that the identifier is never reused.
+        let keyPath: AnyKeyPath
+        let index: Int?
+    }
+    private let entries = Mutex<[ObjectIdentifier: Entry]>([:])
+
+    /// The index of the property a declaration names in `entity` (`nil`: the entity has none).
+    @inline(__always)
+    func index(for storageKeyPath: AnyKeyPath, explicitKey: @autoclosure () -> String?, in entity: EntityDescription) -> Int? {
+        let id = ObjectIdentifier(storageKeyPath)
+        if let entry = entries.withLock({ $0[id] }), entry.keyPath === storageKeyPath { return entry.index }
+        let key = explicitKey() ?? PropertyWrapperKeys.key(for: storageKeyPath)
+        let index = entity.propertyIndexes[key]
+        entries.withLock { $0[id] = Entry(keyPath: storageKeyPath, index: index) }
+        return index
+    }
+}
+
 extension ManagedObject {
     /// The typed properties a subclass declares, found by reflecting a detached instance.
     class func declaredManagedProperties(for entity: EntityDescription) -> [DeclaredManagedProperty] {

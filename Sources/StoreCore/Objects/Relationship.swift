@@ -27,17 +27,17 @@ public struct Relationship<Value: RelationshipValue> {
         storage storageKeyPath: ReferenceWritableKeyPath<Object, Self>
     ) -> Value {
         get {
-            let key = object[keyPath: storageKeyPath].explicitKey ?? PropertyWrapperKeys.key(for: storageKeyPath)
-            guard let index = object.entity.propertyIndexes[key],
-                let relationship = object.entity.properties[index] as? RelationshipDescription
+            let entity = object.entity
+            guard let index = entity.typedPropertyIndexes.index(for: storageKeyPath, explicitKey: object[keyPath: storageKeyPath].explicitKey, in: entity),
+                let relationship = entity.properties[index] as? RelationshipDescription
             else { return Value(relatedObjects: []) }
             if relationship.isToMany { return Value(relatedObjects: object.toManyObjects(at: index).objects) }
             return Value(relatedObjects: object.toOneObject(at: index).map { [$0] } ?? [])
         }
         set {
-            let key = object[keyPath: storageKeyPath].explicitKey ?? PropertyWrapperKeys.key(for: storageKeyPath)
-            guard let index = object.entity.propertyIndexes[key],
-                let relationship = object.entity.properties[index] as? RelationshipDescription
+            let entity = object.entity
+            guard let index = entity.typedPropertyIndexes.index(for: storageKeyPath, explicitKey: object[keyPath: storageKeyPath].explicitKey, in: entity),
+                let relationship = entity.properties[index] as? RelationshipDescription
             else { return }
             if relationship.isToMany {
                 object.setToMany(newValue.relatedObjects, at: index)

@@ -5,9 +5,9 @@
 package final class SnapshotSource: PredicateEvaluationSource {
     package let snapshot: StoreSnapshot
     package let model: ManagedObjectModel
-    package let resolve: (ManagedObjectID) -> StoreSnapshot?
+    package let resolve: (ManagedObjectID) throws -> StoreSnapshot?
 
-    package init(snapshot: StoreSnapshot, model: ManagedObjectModel, resolve: @escaping (ManagedObjectID) -> StoreSnapshot?) {
+    package init(snapshot: StoreSnapshot, model: ManagedObjectModel, resolve: @escaping (ManagedObjectID) throws -> StoreSnapshot?) {
         self.snapshot = snapshot
         self.model = model
         self.resolve = resolve
@@ -16,23 +16,23 @@ package final class SnapshotSource: PredicateEvaluationSource {
     package var evaluationObjectID: ManagedObjectID? { snapshot.objectID }
 
     package func evaluationValue(forKey key: String) throws -> EvaluatedValue {
-        // Fast path: a stored attribute (only stored properties have values in a snapshot).
-        if let value = snapshot.values[key] {
-            if case .objectID = value {} else { return .value(value) }
-        }
-        guard let entity = model.entitiesByName[snapshot.objectID.entityName], let property = entity.propertiesByName[key] else {
+        let entity = snapshot.entity
+        guard let index = entity.propertyIndexes[key] else {
             throw FetchError(.invalidKeyPath, "no property '\(key)' on entity \(snapshot.objectID.entityName)")
         }
-        guard let relationship = property as? RelationshipDescription else { return .value(snapshot[key]) }
-        if relationship.isToMany {
-            return .collection((snapshot.toMany[key] ?? []).map(related))
+        switch entity.layout.kinds[index] {
+        case .attribute, .transientAttribute:
+            return .value(snapshot.heldProperties.contains(index) ? snapshot[index] : .null)
+        case .toMany:
+            return .collection(try (snapshot.toMany(at: index) ?? []).map(related))
+        case .toOne:
+            guard case .objectID(let id) = snapshot[index] else { return .null }
+            return try related(id)
         }
-        guard case .objectID(let id) = snapshot[key] else { return .null }
-        return related(id)
     }
 
-    private func related(_ id: ManagedObjectID) -> EvaluatedValue {
-        guard let target = resolve(id) else { return .value(.objectID(id)) }
+    private func related(_ id: ManagedObjectID) throws -> EvaluatedValue {
+        guard let target = try resolve(id) else { return .value(.objectID(id)) }
         return .object(SnapshotSource(snapshot: target, model: model, resolve: resolve))
     }
 }

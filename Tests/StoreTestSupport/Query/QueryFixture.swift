@@ -66,11 +66,17 @@ public struct QueryFixture: Sendable {
         func date(_ seconds: Double?) -> StoreValue { seconds.map { .date(Date(timeIntervalSinceReferenceDate: $0)) } ?? .null }
 
         var snapshots: [ManagedObjectID: StoreSnapshot] = [:]
+        var failure: (any Error)?
+        let model = self.model
         func add(_ name: String, _ values: [String: StoreValue], _ toMany: [String: [String]] = [:]) {
-            guard let objectID = ids[name] else { return }
-            snapshots[objectID] = StoreSnapshot(
-                objectID: objectID, version: 1, values: values.filter { !$0.value.isNull },
-                toMany: toMany.mapValues { $0.compactMap { ids[$0] } })
+            guard let objectID = ids[name], let entity = model.entitiesByName[objectID.entityName] else { return }
+            do {
+                snapshots[objectID] = try StoreSnapshot(
+                    objectID: objectID, version: 1, entity: entity, values: values.filter { !$0.value.isNull },
+                    toMany: toMany.mapValues { $0.compactMap { ids[$0] } })
+            } catch {
+                failure = error
+            }
         }
         func quake(
             _ name: String, _ magnitude: StoreValue, _ depth: StoreValue, _ place: StoreValue, _ time: Double?,
@@ -98,6 +104,7 @@ public struct QueryFixture: Sendable {
         report("p6", 2, "dave", "ok", "q4")
         add("ca", ["name": "California"], ["quakes": ["q1", "q4"]])
         add("ak", ["name": "Alaska"], ["quakes": ["q2", "q5"]])
+        if let failure { throw failure }
         self.snapshots = snapshots
         self.ids = ids
     }

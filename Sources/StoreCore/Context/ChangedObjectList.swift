@@ -1,0 +1,45 @@
+/// The objects a context inserted, updated or deleted, in the order they joined the list, with
+/// O(1) membership, insertion and removal (each object records its own position).
+///
+/// An object is in at most one of a context's three lists at a time, so one position field on
+/// the object serves all three; membership is checked by identity at that position.
+struct ChangedObjectList {
+    private var slots: [ManagedObject?] = []
+    private(set) var count = 0
+
+    var isEmpty: Bool { count == 0 }
+
+    /// The objects, in the order they joined.
+    var values: [ManagedObject] { slots.compactMap { $0 } }
+
+    func contains(_ object: ManagedObject) -> Bool {
+        let position = object.changeListPosition
+        return position >= 0 && position < slots.count && slots[position] === object
+    }
+
+    mutating func insert(_ object: ManagedObject) {
+        guard !contains(object) else { return }
+        object.changeListPosition = slots.count
+        slots.append(object)
+        count += 1
+    }
+
+    mutating func remove(_ object: ManagedObject) {
+        guard contains(object) else { return }
+        slots[object.changeListPosition] = nil
+        object.changeListPosition = -1
+        count -= 1
+        if slots.count > 64 && count < slots.count / 2 { compact() }
+    }
+
+    mutating func removeAll() {
+        for object in slots { object?.changeListPosition = -1 }
+        slots = []
+        count = 0
+    }
+
+    private mutating func compact() {
+        slots = slots.filter { $0 != nil }
+        for (position, object) in slots.enumerated() { object?.changeListPosition = position }
+    }
+}

@@ -1,0 +1,75 @@
+/// What the hot paths need to know about an entity's properties, computed once when the model
+/// is built: each property's kind by index, which ones a snapshot stores, and the values a new
+/// object starts with. Snapshots, objects and stores address properties by these indexes.
+///
+/// For example:
+///
+/// ```swift
+/// let layout = entity.layout
+/// for index in layout.toManyIndexes { print(entity.properties[index].name) }
+/// ```
+public struct EntityLayout: Sendable {
+    /// How a property is held.
+    public enum Kind: Sendable, Hashable {
+        /// A stored attribute.
+        case attribute
+        /// A transient attribute (kept by objects, never by stores).
+        case transientAttribute
+        /// A to-one relationship (a snapshot holds the destination's ID).
+        case toOne
+        /// A to-many relationship (a snapshot holds the members' IDs apart from the values).
+        case toMany
+    }
+
+    /// Each property's kind, by index.
+    public let kinds: [Kind]
+    /// The stored attributes and to-one relationships: what a complete snapshot holds values for.
+    public let storedValues: PropertyMask
+    /// The indexes of the to-many relationships.
+    public let toManyIndexes: [Int]
+    /// The indexes of the to-one relationships.
+    public let toOneIndexes: [Int]
+    /// The indexes of the transient attributes.
+    public let transientIndexes: [Int]
+    /// The value each property starts with in a new object: attributes' defaults, `.null` elsewhere.
+    public let initialValues: ContiguousArray<StoreValue>
+    /// `.null` for every property: where a snapshot read from a store starts.
+    public let nullValues: ContiguousArray<StoreValue>
+
+    /// The number of properties.
+    public var count: Int { kinds.count }
+    /// Whether the entity has any relationship.
+    public var hasRelationships: Bool { !toManyIndexes.isEmpty || !toOneIndexes.isEmpty }
+
+    init(properties: [PropertyDescription]) {
+        var kinds: [Kind] = []
+        var stored = PropertyMask()
+        var toMany: [Int] = [], toOne: [Int] = [], transient: [Int] = []
+        var initial = ContiguousArray<StoreValue>()
+        for (index, property) in properties.enumerated() {
+            if let attribute = property as? AttributeDescription {
+                kinds.append(attribute.isTransient ? .transientAttribute : .attribute)
+                if attribute.isTransient { transient.append(index) } else { stored.insert(index) }
+                initial.append(attribute.defaultValue)
+            } else if let relationship = property as? RelationshipDescription, relationship.isToMany {
+                kinds.append(.toMany)
+                toMany.append(index)
+                initial.append(.null)
+            } else {
+                kinds.append(.toOne)
+                if !property.isTransient { stored.insert(index) }
+                toOne.append(index)
+                initial.append(.null)
+            }
+        }
+        self.kinds = kinds
+        self.storedValues = stored
+        self.toManyIndexes = toMany
+        self.toOneIndexes = toOne
+        self.transientIndexes = transient
+        self.initialValues = initial
+        self.nullValues = ContiguousArray(repeating: .null, count: properties.count)
+    }
+
+    static let empty = EntityLayout(properties: [])
+}

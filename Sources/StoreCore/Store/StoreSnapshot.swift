@@ -1,0 +1,255 @@
+/// An object's saved state as a store returns it: its ID, its version and its values, laid out
+/// by its entity.
+///
+/// Values sit at their property's index in ``EntityDescription/properties``: attributes, and
+/// to-one relationships as ``StoreValue/objectID(_:)`` or ``StoreValue/null``. To-many
+/// relationships are held apart, as lists of IDs by the same indexes, for those a store returns
+/// eagerly (atomic stores return all of them; SQLite leaves them out, and contexts ask for them
+/// when first read). ``heldProperties`` says which properties the snapshot holds: every stored
+/// attribute and to-one for a snapshot made with ``init(objectID:version:entity:)``, the changed
+/// ones for an update in a ``StoreChangeSet``.
+///
+/// Stores on the hot path write values by index; the by-name subscript is there for your own
+/// stores, tests and debugging.
+///
+/// For example:
+///
+/// ```swift
+/// var snapshot = StoreSnapshot(objectID: id, version: 1, entity: post)
+/// snapshot["title"] = "Misty Morning"              // by name (looked up in the entity)
+/// snapshot[post.propertyIndexes["title"]!]           // .string("Misty Morning"), by index
+/// snapshot["missing"]                              // .null
+/// snapshot.setToMany([commentID], forKey: "comments")
+/// ```
+public struct StoreSnapshot: Sendable, Hashable {
+    public var objectID: ManagedObjectID
+    /// Incremented by every save that changes the object (1 after insertion); used for optimistic locking.
+    public var version: Int64
+    /// The entity whose property order the values follow.
+    public let entity: EntityDescription
+    /// One value per property of ``entity``, by index (`.null` for to-many and transient properties).
+    public private(set) var values: ContiguousArray<StoreValue>
+    /// The properties the snapshot holds a value or an ID list for.
+    public private(set) var heldProperties: PropertyMask
+    /// The to-many relationships the snapshot holds, by property index, in index order.
+    private var toManyEntries: [ToManyEntry] = []
+
+    private struct ToManyEntry: Sendable, Hashable {
+        let index: Int
+        var ids: [ManagedObjectID]
+    }
+
+    /// A snapshot holding every stored attribute and to-one relationship of `entity`, all
+    /// `.null` until set, and no to-many relationship.
+    public init(objectID: ManagedObjectID, version: Int64, entity: EntityDescription) {
+        self.objectID = objectID
+        self.version = version
+        self.entity = entity
+        self.values = entity.layout.nullValues
+        self.heldProperties = entity.layout.storedValues
+    }
+
+    /// A snapshot over values already laid out by `entity` (one per property, by index).
+    /// Passing `held` makes a partial snapshot (an update holding only changed properties).
+    public init(objectID: ManagedObjectID, version: Int64, entity: EntityDescription, values: ContiguousArray<StoreValue>, held: PropertyMask? = nil) {
+        precondition(values.count == entity.layout.count, "a snapshot of \(entity.name) needs \(entity.layout.count) values, got \(values.count)")
+        self.objectID = objectID
+        self.version = version
+        self.entity = entity
+        self.values = values
+        self.heldProperties = held ?? entity.layout.storedValues
+    }
+
+    /// A snapshot holding nothing yet: the start of an update, or of a deletion (which carries
+    /// only the ID and the version last read).
+    public static func partial(objectID: ManagedObjectID, version: Int64, entity: EntityDescription) -> StoreSnapshot {
+        var snapshot = StoreSnapshot(objectID: objectID, version: version, entity: entity)
+        snapshot.heldProperties = PropertyMask()
+        return snapshot
+    }
+
+    /// A snapshot from values and to-many IDs given by name: the convenient form for your own
+    /// stores and for tests.
+    ///
+    /// - Throws: ``ModelError`` (code `unknownKey`) for a name the entity does not have, or a
+    ///   to-many relationship given among the values (or anything else among the to-manys).
+    public init(
+        objectID: ManagedObjectID, version: Int64, entity: EntityDescription,
+        values: [String: StoreValue], toMany: [String: [ManagedObjectID]] = [:]
+    ) throws(ModelError) {
+        self.init(objectID: objectID, version: version, entity: entity)
+        for (key, value) in values {
+            let index = try Self.index(of: key, in: entity)
+            guard entity.layout.kinds[index] != .toMany else {
+                throw ModelError(.unknownKey, entity: entity.name, key: key, "\(key) is a to-many relationship; pass its IDs in toMany")
+            }
+            self[index] = value
+        }
+        for (key, ids) in toMany {
+            let index = try Self.index(of: key, in: entity)
+            guard entity.layout.kinds[index] == .toMany else {
+                throw ModelError(.unknownKey, entity: entity.name, key: key, "\(key) is not a to-many relationship of \(entity.name)")
+            }
+            setToMany(ids, at: index)
+        }
+    }
+
+    private static func index(of key: String, in entity: EntityDescription) throws(ModelError) -> Int {
+        guard let index = entity.propertyIndexes[key] else {
+            throw ModelError(.unknownKey, entity: entity.name, key: key, "no property '\(key)' on entity \(entity.name)")
+        }
+        return index
+    }
+
+    // MARK: By index
+
+    /// The value at a property index (`.null` when not held). Setting it adds the property to
+    /// ``heldProperties``.
+    public subscript(index: Int) -> StoreValue {
+        get { values[index] }
+        set {
+            values[index] = newValue
+            heldProperties.insert(index)
+        }
+    }
+
+    /// Sets the value at `index` without marking it held: for stores filling a complete
+    /// snapshot (whose stored values are held already) on the hot path.
+    public mutating func setValue(_ value: StoreValue, at index: Int) {
+        values[index] = value
+    }
+
+    /// The IDs of the to-many relationship at `index`, or `nil` when the snapshot does not hold it.
+    public func toMany(at index: Int) -> [ManagedObjectID]? {
+        for entry in toManyEntries where entry.index == index { return entry.ids }
+        return nil
+    }
+
+    /// Holds `ids` as the to-many relationship at `index`.
+    public mutating func setToMany(_ ids: [ManagedObjectID], at index: Int) {
+        heldProperties.insert(index)
+        if let position = toManyEntries.firstIndex(where: { $0.index >= index }) {
+            if toManyEntries[position].index == index {
+                toManyEntries[position].ids = ids
+            } else {
+                toManyEntries.insert(ToManyEntry(index: index, ids: ids), at: position)
+            }
+        } else {
+            toManyEntries.append(ToManyEntry(index: index, ids: ids))
+        }
+    }
+
+    /// Whether the snapshot holds any to-many relationship.
+    public var holdsToMany: Bool { !toManyEntries.isEmpty }
+
+    /// The held to-many relationships, by property index, in index order.
+    public var toManyRelationships: [(index: Int, ids: [ManagedObjectID])] {
+        toManyEntries.map { ($0.index, $0.ids) }
+    }
+
+    /// The held attributes and to-one relationships (not the to-manys), in index order.
+    public var heldValues: [(index: Int, value: StoreValue)] {
+        heldProperties.compactMap { entity.layout.kinds[$0] == .toMany ? nil : ($0, values[$0]) }
+    }
+
+    /// Takes every property `update` holds (values and to-manys) from it.
+    public mutating func merge(_ update: StoreSnapshot) {
+        guard update.entity === entity else {
+            mergeByName(update)
+            return
+        }
+        for index in update.heldProperties {
+            if entity.layout.kinds[index] == .toMany {
+                if let ids = update.toMany(at: index) { setToMany(ids, at: index) }
+            } else {
+                self[index] = update.values[index]
+            }
+        }
+    }
+
+    private mutating func mergeByName(_ update: StoreSnapshot) {
+        for (index, value) in update.heldValues {
+            guard let mine = entity.propertyIndexes[update.entity.properties[index].name], entity.layout.kinds[mine] != .toMany else { continue }
+            self[mine] = value
+        }
+        for entry in update.toManyEntries {
+            guard let mine = entity.propertyIndexes[update.entity.properties[entry.index].name], entity.layout.kinds[mine] == .toMany else { continue }
+            setToMany(entry.ids, at: mine)
+        }
+    }
+
+    // MARK: By name
+
+    /// The value for `key` (`.null` when the entity has no such property or the snapshot does
+    /// not hold it). Setting an unknown key does nothing; use ``init(objectID:version:entity:values:toMany:)``
+    /// to be told about unknown names.
+    public subscript(key: String) -> StoreValue {
+        get {
+            guard let index = entity.propertyIndexes[key], heldProperties.contains(index) else { return .null }
+            return values[index]
+        }
+        set {
+            guard let index = entity.propertyIndexes[key], entity.layout.kinds[index] != .toMany else { return }
+            self[index] = newValue
+        }
+    }
+
+    /// The IDs of the to-many relationship `key`, or `nil` when the snapshot does not hold it.
+    public func toMany(forKey key: String) -> [ManagedObjectID]? {
+        entity.propertyIndexes[key].flatMap { toMany(at: $0) }
+    }
+
+    /// Holds `ids` as the to-many relationship `key` (ignored when the entity has no such to-many).
+    public mutating func setToMany(_ ids: [ManagedObjectID], forKey key: String) {
+        guard let index = entity.propertyIndexes[key], entity.layout.kinds[index] == .toMany else { return }
+        setToMany(ids, at: index)
+    }
+
+    /// The held attribute and to-one values by name, leaving out `.null`s: for debugging and for
+    /// stores that write by name.
+    public var valuesByName: [String: StoreValue] {
+        var result: [String: StoreValue] = [:]
+        for (index, value) in heldValues where !value.isNull { result[entity.properties[index].name] = value }
+        return result
+    }
+
+    /// The held to-many relationships by name.
+    public var toManyByName: [String: [ManagedObjectID]] {
+        var result: [String: [ManagedObjectID]] = [:]
+        for entry in toManyEntries { result[entity.properties[entry.index].name] = entry.ids }
+        return result
+    }
+
+    /// The same state laid out by `other` (an entity of the same name in another model), by name.
+    public func laidOut(as other: EntityDescription) -> StoreSnapshot {
+        if other === entity { return self }
+        let stored = entity.layout.storedValues
+        let isComplete = heldProperties.intersection(stored) == stored
+        var result = isComplete
+            ? StoreSnapshot(objectID: objectID, version: version, entity: other)
+            : .partial(objectID: objectID, version: version, entity: other)
+        result.mergeByName(self)
+        return result
+    }
+
+    // MARK: Equality
+
+    public static func == (lhs: StoreSnapshot, rhs: StoreSnapshot) -> Bool {
+        lhs.objectID == rhs.objectID && lhs.version == rhs.version && lhs.entity === rhs.entity
+            && lhs.heldProperties == rhs.heldProperties && lhs.toManyEntries == rhs.toManyEntries
+            && lhs.heldProperties.allSatisfy { lhs.values[$0] == rhs.values[$0] }
+    }
+
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(objectID)
+        hasher.combine(version)
+    }
+}
+
+extension StoreSnapshot: CustomStringConvertible {
+    public var description: String {
+        let values = valuesByName.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }
+        let toMany = toManyByName.sorted { $0.key < $1.key }.map { "\($0.key)=[\($0.value.count) IDs]" }
+        return "<StoreSnapshot \(objectID) v\(version) \((values + toMany).joined(separator: " "))>"
+    }
+}
