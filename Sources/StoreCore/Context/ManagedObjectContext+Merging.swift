@@ -133,7 +133,6 @@ extension ManagedObjectContext {
                 }
             }
         }
-        let id = ObjectIdentifier(object)
         insertedSet.remove(object)
         updatedSet.remove(object)
         deletedSet.remove(object)

@@ -30,6 +30,7 @@ extension ManagedObjectContext {
         processPendingChanges()
 
         if let error = ObjectValidationError.combining(validationErrors()) { throw error }
+        try checkUnreadRelationships()
 
         let inserted = insertedSet.values
         let updated = updatedSet.values
@@ -47,6 +48,14 @@ extension ManagedObjectContext {
         }
         finishSave(inserted, updated, deleted, deletedIDs: deletedIDs, saved: saved)
         if !permanentIDs.isEmpty { passPermanentIDsToChildren(permanentIDs) }
+    }
+
+    /// Refuses the save when a changed object holds a to-many relationship its store could not
+    /// read: saving it would write what was never read (for a many-to-many, drop every link row).
+    private func checkUnreadRelationships() throws {
+        for object in updatedSet.values where !object.state.relationshipFailures.isEmpty {
+            if let (_, failure) = object.state.relationshipFailures.min(by: { $0.key < $1.key }) { throw failure }
+        }
     }
 
     private func changedObjectsInOrder() -> [ManagedObject] {

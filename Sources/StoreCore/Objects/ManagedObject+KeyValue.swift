@@ -22,7 +22,7 @@ extension ManagedObject {
             return value.anyValue
         case let relationship as RelationshipDescription:
             if !relationship.isToMany { return toOneObject(at: index) }
-            let objects = toManyObjects(at: index).objects
+            let objects = try loadedToMany(at: index).objects
             return relationship.isOrdered ? objects as Any : Set(objects) as Any
         default:
             return nil

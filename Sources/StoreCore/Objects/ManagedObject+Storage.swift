@@ -34,7 +34,7 @@ extension ManagedObject {
     /// Records that a relationship could not be read from the store. The object is marked
     /// changed so that the next save reports the failure instead of writing what it could not read.
     func noteRelationshipFailure(_ error: any Error, at index: Int) {
-        state.faultFailure = error as? StoreError
+        state.relationshipFailures[index] = error as? StoreError
             ?? StoreError(.io, objectID: objectID, "relationship \(entity.properties[index].name) could not be loaded: \(error)")
         managedObjectContext?.objectDidChange(self)
     }
@@ -131,6 +131,7 @@ extension ManagedObject {
                 noteRelationshipFailure(error, at: index)
                 throw error
             }
+            if !state.relationshipFailures.isEmpty { state.relationshipFailures[index] = nil }
             let related = resolve(ids)
             relations[index] = .toMany(related)
             if committedSnapshot != nil { committedSnapshot?.setToMany(ids, at: index) }
@@ -302,6 +303,7 @@ extension ManagedObject {
         changedProperties.removeAll()
         isFault = false
         state.faultFailure = nil
+        if !state.relationshipFailures.isEmpty { state.relationshipFailures = [:] }
     }
 
     /// Writes the values of a (partial) snapshot as changes, without touching inverses (the

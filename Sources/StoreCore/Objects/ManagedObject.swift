@@ -58,6 +58,9 @@ open class ManagedObject: FetchRequestResult, Hashable, CustomStringConvertible 
         var isUpdated = false
         var isDeleted = false
         var faultFailure: StoreError?
+        /// To-many relationships the store could not read, by property index; the next save
+        /// reports them and writes nothing (a successful read clears the entry).
+        var relationshipFailures: [Int: StoreError] = [:]
         /// Values a typed setter could not store, by property index; reported by the next save.
         var failedSets: [Int: ObjectValidationError] = [:]
     }
