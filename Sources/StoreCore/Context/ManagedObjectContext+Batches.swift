@@ -62,13 +62,22 @@ extension ManagedObjectContext {
         }
     }
 
+    /// Lets go of unchanged objects nothing else references once the context has doubled in
+    /// size since the last pass (so the passes cost O(1) per registration, amortized), unless
+    /// ``retainsRegisteredObjects`` is set.
+    func releaseUnreferencedObjectsIfGrown() {
+        guard !retainsRegisteredObjects, registered.count >= Swift.max(1024, 2 * registeredAfterRelease) else { return }
+        releaseUnreferencedObjects(Array(registered.keys))
+        registeredAfterRelease = registered.count
+    }
+
     /// Forgets registered objects that nothing else references and that have no unsaved
     /// changes, so a batched result's earlier batches can be freed. An object still referenced
     /// (by the caller, another object or a change set) stays registered, so uniquing holds.
     func releaseUnreferencedObjects(_ ids: [ManagedObjectID]) {
         for id in ids {
             guard var object = registered.removeValue(forKey: id) else { continue }
-            if object.hasChanges || !isKnownUniquelyReferenced(&object) {
+            if object.hasChanges || !object.state.relationshipFailures.isEmpty || !isKnownUniquelyReferenced(&object) {
                 registered[id] = object
             } else {
                 prefetchedSnapshots[id] = nil

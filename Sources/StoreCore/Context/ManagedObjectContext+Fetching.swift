@@ -70,6 +70,7 @@ extension ManagedObjectContext {
             }
         }
         let rows = try fetchRows(request)
+        defer { releaseUnreferencedObjectsIfGrown() }
         return rows.ids.compactMap { id in
             guard let object = registeredOrFaultObject(for: id) else { return nil }
             if object.isFault, let snapshot = rows.snapshots[id] {

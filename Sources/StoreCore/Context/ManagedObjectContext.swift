@@ -40,6 +40,21 @@ public final class ManagedObjectContext: @unchecked Sendable, CustomStringConver
     public var transactionAuthor: String?
     /// How save conflicts with changes made elsewhere are resolved.
     public var mergePolicy: MergePolicy = .error
+    /// Whether the context keeps every object it registered alive (Core Data's property, off by
+    /// default). When off, objects without unsaved changes that nothing outside the context
+    /// references any more are let go as the context grows; asking for one again
+    /// (`object(with:)`, a fetch, a relationship) gives a fault with the same ID that reloads its
+    /// values. Objects with unsaved changes always stay.
+    ///
+    /// For example:
+    ///
+    /// ```swift
+    /// context.retainsRegisteredObjects = true   // keep every fetched object registered
+    /// ```
+    public var retainsRegisteredObjects = false
+    /// The number of registered objects after the last release pass.
+    var registeredAfterRelease = 0
+
     /// Whether the context merges saves made by its parent (or, for a root context, by other
     /// contexts of its coordinator) as they happen.
     public var automaticallyMergesChangesFromParent = false

@@ -33,8 +33,9 @@ enum QueryWorkloads {
         let store = try coordinator.addPersistentStore(with: PersistentStoreDescription(type: .inMemory))
         let ids = try store.newObjectIDs(forEntityNames: Array(repeating: "Quake", count: data.quakes.count))
         var changes = StoreChangeSet()
-        changes.inserted = zip(ids, data.quakes).map { id, quake in
-            StoreSnapshot(objectID: id, version: 0, values: [
+        let entity = try model.entity(named: "Quake")
+        changes.inserted = try zip(ids, data.quakes).map { id, quake in
+            try StoreSnapshot(objectID: id, version: 0, entity: entity, values: [
                 "magnitude": .double(quake.magnitude), "place": .string(quake.place), "time": .date(quake.time),
             ])
         }
