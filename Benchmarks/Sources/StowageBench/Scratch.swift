@@ -18,6 +18,20 @@ enum Scratch {
         return url
     }
 
+    /// A copy of the SQLite file at `source` (with its `-wal` and `-shm` files, if present) in a
+    /// new directory made by ``makeDirectory(_:)``, under the same file name.
+    static func copyDatabase(_ source: URL, _ prefix: String) throws -> (directory: URL, url: URL) {
+        let directory = try makeDirectory(prefix)
+        let url = directory.appendingPathComponent(source.lastPathComponent)
+        let manager = FileManager.default
+        for suffix in ["", "-wal", "-shm"] {
+            let from = URL(fileURLWithPath: source.path + suffix)
+            guard suffix.isEmpty || manager.fileExists(atPath: from.path) else { continue }
+            try manager.copyItem(at: from, to: URL(fileURLWithPath: url.path + suffix))
+        }
+        return (directory, url)
+    }
+
     static func remove(_ url: URL) {
         try? FileManager.default.removeItem(at: url)
     }

@@ -138,6 +138,16 @@ enum Catalog {
                 baseline: { try SQLiteStoreWorkloads.boundingBox(
                     from: fixtures.tremorStore(indexed: false), model: fixtures.tremorModel(indexed: false),
                     throughIndex: false, expected: fixtures.boxCount) }),
+            Workload(
+                name: "sqlite.update-save-100k", baselineName: "raw-sqlite",
+                ours: { try SQLiteStoreWorkloads.updateSave(
+                    from: fixtures.tremorStore(indexed: false), model: fixtures.tremorModel(indexed: false), count: objectCount) },
+                baseline: { try RawSQLiteBaselines.updateSave(store: fixtures.tremorStore(indexed: false), count: objectCount) }),
+            Workload(
+                name: "sqlite.delete-save-100k", baselineName: "raw-sqlite",
+                ours: { try SQLiteStoreWorkloads.deleteSave(
+                    from: fixtures.tremorStore(indexed: false), model: fixtures.tremorModel(indexed: false), count: objectCount) },
+                baseline: { try RawSQLiteBaselines.deleteSave(store: fixtures.tremorStore(indexed: false), count: objectCount) }),
         ]
     }
 }

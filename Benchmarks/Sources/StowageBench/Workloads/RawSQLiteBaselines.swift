@@ -171,6 +171,142 @@ enum RawSQLiteBaselines {
         return elapsed
     }
 
+    // MARK: Updating and deleting rows of a store file
+
+    /// Timed: on a fresh copy of the 100,000-row store file (Core Data's layout), `BEGIN`, one
+    /// prepared `UPDATE ZTREMOR SET ZMAGNITUDE = ?, Z_OPT = Z_OPT + 1 WHERE Z_PK = ?` bound and
+    /// stepped per row with the same new value as the Stowage side (`magnitude + 1`), `COMMIT`.
+    /// The keys and current magnitudes are read untimed beforehand; the file is checked after.
+    static func updateSave(store: URL, count: Int) throws -> Duration {
+        let copy = try Scratch.copyDatabase(store, "update-raw")
+        defer { Scratch.remove(copy.directory) }
+        let path = copy.url.path
+        let elapsed = try {
+            let database = try RawDatabase.openWAL(path: path)
+            var rows: [(key: Int64, magnitude: Double)] = []
+            rows.reserveCapacity(count)
+            let select = try database.prepare("SELECT Z_PK, ZMAGNITUDE FROM ZTREMOR")
+            while true {
+                let code = sqlite3_step(select.handle)
+                guard code == SQLITE_ROW else {
+                    try database.check(code, "read keys", expected: SQLITE_DONE)
+                    break
+                }
+                rows.append((sqlite3_column_int64(select.handle, 0), sqlite3_column_double(select.handle, 1)))
+            }
+            guard rows.count == count else { throw BenchmarkError.wrongResultCount(found: rows.count, expected: count) }
+            return try measure {
+                try database.execute("BEGIN IMMEDIATE")
+                let statement = try database.prepare("UPDATE ZTREMOR SET ZMAGNITUDE = ?, Z_OPT = Z_OPT + 1 WHERE Z_PK = ?")
+                let s = statement.handle
+                for row in rows {
+                    sqlite3_bind_double(s, 1, SQLiteStoreWorkloads.updated(magnitude: row.magnitude))
+                    sqlite3_bind_int64(s, 2, row.key)
+                    let code = sqlite3_step(s)
+                    guard code == SQLITE_DONE else {
+                        try? database.execute("ROLLBACK")
+                        throw BenchmarkError.failed("update: \(String(cString: sqlite3_errmsg(database.handle)))")
+                    }
+                    sqlite3_reset(s)
+                }
+                try database.execute("COMMIT")
+            }
+        }()
+        try checkUpdated(path: path, count: count, "raw update-save")
+        return elapsed
+    }
+
+    /// Timed: on a fresh copy of the 100,000-row store file, `BEGIN`, one prepared
+    /// `DELETE FROM ZTREMOR WHERE Z_PK = ?` bound and stepped for every key (read untimed
+    /// beforehand), `COMMIT`. The table must then be empty.
+    static func deleteSave(store: URL, count: Int) throws -> Duration {
+        let copy = try Scratch.copyDatabase(store, "delete-raw")
+        defer { Scratch.remove(copy.directory) }
+        let path = copy.url.path
+        let elapsed = try {
+            let database = try RawDatabase.openWAL(path: path)
+            var keys: [Int64] = []
+            keys.reserveCapacity(count)
+            let select = try database.prepare("SELECT Z_PK FROM ZTREMOR")
+            while true {
+                let code = sqlite3_step(select.handle)
+                guard code == SQLITE_ROW else {
+                    try database.check(code, "read keys", expected: SQLITE_DONE)
+                    break
+                }
+                keys.append(sqlite3_column_int64(select.handle, 0))
+            }
+            guard keys.count == count else { throw BenchmarkError.wrongResultCount(found: keys.count, expected: count) }
+            return try measure {
+                try database.execute("BEGIN IMMEDIATE")
+                let statement = try database.prepare("DELETE FROM ZTREMOR WHERE Z_PK = ?")
+                let s = statement.handle
+                for key in keys {
+                    sqlite3_bind_int64(s, 1, key)
+                    let code = sqlite3_step(s)
+                    guard code == SQLITE_DONE else {
+                        try? database.execute("ROLLBACK")
+                        throw BenchmarkError.failed("delete: \(String(cString: sqlite3_errmsg(database.handle)))")
+                    }
+                    sqlite3_reset(s)
+                }
+                try database.execute("COMMIT")
+            }
+        }()
+        try checkEmpty(path: path, "raw delete-save")
+        return elapsed
+    }
+
+    /// Checks (untimed) that the store file at `path` holds rows 1 … `count` of
+    /// ``fillStore(path:count:)``, each with `magnitude + 1` and `Z_OPT` 2 (the fill writes 1),
+    /// every other column as filled.
+    static func checkUpdated(path: String, count: Int, _ what: String) throws {
+        let database = try RawDatabase(path: path)
+        let statement = try database.prepare("""
+            SELECT Z_PK, Z_OPT, ZMAGNITUDE, ZDEPTH, ZLATITUDE, ZLONGITUDE, ZTIME, ZPLACE, ZCODE, ZSTATUS, ZSIGNIFICANCE, ZTSUNAMI \
+            FROM ZTREMOR
+            """)
+        let s = statement.handle
+        var seen = [Bool](repeating: false, count: count)
+        var rows = 0
+        while true {
+            let code = sqlite3_step(s)
+            guard code == SQLITE_ROW else {
+                try database.check(code, "check update", expected: SQLITE_DONE)
+                break
+            }
+            rows += 1
+            let key = sqlite3_column_int64(s, 0)
+            guard (1...Int64(count)).contains(key), !seen[Int(key - 1)] else {
+                throw BenchmarkError.wrongResult("\(what): unexpected row Z_PK \(key)")
+            }
+            seen[Int(key - 1)] = true
+            let row = TremorData.row(Int(key - 1))
+            let version = sqlite3_column_int64(s, 1)
+            let magnitude = sqlite3_column_double(s, 2)
+            guard version == 2, magnitude == SQLiteStoreWorkloads.updated(magnitude: row.magnitude) else {
+                throw BenchmarkError.wrongResult(
+                    "\(what): row \(key) has Z_OPT \(version), magnitude \(magnitude); expected 2, \(SQLiteStoreWorkloads.updated(magnitude: row.magnitude))")
+            }
+            guard sqlite3_column_double(s, 3) == row.depth, sqlite3_column_double(s, 4) == row.latitude,
+                sqlite3_column_double(s, 5) == row.longitude,
+                sqlite3_column_double(s, 6) == row.time - Date.timeIntervalBetween1970AndReferenceDate,
+                statement.string(at: 7) == row.place, statement.string(at: 8) == row.code, statement.string(at: 9) == row.status,
+                sqlite3_column_int64(s, 10) == row.significance, (sqlite3_column_int64(s, 11) != 0) == row.tsunami
+            else {
+                throw BenchmarkError.wrongResult("\(what): row \(key) changed in a column other than magnitude")
+            }
+        }
+        guard rows == count else { throw BenchmarkError.wrongResultCount(found: rows, expected: count) }
+    }
+
+    /// Checks (untimed) that the store file at `path` has no Tremor row left.
+    static func checkEmpty(path: String, _ what: String) throws {
+        let database = try RawDatabase(path: path)
+        let left = try database.integer("SELECT COUNT(*) FROM ZTREMOR")
+        guard left == 0 else { throw BenchmarkError.wrongResult("\(what): \(left) rows left, expected none") }
+    }
+
     // MARK: Checking and filling files
 
     /// Where the ten attributes live in a file.

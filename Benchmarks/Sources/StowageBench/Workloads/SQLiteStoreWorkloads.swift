@@ -200,6 +200,64 @@ enum SQLiteStoreWorkloads {
         }
         return elapsed
     }
+
+    // MARK: (f) fetch, change every object, save
+
+    /// The change the update workloads make to every row (on both sides).
+    @inline(__always)
+    static func updated(magnitude: Double) -> Double { magnitude + 1 }
+
+    /// Timed: on a fresh copy of the 100,000-row store (copied, container and context created
+    /// untimed), fetch every object materialized (`returnsObjectsAsFaults = false`), set
+    /// `magnitude = magnitude + 1` on each, one `save()`. The context is released after the
+    /// clock stops; the file is then read back with SQLite and checked.
+    static func updateSave(from store: URL, model: ManagedObjectModel, count: Int) throws -> Duration {
+        let copy = try Scratch.copyDatabase(store, "update-stowage")
+        defer { Scratch.remove(copy.directory) }
+        var fetched = 0
+        let elapsed = try {
+            let context = makeContext(try makeContainer(model: model, url: copy.url))
+            var request = FetchRequest<Tremor>()
+            request.returnsObjectsAsFaults = false
+            return try measure {
+                try context.performAndWait {
+                    let tremors = try context.fetch(request)
+                    fetched = tremors.count
+                    for tremor in tremors { tremor.magnitude = updated(magnitude: tremor.magnitude) }
+                    try context.save()
+                }
+            }
+        }()
+        guard fetched == count else { throw BenchmarkError.wrongResultCount(found: fetched, expected: count) }
+        try RawSQLiteBaselines.checkUpdated(path: copy.url.path, count: count, "stowage update-save")
+        return elapsed
+    }
+
+    // MARK: (g) fetch, delete every object, save
+
+    /// Timed: on a fresh copy of the 100,000-row store (copied, container and context created
+    /// untimed), fetch every object (as faults, the default), `delete` each, one `save()`. The
+    /// context is released after the clock stops; the table must then be empty.
+    static func deleteSave(from store: URL, model: ManagedObjectModel, count: Int) throws -> Duration {
+        let copy = try Scratch.copyDatabase(store, "delete-stowage")
+        defer { Scratch.remove(copy.directory) }
+        var fetched = 0
+        let elapsed = try {
+            let context = makeContext(try makeContainer(model: model, url: copy.url))
+            let request = FetchRequest<Tremor>()
+            return try measure {
+                try context.performAndWait {
+                    let tremors = try context.fetch(request)
+                    fetched = tremors.count
+                    for tremor in tremors { context.delete(tremor) }
+                    try context.save()
+                }
+            }
+        }()
+        guard fetched == count else { throw BenchmarkError.wrongResultCount(found: fetched, expected: count) }
+        try RawSQLiteBaselines.checkEmpty(path: copy.url.path, "stowage delete-save")
+        return elapsed
+    }
 }
 
 /// What the indexed-query workload must find: each of the `repetitions` queries returns the
