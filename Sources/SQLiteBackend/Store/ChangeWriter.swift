@@ -69,7 +69,8 @@ struct ChangeWriter {
         let key = try primaryKey(snapshot.objectID)
         var assignments = ["Z_OPT = Z_OPT + 1"]
         var values: [SQLValue] = []
-        for (_, value, column) in Self.heldColumns(of: snapshot, in: table) {
+        for column in table.columns where snapshot.heldProperties.contains(column.propertyIndex) {
+            let value = snapshot[column.propertyIndex]
             if case .attribute(_, true) = column.kind { try noteReplacedFile(of: column, key: key, table: table) }
             assignments.append("\(column.name) = ?")
             values.append(try encode(value, for: column))
@@ -104,13 +105,6 @@ struct ChangeWriter {
             {
                 try connection.run("UPDATE \(destinationTable) SET \(column) = NULL WHERE \(column) = ?", [.integer(key)])
             }
-        }
-    }
-
-    /// The held attribute and to-one values of an update with their columns, in column order.
-    private static func heldColumns(of snapshot: StoreSnapshot, in table: EntityTable) -> [(Int, StoreValue, Column)] {
-        table.columns.compactMap { column in
-            snapshot.heldProperties.contains(column.propertyIndex) ? (column.propertyIndex, snapshot[column.propertyIndex], column) : nil
         }
     }
 

@@ -17,7 +17,9 @@
 /// ```swift
 /// var snapshot = StoreSnapshot(objectID: id, version: 1, entity: post)
 /// snapshot["title"] = "Misty Morning"              // by name (looked up in the entity)
-/// snapshot[post.propertyIndexes["title"]!]           // .string("Misty Morning"), by index
+/// if let index = post.propertyIndexes["title"] {
+///     snapshot[index]                              // .string("Misty Morning"), by index
+/// }
 /// snapshot["missing"]                              // .null
 /// snapshot.setToMany([commentID], forKey: "comments")
 /// ```
@@ -49,15 +51,14 @@ public struct StoreSnapshot: Sendable, Hashable {
         self.heldProperties = entity.layout.storedValues
     }
 
-    /// A snapshot over values already laid out by `entity` (one per property, by index).
-    /// Passing `held` makes a partial snapshot (an update holding only changed properties).
-    public init(objectID: ManagedObjectID, version: Int64, entity: EntityDescription, values: ContiguousArray<StoreValue>, held: PropertyMask? = nil) {
-        precondition(values.count == entity.layout.count, "a snapshot of \(entity.name) needs \(entity.layout.count) values, got \(values.count)")
+    /// A complete snapshot over values already laid out by `entity` (one per property, by index):
+    /// the objects' own arrays, shared rather than copied.
+    init(objectID: ManagedObjectID, version: Int64, entity: EntityDescription, values: ContiguousArray<StoreValue>) {
         self.objectID = objectID
         self.version = version
         self.entity = entity
         self.values = values
-        self.heldProperties = held ?? entity.layout.storedValues
+        self.heldProperties = entity.layout.storedValues
     }
 
     /// A snapshot holding nothing yet: the start of an update, or of a deletion (which carries

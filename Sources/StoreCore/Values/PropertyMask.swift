@@ -41,9 +41,9 @@ public struct PropertyMask: Sendable, Hashable, Sequence {
         return word < high.count && high[word] & (1 << UInt64(index % 64)) != 0
     }
 
-    /// Adds `index`.
+    /// Adds `index` (a negative index is not a property and is ignored).
     public mutating func insert(_ index: Int) {
-        precondition(index >= 0, "property indexes are not negative")
+        guard index >= 0 else { return }
         if index < 64 {
             low |= 1 << UInt64(index)
             return
