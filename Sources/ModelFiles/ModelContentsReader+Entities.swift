@@ -52,7 +52,7 @@ extension ModelContentsReader {
             renamingIdentifier: element.attribute("elementID") ?? element.attribute("renamingIdentifier"),
             versionHashModifier: element.attribute("versionHashModifier"),
             representedClassName: representedClassName, fetchedProperties: fetchedProperties
-        ) { PropertyList(properties) }
+        ) { EntityProperties(properties) }
     }
 
     /// `<fetchIndex name="…" [partialIndexPredicate="…"]><fetchIndexElement property="…" type="Binary|RTree" order="ascending|descending"/>…`.

@@ -137,62 +137,6 @@ extension ManagedObjectContext {
         return entity
     }
 
-    func reassign(_ object: ManagedObject, to id: ManagedObjectID) {
-        registered[object.objectID] = nil
-        object.objectID = id
-        registered[id] = object
-    }
-
-    func registeredOrFaultObject(for id: ManagedObjectID) -> ManagedObject? {
-        if let object = registered[id] { return object }
-        guard let entity = managedObjectModel?.entitiesByName[id.entityName] else { return nil }
-        let object = entity.managedObjectClass.init(entity: entity, insertInto: nil)
-        object.objectID = id
-        object.managedObjectContext = self
-        object.isFault = true
-        object.values = entity.layout.nullValues
-        if entity.layout.hasRelationships { object.relations = RelationSlot.fault(for: entity.layout) }
-        registered[id] = object
-        return object
-    }
-
-    /// Loads a fault's values (from a prefetched snapshot, the row cache or the store).
-    func fulfillFault(_ object: ManagedObject) {
-        let id = object.objectID
-        let snapshot: StoreSnapshot?
-        do {
-            snapshot = try prefetchedSnapshots.removeValue(forKey: id) ?? parentStore().snapshotForChild(id)
-        } catch let error as StoreError {
-            object.state.faultFailure = error
-            return
-        } catch {
-            object.state.faultFailure = StoreError(.io, objectID: id, "the object's values could not be loaded: \(error)")
-            return
-        }
-        guard let snapshot else {
-            object.state.faultFailure = StoreError(.objectNotFound, objectID: id, "the object's values could not be loaded: no store holds it (it may have been deleted)")
-            return
-        }
-        object.load(snapshot)
-        object.awakeFromFetch()
-    }
-
-    /// The IDs a to-many relationship of `object` holds in the parent store (none for an object
-    /// inserted here and never saved).
-    ///
-    /// - Throws: the store's error when it cannot answer.
-    func loadToMany(_ relationship: RelationshipDescription, of object: ManagedObject) throws -> [ManagedObjectID] {
-        guard !object.state.isInserted || !object.objectID.isTemporaryID || parent != nil else { return [] }
-        return try parentStore().relationshipForChild(relationship.name, of: object.objectID)
-    }
-
-    /// The values `object` has in the parent store.
-    ///
-    /// - Throws: the store's error when it cannot answer.
-    func savedSnapshot(of object: ManagedObject) throws -> StoreSnapshot? {
-        try parentStore().committedSnapshotForChild(object.objectID)
-    }
-
     func objectDidChange(_ object: ManagedObject) {
         let id = ObjectIdentifier(object)
         if object.state.isInserted || object.state.isDeleted { return }

@@ -88,7 +88,7 @@ public final class EntityDescription: @unchecked Sendable, CustomStringConvertib
     ///   - managedObjectClass: The class of its objects: `ManagedObject` (access by key) or a subclass.
     ///   - parent: The parent entity's name.
     ///   - isAbstract: Whether the entity has no objects of its own.
-    ///   - properties: The properties: a ``PropertyList`` chain of `.attribute` / `.toOne` / `.toMany`, or descriptions.
+    ///   - properties: The properties: a ``EntityProperties`` chain of `.attribute` / `.toOne` / `.toMany`, or descriptions.
     public init(
         _ name: String, class managedObjectClass: ManagedObject.Type = ManagedObject.self, parent: String? = nil,
         isAbstract: Bool = false, uniquenessConstraints: [[String]] = [], indexes: [FetchIndexDescription] = [],
@@ -151,7 +151,7 @@ public final class EntityDescription: @unchecked Sendable, CustomStringConvertib
 /// ```
 @resultBuilder
 public enum PropertyListBuilder {
-    public static func buildExpression(_ list: PropertyList) -> [PropertyDescription] { list.properties }
+    public static func buildExpression(_ list: EntityProperties) -> [PropertyDescription] { list.properties }
     public static func buildExpression(_ property: PropertyDescription) -> [PropertyDescription] { [property] }
     public static func buildBlock(_ parts: [PropertyDescription]...) -> [PropertyDescription] { parts.flatMap { $0 } }
     public static func buildOptional(_ part: [PropertyDescription]?) -> [PropertyDescription] { part ?? [] }

@@ -1,7 +1,7 @@
 /// What attributes and relationships have in common: a name, optionality, transience,
 /// user info and a renaming identifier for migrations.
 ///
-/// Build properties inside an entity with a ``PropertyList`` chain:
+/// Build properties inside an entity with a ``EntityProperties`` chain:
 ///
 /// ```swift
 /// EntityDescription("Comment") {

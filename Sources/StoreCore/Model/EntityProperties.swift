@@ -10,7 +10,7 @@
 ///     .toOne("post", destination: "Post", inverse: "comments")
 /// }
 /// ```
-public struct PropertyList {
+public struct EntityProperties {
     /// The properties, in the order written.
     public var properties: [PropertyDescription]
 
@@ -24,8 +24,8 @@ public struct PropertyList {
         transient: Bool = false, rules: [AttributeValidationRule] = [],
         allowsExternalBinaryDataStorage: Bool = false, preservesValueInHistoryOnDeletion: Bool = false,
         userInfo: [String: String] = [:], renamingIdentifier: String? = nil, versionHashModifier: String? = nil
-    ) -> PropertyList {
-        PropertyList([AttributeDescription(
+    ) -> EntityProperties {
+        EntityProperties([AttributeDescription(
             name: name, type: type, isOptional: optional, defaultValue: defaultValue, isTransient: transient,
             validationRules: rules, allowsExternalBinaryDataStorage: allowsExternalBinaryDataStorage,
             preservesValueInHistoryOnDeletion: preservesValueInHistoryOnDeletion, userInfo: userInfo,
@@ -38,7 +38,7 @@ public struct PropertyList {
         transient: Bool = false, rules: [AttributeValidationRule] = [],
         allowsExternalBinaryDataStorage: Bool = false, preservesValueInHistoryOnDeletion: Bool = false,
         userInfo: [String: String] = [:], renamingIdentifier: String? = nil, versionHashModifier: String? = nil
-    ) -> PropertyList {
+    ) -> EntityProperties {
         self + .attribute(
             name, type, optional: optional, defaultValue: defaultValue, transient: transient, rules: rules,
             allowsExternalBinaryDataStorage: allowsExternalBinaryDataStorage,
@@ -53,8 +53,8 @@ public struct PropertyList {
         _ name: String, destination: String, inverse: String, deleteRule: DeleteRule = .nullify,
         optional: Bool = true, transient: Bool = false, userInfo: [String: String] = [:],
         renamingIdentifier: String? = nil, versionHashModifier: String? = nil
-    ) -> PropertyList {
-        PropertyList([RelationshipDescription(
+    ) -> EntityProperties {
+        EntityProperties([RelationshipDescription(
             name: name, destinationEntityName: destination, inverseName: inverse, isToMany: false,
             deleteRule: deleteRule, isOptional: optional, minCount: optional ? 0 : 1, maxCount: 1,
             isTransient: transient, userInfo: userInfo, renamingIdentifier: renamingIdentifier,
@@ -66,7 +66,7 @@ public struct PropertyList {
         _ name: String, destination: String, inverse: String, deleteRule: DeleteRule = .nullify,
         optional: Bool = true, transient: Bool = false, userInfo: [String: String] = [:],
         renamingIdentifier: String? = nil, versionHashModifier: String? = nil
-    ) -> PropertyList {
+    ) -> EntityProperties {
         self + .toOne(
             name, destination: destination, inverse: inverse, deleteRule: deleteRule, optional: optional,
             transient: transient, userInfo: userInfo, renamingIdentifier: renamingIdentifier,
@@ -78,8 +78,8 @@ public struct PropertyList {
         _ name: String, destination: String, inverse: String, ordered: Bool = false,
         deleteRule: DeleteRule = .nullify, minCount: Int = 0, maxCount: Int = 0, transient: Bool = false,
         userInfo: [String: String] = [:], renamingIdentifier: String? = nil, versionHashModifier: String? = nil
-    ) -> PropertyList {
-        PropertyList([RelationshipDescription(
+    ) -> EntityProperties {
+        EntityProperties([RelationshipDescription(
             name: name, destinationEntityName: destination, inverseName: inverse, isToMany: true,
             isOrdered: ordered, deleteRule: deleteRule, isOptional: minCount == 0, minCount: minCount,
             maxCount: maxCount, isTransient: transient, userInfo: userInfo, renamingIdentifier: renamingIdentifier,
@@ -91,7 +91,7 @@ public struct PropertyList {
         _ name: String, destination: String, inverse: String, ordered: Bool = false,
         deleteRule: DeleteRule = .nullify, minCount: Int = 0, maxCount: Int = 0, transient: Bool = false,
         userInfo: [String: String] = [:], renamingIdentifier: String? = nil, versionHashModifier: String? = nil
-    ) -> PropertyList {
+    ) -> EntityProperties {
         self + .toMany(
             name, destination: destination, inverse: inverse, ordered: ordered, deleteRule: deleteRule,
             minCount: minCount, maxCount: maxCount, transient: transient, userInfo: userInfo,
@@ -99,7 +99,7 @@ public struct PropertyList {
     }
 
     /// Both lists, one after the other.
-    public static func + (lhs: PropertyList, rhs: PropertyList) -> PropertyList {
-        PropertyList(lhs.properties + rhs.properties)
+    public static func + (lhs: EntityProperties, rhs: EntityProperties) -> EntityProperties {
+        EntityProperties(lhs.properties + rhs.properties)
     }
 }

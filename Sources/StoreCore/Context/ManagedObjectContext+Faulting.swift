@@ -1,0 +1,72 @@
+import Foundation
+
+extension ManagedObjectContext {
+    /// Loads a fault's values (from a prefetched snapshot or the parent store); a
+    /// fault that cannot be loaded records why, and reading it throws that error.
+    func fulfillFault(_ object: ManagedObject) {
+        let id = object.objectID
+        let snapshot: StoreSnapshot?
+        do {
+            snapshot = try prefetchedSnapshots.removeValue(forKey: id) ?? parentStore().snapshotForChild(id)
+        } catch let error as StoreError {
+            object.state.faultFailure = error
+            return
+        } catch {
+            object.state.faultFailure = StoreError(.io, objectID: id, "the object's values could not be loaded: \(error)")
+            return
+        }
+        guard let snapshot else {
+            object.state.faultFailure = StoreError(.objectNotFound, objectID: id, "the object's values could not be loaded: no store holds it (it may have been deleted)")
+            return
+        }
+        object.load(snapshot)
+        object.awakeFromFetch()
+    }
+
+    /// The IDs a to-many relationship of `object` holds in the parent store (none for an object
+    /// inserted here and never saved).
+    ///
+    /// - Throws: the store's error when it cannot answer.
+    func loadToMany(_ relationship: RelationshipDescription, of object: ManagedObject) throws -> [ManagedObjectID] {
+        guard !object.state.isInserted || !object.objectID.isTemporaryID || parent != nil else { return [] }
+        return try parentStore().relationshipForChild(relationship.name, of: object.objectID)
+    }
+
+    /// The values `object` has in the parent store.
+    ///
+    /// - Throws: the store's error when it cannot answer.
+    func savedSnapshot(of object: ManagedObject) throws -> StoreSnapshot? {
+        try parentStore().committedSnapshotForChild(object.objectID)
+    }
+
+    /// The objects for `ids`, their values loaded in one request to the store for the faults among them.
+    func materialize(_ ids: [ManagedObjectID]) -> [ManagedObject] {
+        let objects = ids.compactMap { registeredOrFaultObject(for: $0) }
+        fulfillFaults(objects.filter(\.isFault), batchSize: max(objects.count, 1))
+        return objects
+    }
+
+    /// Loads the values of faults, `batchSize` objects per store request (deleting or changing
+    /// many unread objects costs a few queries, not one each). A fault the store does not
+    /// return, or whose batch fails, stays a fault: reading it reports why.
+    func fulfillFaults(_ objects: [ManagedObject], batchSize: Int = 500) {
+        var pending: [ManagedObjectID] = []
+        for object in objects where object.isFault {
+            if let snapshot = prefetchedSnapshots.removeValue(forKey: object.objectID) {
+                object.load(snapshot)
+                object.awakeFromFetch()
+            } else {
+                pending.append(object.objectID)
+            }
+        }
+        for start in stride(from: 0, to: pending.count, by: batchSize) {
+            let batch = Array(pending[start..<min(start + batchSize, pending.count)])
+            guard let snapshots = try? parentStore().snapshotsForChild(batch) else { continue }
+            for snapshot in snapshots {
+                guard let object = registered[snapshot.objectID], object.isFault else { continue }
+                object.load(snapshot)
+                object.awakeFromFetch()
+            }
+        }
+    }
+}

@@ -1,0 +1,51 @@
+import Foundation
+
+// Uniquing: a context holds at most one object per ID (`registered`). Unchanged objects nobody
+// references are let go as the table grows, unless `retainsRegisteredObjects` is set; reading
+// one again makes a new fault with the same ID.
+extension ManagedObjectContext {
+    /// Registers `object` under its new ID (a temporary ID becoming permanent).
+    func reassign(_ object: ManagedObject, to id: ManagedObjectID) {
+        registered[object.objectID] = nil
+        object.objectID = id
+        registered[id] = object
+    }
+
+    /// The registered object for `id`, or a new fault registered under it (nil when the model
+    /// has no entity of that name).
+    func registeredOrFaultObject(for id: ManagedObjectID) -> ManagedObject? {
+        if let object = registered[id] { return object }
+        guard let entity = managedObjectModel?.entitiesByName[id.entityName] else { return nil }
+        let object = entity.managedObjectClass.init(entity: entity, insertInto: nil)
+        object.objectID = id
+        object.managedObjectContext = self
+        object.isFault = true
+        object.values = entity.layout.nullValues
+        if entity.layout.hasRelationships { object.relations = RelationSlot.fault(for: entity.layout) }
+        registered[id] = object
+        return object
+    }
+
+    /// Lets go of unchanged objects nothing else references once the context has doubled in
+    /// size since the last pass (so the passes cost O(1) per registration, amortized), unless
+    /// ``retainsRegisteredObjects`` is set.
+    func releaseUnreferencedObjectsIfGrown() {
+        guard !retainsRegisteredObjects, registered.count >= Swift.max(1024, 2 * registeredAfterRelease) else { return }
+        releaseUnreferencedObjects(Array(registered.keys))
+        registeredAfterRelease = registered.count
+    }
+
+    /// Forgets registered objects that nothing else references and that have no unsaved
+    /// changes, so a batched result's earlier batches can be freed. An object still referenced
+    /// (by the caller, another object or a change set) stays registered, so uniquing holds.
+    func releaseUnreferencedObjects(_ ids: [ManagedObjectID]) {
+        for id in ids {
+            guard var object = registered.removeValue(forKey: id) else { continue }
+            if object.hasChanges || !object.state.relationshipFailures.isEmpty || !isKnownUniquelyReferenced(&object) {
+                registered[id] = object
+            } else {
+                prefetchedSnapshots[id] = nil
+            }
+        }
+    }
+}
