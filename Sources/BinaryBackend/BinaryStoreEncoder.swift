@@ -3,6 +3,8 @@ import StoreCore
 
 /// Writes an ``AtomicStoreFile`` as a binary store file (``BinaryStoreLayout``), streaming the
 /// columns into a ``BinaryPropertyListBuilder`` without an intermediate property-list tree.
+/// Objects laid out by the model's entities (the engine's) are written column by column from
+/// their layout; a table with objects the layout cannot hold is written by name.
 ///
 /// For example:
 ///
@@ -18,13 +20,14 @@ struct BinaryStoreEncoder {
     /// - Complexity: O(*n*) in the number of values, plus sorting entity and property names.
     func encode(_ file: AtomicStoreFile) -> Data {
         var writer = Writer(builder: BinaryPropertyListBuilder(capacity: 32 + file.objects.count * 48))
-        var groups: [String: [Int]] = [:]
-        for (position, object) in file.objects.enumerated() {
-            groups[object.entityName, default: []].append(position)
-        }
         var entities: [String: Int] = [:]
-        for (name, positions) in groups.sorted(by: { $0.key < $1.key }) {
-            entities[name] = writer.entityTable(positions.map { file.objects[$0] }, entity: model.entitiesByName[name])
+        for group in Self.groups(of: file.objects).sorted(by: { $0.name < $1.name }) {
+            let objects = group.positions.map { file.objects[$0] }
+            if let entity = model.entitiesByName[group.name], let laidOut = Self.laidOut(objects, by: entity) {
+                entities[group.name] = writer.entityTable(laidOut: laidOut, entity: entity)
+            } else {
+                entities[group.name] = writer.entityTable(byName: objects, entity: model.entitiesByName[group.name])
+            }
         }
         let metadata = file.metadata.propertyList(storeTypeName: Layout.storeTypeName, preserving: file.preservedMetadata)
         var top: [String: Int] = [:]
@@ -38,6 +41,55 @@ struct BinaryStoreEncoder {
         return writer.builder.finish(top: topIndex)
     }
 
+    /// The objects of each entity name, by position: laid-out objects grouped by their entity
+    /// (no string hashed per object), the rest by name, into the same group as their entity's.
+    private static func groups(of objects: [AtomicStoreObject]) -> [(name: String, positions: [Int])] {
+        var groups: [(name: String, positions: [Int])] = []
+        var byName: [String: Int] = [:]
+        var byEntity: [ObjectIdentifier: Int] = [:]
+        var last: (entity: EntityDescription, group: Int)?
+        for (position, object) in objects.enumerated() {
+            let group: Int
+            if let entity = object.entity, let last, last.entity === entity {
+                group = last.group
+            } else if let entity = object.entity, let known = byEntity[ObjectIdentifier(entity)] {
+                group = known
+                last = (entity, known)
+            } else {
+                let name = object.entityName
+                if let known = byName[name] {
+                    group = known
+                } else {
+                    group = groups.count
+                    byName[name] = group
+                    groups.append((name, []))
+                }
+                if let entity = object.entity {
+                    byEntity[ObjectIdentifier(entity)] = group
+                    last = (entity, group)
+                }
+            }
+            groups[group].positions.append(position)
+        }
+        return groups
+    }
+
+    /// The objects laid out by `entity`, or `nil` if one has something the layout cannot hold
+    /// (it is then written by name, and the engine refuses the file when reading it).
+    private static func laidOut(_ objects: [AtomicStoreObject], by entity: EntityDescription) -> [AtomicStoreObject]? {
+        var result: [AtomicStoreObject] = []
+        result.reserveCapacity(objects.count)
+        for object in objects {
+            if object.isLaidOut(by: entity) {
+                result.append(object)
+            } else {
+                guard let laidOut = try? object.laidOut(as: entity, problem: { code, _, text in StoreError(code, text) }) else { return nil }
+                result.append(laidOut)
+            }
+        }
+        return result
+    }
+
     private struct Writer {
         var builder: BinaryPropertyListBuilder
         /// The empty array every `nil` cell refers to.
@@ -47,28 +99,54 @@ struct BinaryStoreEncoder {
             self.builder = builder
         }
 
-        /// The table of one entity's objects: keys, attribute columns, relationship columns.
-        mutating func entityTable(_ objects: [AtomicStoreObject], entity: EntityDescription?) -> Int {
+        /// The table of one entity's objects, laid out by it: keys, then a column per stored
+        /// attribute and per relationship (in name order), each cell read at its property index.
+        mutating func entityTable(laidOut objects: [AtomicStoreObject], entity: EntityDescription) -> Int {
+            let keys = builder.array(objects.map { builder.integer($0.primaryKey) })
+            let stored = entity.properties.enumerated().filter { !$1.isTransient }.sorted { $0.element.name < $1.element.name }
+            var attributes: [String: Int] = [:]
+            var relationships: [String: Int] = [:]
+            for (index, property) in stored where entity.layout.kinds[index] == .attribute {
+                attributes[property.name] = attributeColumn(objects.map { $0[index] })
+            }
+            for (index, property) in stored {
+                switch entity.layout.kinds[index] {
+                case .toOne:
+                    relationships[property.name] = builder.array(objects.map { object in
+                        object.targetKey(at: index).map { builder.integer($0) } ?? nilCell
+                    })
+                case .toMany:
+                    relationships[property.name] = relationshipColumn(objects.map { $0.keys(at: index) }, isToOne: false)
+                case .attribute, .transientAttribute:
+                    continue
+                }
+            }
+            return builder.dictionary([
+                Layout.keysKey: keys,
+                Layout.attributesKey: builder.dictionary(attributes),
+                Layout.relationshipsKey: builder.dictionary(relationships),
+            ])
+        }
+
+        /// The table of one entity's objects by name: the entity's stored properties and any
+        /// other name the objects give (kept, so the engine refuses them when reading).
+        mutating func entityTable(byName objects: [AtomicStoreObject], entity: EntityDescription?) -> Int {
             let keys = builder.array(objects.map { builder.integer($0.primaryKey) })
             var attributeNames = Set(entity?.attributes.filter { !$0.isTransient }.map(\.name) ?? [])
             var relationshipNames = Set(entity?.relationships.filter { !$0.isTransient }.map(\.name) ?? [])
-            for object in objects {
-                // Names the model does not list are kept too (the engine refuses them on reading).
-                if object.attributes.count > attributeNames.count || object.attributes.keys.contains(where: { !attributeNames.contains($0) }) {
-                    attributeNames.formUnion(object.attributes.keys)
-                }
-                if object.relationships.keys.contains(where: { !relationshipNames.contains($0) }) {
-                    relationshipNames.formUnion(object.relationships.keys)
-                }
+            let named = objects.map { (attributes: $0.attributes, relationships: $0.relationships) }
+            for object in named {
+                attributeNames.formUnion(object.attributes.keys)
+                relationshipNames.formUnion(object.relationships.keys)
             }
             var attributes: [String: Int] = [:]
             for name in attributeNames.sorted() {
-                attributes[name] = attributeColumn(objects.map { $0.attributes[name] ?? .null })
+                attributes[name] = attributeColumn(named.map { $0.attributes[name] ?? .null })
             }
             var relationships: [String: Int] = [:]
             for name in relationshipNames.sorted() {
                 let isToOne = entity?.relationshipsByName[name].map { !$0.isToMany } ?? false
-                relationships[name] = relationshipColumn(objects.map { $0.relationships[name] ?? [] }, isToOne: isToOne)
+                relationships[name] = relationshipColumn(named.map { $0.relationships[name] ?? [] }, isToOne: isToOne)
             }
             return builder.dictionary([
                 Layout.keysKey: keys,

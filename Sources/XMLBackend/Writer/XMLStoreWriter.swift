@@ -7,6 +7,10 @@ import StoreCore
 /// written in the model's order and `nil` ones left out; relationships that hold objects are
 /// written with their `idrefs` (in order for an ordered to-many), empty ones left out.
 ///
+/// Objects laid out by the model's entities (the engine's) are written straight from their
+/// layout, each value read at its property index; objects held by name are laid out first, which
+/// refuses names the model does not have.
+///
 /// For example:
 ///
 /// ```swift
@@ -27,11 +31,22 @@ struct XMLStoreWriter {
         try writer.startElement(pool["database"])
         try writeInfo(file, writer: writer, pool: pool, buffer: buffer)
         let plans = table.entities.map { EntityPlan($0, pool: pool) }
+        let names = ElementNames(pool)
+        var hint = 0
         for object in file.objects {
-            guard let index = table.indexByName[object.entityName] else {
+            guard let index = table.entityIndex(of: object, hint: hint) else {
                 throw StoreError(.unknownEntity, "object \(object.primaryKey) is a '\(object.entityName)', an entity the model does not have")
             }
-            try write(object, plan: plans[index], writer: writer, pool: pool, buffer: buffer)
+            hint = index
+            let entity = table.entities[index].description
+            if object.isLaidOut(by: entity) {
+                try write(object, plan: plans[index], names: names, writer: writer, buffer: buffer)
+            } else {
+                let laidOut = try object.laidOut(as: entity) { code, key, text in
+                    StoreError(code, "object \(object.primaryKey) (\(entity.name)), '\(key)': \(text)")
+                }
+                try write(laidOut, plan: plans[index], names: names, writer: writer, buffer: buffer)
+            }
         }
         try writer.fullEndElement()
         return try writer.finish()
@@ -58,6 +73,22 @@ struct XMLStoreWriter {
         try writer.fullEndElement()
     }
 
+    /// The element and attribute names every object uses, looked up in the pool once.
+    private struct ElementNames {
+        let object, type, id, attribute, name, relationship, destination, idrefs: UnsafePointer<UInt8>
+
+        init(_ pool: XMLNamePool) {
+            object = pool["object"]
+            type = pool["type"]
+            id = pool["id"]
+            attribute = pool["attribute"]
+            name = pool["name"]
+            relationship = pool["relationship"]
+            destination = pool["destination"]
+            idrefs = pool["idrefs"]
+        }
+    }
+
     /// An entity's names as the writer passes them to libxml2.
     private struct EntityPlan {
         let entity: XMLEntityTable.Entity
@@ -80,16 +111,15 @@ struct XMLStoreWriter {
     }
 
     private func write(
-        _ object: AtomicStoreObject, plan: EntityPlan, writer: XMLTextWriter, pool: XMLNamePool, buffer: XMLTextBuffer
+        _ object: AtomicStoreObject, plan: EntityPlan, names: ElementNames, writer: XMLTextWriter, buffer: XMLTextBuffer
     ) throws(StoreError) {
         let entity = plan.entity
-        try writer.startElement(pool["object"])
-        try writer.attribute(pool["type"], plan.type)
-        try writeID(object.primaryKey, name: pool["id"], writer: writer, buffer: buffer)
-        var written = 0
+        try writer.startElement(names.object)
+        try writer.attribute(names.type, plan.type)
+        try writeID(object.primaryKey, name: names.id, writer: writer, buffer: buffer)
         for (index, attribute) in entity.attributes.enumerated() {
-            guard let value = object.attributes[attribute.name], !value.isNull else { continue }
-            written += 1
+            let value = object[attribute.propertyIndex]
+            guard !value.isNull else { continue }
             guard let coerced = attribute.description.attributeType.coerce(value) else {
                 throw StoreError(.corrupt, "object \(object.primaryKey) (\(entity.description.name)), '\(attribute.name)': a \(value.kindName) value where the model has a \(attribute.description.attributeType.name) attribute")
             }
@@ -101,38 +131,44 @@ struct XMLStoreWriter {
                     .invalidOption,
                     "object \(object.primaryKey) (\(entity.description.name)), '\(attribute.name)': the string holds \(error.characterName), a character XML 1.0 cannot hold; the XML store cannot save it (nothing was saved)")
             }
-            try writer.startElement(pool["attribute"])
-            try writer.attribute(pool["name"], plan.attributeNames[index])
-            try writer.attribute(pool["type"], plan.attributeKinds[index])
+            try writer.startElement(names.attribute)
+            try writer.attribute(names.name, plan.attributeNames[index])
+            try writer.attribute(names.type, plan.attributeKinds[index])
             try writer.raw(buffer.bytes)
             try writer.fullEndElement()
         }
-        if written != object.attributes.count, written != object.attributes.count(where: { !$0.value.isNull }) {
-            let unknown = object.attributes.keys.first { name in !entity.attributes.contains { $0.name == name } } ?? ""
-            throw StoreError(.unknownProperty, "object \(object.primaryKey) (\(entity.description.name)) has a value for '\(unknown)', which the model's \(entity.description.name) does not have as a stored attribute")
-        }
         for (index, relationship) in entity.relationships.enumerated() {
-            guard let keys = object.relationships[relationship.name], !keys.isEmpty else { continue }
             buffer.removeAll()
-            for (position, key) in keys.enumerated() {
-                if position > 0 { buffer.append(UInt8(ascii: " ")) }
-                buffer.append(UInt8(ascii: "z"))
-                buffer.append(String(key))
+            if relationship.description.isToMany {
+                let keys = object.keys(at: relationship.propertyIndex)
+                guard !keys.isEmpty else { continue }
+                for (position, key) in keys.enumerated() {
+                    if position > 0 { buffer.append(UInt8(ascii: " ")) }
+                    appendID(key, to: buffer)
+                }
+            } else {
+                guard let key = object.targetKey(at: relationship.propertyIndex) else { continue }
+                appendID(key, to: buffer)
             }
-            try writer.startElement(pool["relationship"])
-            try writer.attribute(pool["name"], plan.relationshipNames[index])
-            try writer.attribute(pool["type"], plan.cardinalities[index])
-            try writer.attribute(pool["destination"], plan.destinations[index])
-            try writer.attribute(pool["idrefs"], buffer.cString)
+            try writer.startElement(names.relationship)
+            try writer.attribute(names.name, plan.relationshipNames[index])
+            try writer.attribute(names.type, plan.cardinalities[index])
+            try writer.attribute(names.destination, plan.destinations[index])
+            try writer.attribute(names.idrefs, buffer.cString)
             try writer.fullEndElement()
         }
         try writer.endElement()
     }
 
-    private func writeID(_ key: Int64, name: UnsafePointer<UInt8>, writer: XMLTextWriter, buffer: XMLTextBuffer) throws(StoreError) {
-        buffer.removeAll()
+    /// `z<key>`, the id Core Data gives the object with `key`.
+    private func appendID(_ key: Int64, to buffer: XMLTextBuffer) {
         buffer.append(UInt8(ascii: "z"))
         buffer.append(String(key))
+    }
+
+    private func writeID(_ key: Int64, name: UnsafePointer<UInt8>, writer: XMLTextWriter, buffer: XMLTextBuffer) throws(StoreError) {
+        buffer.removeAll()
+        appendID(key, to: buffer)
         try writer.attribute(name, buffer.cString)
     }
 }
