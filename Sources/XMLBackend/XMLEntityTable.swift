@@ -32,12 +32,16 @@ struct XMLEntityTable {
         let propertyIndex: Int
         let nameBytes: [UInt8]
         let description: RelationshipDescription
+        /// Whether it is a to-many relationship (read without touching ``description``).
+        let isToMany: Bool
         /// `min/max` as Core Data writes it: `0/1` for an optional to-one, `1/1` for a required
         /// one; the model's counts for a to-many (`0/0`: no minimum, no maximum).
         let cardinality: String
     }
 
-    struct Entity {
+    /// A class, so that the reader passes one reference per object rather than copying every
+    /// array and name it holds.
+    final class Entity {
         let description: EntityDescription
         let typeName: String
         let typeBytes: [UInt8]
@@ -46,6 +50,19 @@ struct XMLEntityTable {
         let relationships: [Relationship]
         /// The upper-cased names of the destinations, by relationship.
         let destinationTypeNames: [String]
+
+        init(
+            description: EntityDescription, typeName: String, typeBytes: [UInt8], nameBytes: [UInt8], attributes: [Attribute],
+            relationships: [Relationship], destinationTypeNames: [String]
+        ) {
+            self.description = description
+            self.typeName = typeName
+            self.typeBytes = typeBytes
+            self.nameBytes = nameBytes
+            self.attributes = attributes
+            self.relationships = relationships
+            self.destinationTypeNames = destinationTypeNames
+        }
 
         /// The attribute `name` names; `hint` (the one after the previous, as files list them in
         /// model order) is tried first.
@@ -93,7 +110,7 @@ struct XMLEntityTable {
                         : "\(relationship.isOptional ? 0 : 1)/1"
                     return Relationship(
                         name: relationship.name, propertyIndex: index, nameBytes: Array(relationship.name.utf8), description: relationship,
-                        cardinality: cardinality)
+                        isToMany: relationship.isToMany, cardinality: cardinality)
                 },
                 destinationTypeNames: relationships.map { typeNames[$1.destinationEntityName] ?? $1.destinationEntityName.uppercased() })
         }

@@ -5,12 +5,9 @@ extension AtomicStoreObject: Hashable {
     public static func == (lhs: AtomicStoreObject, rhs: AtomicStoreObject) -> Bool {
         guard lhs.primaryKey == rhs.primaryKey else { return false }
         if lhs.named == nil, rhs.named == nil, let entity = lhs.modelEntity, entity === rhs.modelEntity {
-            for (index, kind) in entity.layout.kinds.enumerated() {
-                switch kind {
-                case .attribute: if lhs.values[index] != rhs.values[index] { return false }
-                case .toOne: if key(in: lhs.values[index]) != key(in: rhs.values[index]) { return false }
-                case .toMany, .transientAttribute: continue
-                }
+            for (index, kind) in entity.layout.kinds.enumerated() where lhs.values[index] != rhs.values[index] {
+                // A to-one's key may be an `.integer` on one side and the target's ID on the other.
+                guard kind == .toOne, let key = key(in: lhs.values[index]), key == self.key(in: rhs.values[index]) else { return false }
             }
             return lhs.toManyLists == rhs.toManyLists
         }

@@ -85,30 +85,41 @@ public struct AtomicStoreObject: Sendable {
     /// given something the layout has no room for).
     public var entity: EntityDescription? { named == nil ? modelEntity : nil }
 
-    // MARK: Attributes by index
+    // MARK: Values by index
 
-    /// The value of the attribute at a property index of the object's entity (`.null` when it
-    /// is `nil`, and at any index that is not a stored attribute's).
+    /// The value at a property index of the object's entity: an attribute's value (`.null` for
+    /// `nil`); at a to-one relationship's index, the target's key as ``StoreValue/integer(_:)``
+    /// (``targetKey(at:)`` reads it as a key); `.null` elsewhere and out of range.
     ///
-    /// Setting a value at an index that is not a stored attribute's keeps the object by name
-    /// (the engine then refuses it when loading); on an object built by name alone, setting does
+    /// Setting writes the slot as it is, with no check: the engine checks every slot against the
+    /// model when the store is loaded (a value of the wrong type, or a value where the entity
+    /// stores none, is refused as in any file). On an object built by name alone, setting does
     /// nothing, as there is no entity to index.
+    ///
+    /// - Complexity: O(1); no name is looked up.
     public subscript(index: Int) -> StoreValue {
         get {
             if let named {
-                guard let name = modelEntity?.nameOfProperty(at: index) else { return .null }
-                return named.attributes[name] ?? .null
+                guard let entity = modelEntity, let name = entity.nameOfProperty(at: index) else { return .null }
+                if let value = named.attributes[name] { return value }
+                if entity.layout.kinds[index] == .toOne, let keys = named.relationships[name], keys.count == 1 { return .integer(keys[0]) }
+                return .null
             }
-            guard index >= 0, index < values.count, modelEntity?.layout.kinds[index] == .attribute else { return .null }
-            return values[index]
+            guard index >= 0, index < values.count else { return .null }
+            let value = values[index]
+            if case .objectID(let id) = value, modelEntity?.layout.kinds[index] == .toOne, let key = id.primaryKey { return .integer(key) }
+            return value
         }
         set {
-            guard let entity = modelEntity, let name = entity.nameOfProperty(at: index) else { return }
-            if named == nil, entity.layout.kinds[index] == .attribute {
+            if named == nil, index >= 0, index < values.count {
                 values[index] = newValue
                 return
             }
-            holdByName()
+            guard let entity = modelEntity, let name = entity.nameOfProperty(at: index) else { return }
+            if entity.layout.kinds[index] == .toOne, newValue.isNull || Self.key(in: newValue) != nil {
+                setTargetKey(Self.key(in: newValue), at: index)
+                return
+            }
             var attributes = named?.attributes ?? [:]
             attributes[name] = newValue
             replaceNamed(attributes: attributes)
@@ -219,11 +230,13 @@ public struct AtomicStoreObject: Sendable {
             relationships: relationships ?? current?.relationships ?? [:])
     }
 
-    /// The non-`nil` attribute values of a laid-out object, by name.
+    /// The non-`nil` values of a laid-out object, by name: its attributes, and whatever else a
+    /// slot holds that is not a relationship's key (which the engine refuses when loading).
     var layoutAttributesByName: [String: StoreValue] {
         guard let entity = modelEntity else { return [:] }
         var result: [String: StoreValue] = [:]
-        for (index, kind) in entity.layout.kinds.enumerated() where kind == .attribute && index < values.count && !values[index].isNull {
+        for (index, kind) in entity.layout.kinds.enumerated() where index < values.count && !values[index].isNull {
+            if kind == .toOne, Self.key(in: values[index]) != nil || entity.properties[index].isTransient { continue }
             result[entity.properties[index].name] = values[index]
         }
         return result
@@ -233,7 +246,7 @@ public struct AtomicStoreObject: Sendable {
     var layoutRelationshipsByName: [String: [Int64]] {
         guard let entity = modelEntity else { return [:] }
         var result: [String: [Int64]] = [:]
-        for index in entity.layout.toOneIndexes where index < values.count {
+        for index in entity.layout.toOneIndexes where index < values.count && !entity.properties[index].isTransient {
             if let key = Self.key(in: values[index]) { result[entity.properties[index].name] = [key] }
         }
         for list in toManyLists { result[entity.properties[list.index].name] = list.keys }

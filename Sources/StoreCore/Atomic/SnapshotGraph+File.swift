@@ -19,7 +19,7 @@ extension SnapshotGraph {
         var objects = file.objects
         file.objects = []
         let loader = AtomicFileLoader(model: model, storeIdentifier: storeIdentifier, url: url)
-        loadUnique(try loader.snapshots(taking: &objects))
+        loadTables(try loader.tables(taking: &objects))
     }
 
     /// The file that describes this graph, objects in key order, laid out by the model's

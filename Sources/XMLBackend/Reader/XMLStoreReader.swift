@@ -46,7 +46,8 @@ struct XMLStoreReader {
     /// A reference to an object whose id is not `z<n>`, resolved once every object is read.
     private struct PendingReference {
         let object: Int
-        let relationship: XMLEntityTable.Relationship
+        let relationshipName: String
+        let propertyIndex: Int
         let position: Int
         let id: String
     }
@@ -219,17 +220,22 @@ struct XMLStoreReader {
             }
             throw cursor.error(.corrupt, "an <attribute> without a name")
         }
-        let attribute = entity.attributes[attributeIndex]
-        if let unknownKind { throw cursor.error(.corrupt, "'\(attribute.name)' has the type '\(unknownKind)', which an XML store does not have") }
-        if let fileKind, !fileKind.canBeRead(as: attribute.kind) {
+        // The fields needed, not a copy of the whole entry (its arrays and names).
+        let kind = entity.attributes[attributeIndex].kind
+        if let unknownKind {
+            throw cursor.error(.corrupt, "'\(entity.attributes[attributeIndex].name)' has the type '\(unknownKind)', which an XML store does not have")
+        }
+        if let fileKind, !fileKind.canBeRead(as: kind) {
+            let attribute = entity.attributes[attributeIndex]
             throw cursor.error(.corrupt, "'\(attribute.name)' is written as \(fileKind.name) where the model has a \(attribute.description.attributeType.name) attribute")
         }
         let text = try cursor.text(isEmpty: isEmpty)
-        guard let value = decoding.value(of: attribute.kind, from: text) else {
+        guard let value = decoding.value(of: kind, from: text) else {
             let shown = String(decoding: text.prefix(80), as: UTF8.self)
-            throw cursor.error(.corrupt, "'\(attribute.name)' of a \(entity.description.name): \"\(shown)\" is not a value of type \(attribute.kind.name)")
+            throw cursor.error(
+                .corrupt, "'\(entity.attributes[attributeIndex].name)' of a \(entity.description.name): \"\(shown)\" is not a value of type \(kind.name)")
         }
-        object[attribute.propertyIndex] = value
+        object[entity.attributes[attributeIndex].propertyIndex] = value
         return attributeIndex
     }
 
@@ -271,16 +277,20 @@ struct XMLStoreReader {
             throw cursor.error(.corrupt, "a <relationship> without a name")
         }
         try cursor.skip(isEmpty: isEmpty)
-        let relationship = entity.relationships[relationshipIndex]
+        // The fields needed, not a copy of the whole entry.
+        let propertyIndex = entity.relationships[relationshipIndex].propertyIndex
         for reference in pending {
-            state.pendingReferences.append(PendingReference(object: objectIndex, relationship: relationship, position: reference.position, id: reference.id))
+            state.pendingReferences.append(
+                PendingReference(
+                    object: objectIndex, relationshipName: entity.relationships[relationshipIndex].name, propertyIndex: propertyIndex,
+                    position: reference.position, id: reference.id))
         }
-        if state.keys.count == 1, !relationship.description.isToMany {
-            object.setTargetKey(state.keys[0], at: relationship.propertyIndex)
+        if state.keys.count == 1, !entity.relationships[relationshipIndex].isToMany {
+            object.setTargetKey(state.keys[0], at: propertyIndex)
         } else if !state.keys.isEmpty {
             // A copy of its own size: the buffer stays this reader's, and a long list read once
             // does not make every later one as large.
-            object.setKeys(state.keys.withUnsafeBufferPointer { Array($0) }, at: relationship.propertyIndex)
+            object.setKeys(state.keys.withUnsafeBufferPointer { Array($0) }, at: propertyIndex)
         }
     }
 
@@ -306,9 +316,9 @@ struct XMLStoreReader {
         state.highestObjectKey = next
         for reference in state.pendingReferences {
             guard let key = keysByID[reference.id] else {
-                throw StoreError(.danglingReference, "a '\(reference.relationship.name)' relationship refers to '\(reference.id)', an object the file does not have")
+                throw StoreError(.danglingReference, "a '\(reference.relationshipName)' relationship refers to '\(reference.id)', an object the file does not have")
             }
-            let index = reference.relationship.propertyIndex
+            let index = reference.propertyIndex
             var keys = state.objects[reference.object].keys(at: index)
             guard reference.position < keys.count else { continue }
             keys[reference.position] = key

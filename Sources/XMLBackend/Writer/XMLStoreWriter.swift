@@ -89,12 +89,14 @@ struct XMLStoreWriter {
         }
     }
 
-    /// An entity's names as the writer passes them to libxml2.
-    private struct EntityPlan {
+    /// An entity's names as the writer passes them to libxml2 (a class: one reference per object).
+    private final class EntityPlan {
         let entity: XMLEntityTable.Entity
         let type: UnsafePointer<UInt8>
         let attributeNames: [UnsafePointer<UInt8>]
         let attributeKinds: [UnsafePointer<UInt8>]
+        /// The model's type of each attribute, what values are coerced to.
+        let attributeTypes: [AttributeType]
         let relationshipNames: [UnsafePointer<UInt8>]
         let cardinalities: [UnsafePointer<UInt8>]
         let destinations: [UnsafePointer<UInt8>]
@@ -104,6 +106,7 @@ struct XMLStoreWriter {
             type = pool[entity.typeName]
             attributeNames = entity.attributes.map { pool[$0.name] }
             attributeKinds = entity.attributes.map { pool[$0.kind.name] }
+            attributeTypes = entity.attributes.map(\.description.attributeType)
             relationshipNames = entity.relationships.map { pool[$0.name] }
             cardinalities = entity.relationships.map { pool[$0.cardinality] }
             destinations = entity.destinationTypeNames.map { pool[$0] }
@@ -117,19 +120,20 @@ struct XMLStoreWriter {
         try writer.startElement(names.object)
         try writer.attribute(names.type, plan.type)
         try writeID(object.primaryKey, name: names.id, writer: writer, buffer: buffer)
-        for (index, attribute) in entity.attributes.enumerated() {
-            let value = object[attribute.propertyIndex]
+        for index in entity.attributes.indices {
+            let value = object[entity.attributes[index].propertyIndex]
             guard !value.isNull else { continue }
-            guard let coerced = attribute.description.attributeType.coerce(value) else {
-                throw StoreError(.corrupt, "object \(object.primaryKey) (\(entity.description.name)), '\(attribute.name)': a \(value.kindName) value where the model has a \(attribute.description.attributeType.name) attribute")
+            let type = plan.attributeTypes[index]
+            guard let coerced = type.coerce(value) else {
+                throw StoreError(.corrupt, "object \(object.primaryKey) (\(entity.description.name)), '\(entity.attributes[index].name)': a \(value.kindName) value where the model has a \(type.name) attribute")
             }
             buffer.removeAll()
             do {
-                try XMLValueEncoding.append(coerced, as: attribute.kind, to: buffer)
+                try XMLValueEncoding.append(coerced, as: entity.attributes[index].kind, to: buffer)
             } catch {
                 throw StoreError(
                     .invalidOption,
-                    "object \(object.primaryKey) (\(entity.description.name)), '\(attribute.name)': the string holds \(error.characterName), a character XML 1.0 cannot hold; the XML store cannot save it (nothing was saved)")
+                    "object \(object.primaryKey) (\(entity.description.name)), '\(entity.attributes[index].name)': the string holds \(error.characterName), a character XML 1.0 cannot hold; the XML store cannot save it (nothing was saved)")
             }
             try writer.startElement(names.attribute)
             try writer.attribute(names.name, plan.attributeNames[index])
@@ -137,17 +141,18 @@ struct XMLStoreWriter {
             try writer.raw(buffer.bytes)
             try writer.fullEndElement()
         }
-        for (index, relationship) in entity.relationships.enumerated() {
+        for index in entity.relationships.indices {
             buffer.removeAll()
-            if relationship.description.isToMany {
-                let keys = object.keys(at: relationship.propertyIndex)
+            let propertyIndex = entity.relationships[index].propertyIndex
+            if entity.relationships[index].isToMany {
+                let keys = object.keys(at: propertyIndex)
                 guard !keys.isEmpty else { continue }
                 for (position, key) in keys.enumerated() {
                     if position > 0 { buffer.append(UInt8(ascii: " ")) }
                     appendID(key, to: buffer)
                 }
             } else {
-                guard let key = object.targetKey(at: relationship.propertyIndex) else { continue }
+                guard let key = object.targetKey(at: propertyIndex) else { continue }
                 appendID(key, to: buffer)
             }
             try writer.startElement(names.relationship)
