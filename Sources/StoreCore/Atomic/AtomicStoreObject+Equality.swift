@@ -23,7 +23,7 @@ extension AtomicStoreObject: Hashable {
 
 extension AtomicStoreObject: CustomStringConvertible {
     /// The entity, key, values and relationships by name, for debugging:
-    /// `<AtomicStoreObject Post 7 title=Hello author=[3]>`.
+    /// `<AtomicStoreObject Post 7 title="Hello" author=[3]>`.
     public var description: String {
         let values = attributes.filter { !$0.value.isNull }.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }
         let keys = relationships.filter { !$0.value.isEmpty }.sorted { $0.key < $1.key }
