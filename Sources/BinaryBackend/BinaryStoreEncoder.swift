@@ -22,11 +22,17 @@ struct BinaryStoreEncoder {
         var writer = Writer(builder: BinaryPropertyListBuilder(capacity: 32 + file.objects.count * 48))
         var entities: [String: Int] = [:]
         for group in Self.groups(of: file.objects).sorted(by: { $0.name < $1.name }) {
+            let entity = model.entitiesByName[group.name]
+            if let entity, file.objects.withUnsafeBufferPointer({ objects in group.positions.allSatisfy { objects[$0].isLaidOut(by: entity) } }) {
+                // The engine's files: read in place, no object copied.
+                entities[group.name] = writer.entityTable(laidOut: file.objects, at: group.positions, entity: entity)
+                continue
+            }
             let objects = group.positions.map { file.objects[$0] }
-            if let entity = model.entitiesByName[group.name], let laidOut = Self.laidOut(objects, by: entity) {
-                entities[group.name] = writer.entityTable(laidOut: laidOut, entity: entity)
+            if let entity, let laidOut = Self.laidOut(objects, by: entity) {
+                entities[group.name] = writer.entityTable(laidOut: laidOut, at: Array(laidOut.indices), entity: entity)
             } else {
-                entities[group.name] = writer.entityTable(byName: objects, entity: model.entitiesByName[group.name])
+                entities[group.name] = writer.entityTable(byName: objects, entity: entity)
             }
         }
         let metadata = file.metadata.propertyList(storeTypeName: Layout.storeTypeName, preserving: file.preservedMetadata)
@@ -44,19 +50,24 @@ struct BinaryStoreEncoder {
     /// The objects of each entity name, by position: laid-out objects grouped by their entity
     /// (no string hashed per object), the rest by name, into the same group as their entity's.
     private static func groups(of objects: [AtomicStoreObject]) -> [(name: String, positions: [Int])] {
+        objects.withUnsafeBufferPointer { groups(of: $0) }
+    }
+
+    private static func groups(of objects: UnsafeBufferPointer<AtomicStoreObject>) -> [(name: String, positions: [Int])] {
         var groups: [(name: String, positions: [Int])] = []
         var byName: [String: Int] = [:]
         var byEntity: [ObjectIdentifier: Int] = [:]
-        var last: (entity: EntityDescription, group: Int)?
-        for (position, object) in objects.enumerated() {
+        var last: (entity: ObjectIdentifier, group: Int)?
+        for position in objects.indices {
             let group: Int
-            if let entity = object.entity, let last, last.entity === entity {
+            let identity = objects[position].layoutIdentity
+            if let identity, let last, last.entity == identity {
                 group = last.group
-            } else if let entity = object.entity, let known = byEntity[ObjectIdentifier(entity)] {
+            } else if let identity, let known = byEntity[identity] {
                 group = known
-                last = (entity, known)
+                last = (identity, known)
             } else {
-                let name = object.entityName
+                let name = objects[position].entityName
                 if let known = byName[name] {
                     group = known
                 } else {
@@ -64,9 +75,9 @@ struct BinaryStoreEncoder {
                     byName[name] = group
                     groups.append((name, []))
                 }
-                if let entity = object.entity {
-                    byEntity[ObjectIdentifier(entity)] = group
-                    last = (entity, group)
+                if let identity {
+                    byEntity[identity] = group
+                    last = (identity, group)
                 }
             }
             groups[group].positions.append(position)
@@ -99,33 +110,38 @@ struct BinaryStoreEncoder {
             self.builder = builder
         }
 
-        /// The table of one entity's objects, laid out by it: keys, then a column per stored
-        /// attribute and per relationship (in name order), each cell read at its property index.
-        mutating func entityTable(laidOut objects: [AtomicStoreObject], entity: EntityDescription) -> Int {
-            let keys = builder.array(objects.map { builder.integer($0.primaryKey) })
-            let stored = entity.properties.enumerated().filter { !$1.isTransient }.sorted { $0.element.name < $1.element.name }
-            var attributes: [String: Int] = [:]
-            var relationships: [String: Int] = [:]
-            for (index, property) in stored where entity.layout.kinds[index] == .attribute {
-                attributes[property.name] = attributeColumn(objects.map { $0[index] })
-            }
-            for (index, property) in stored {
-                switch entity.layout.kinds[index] {
-                case .toOne:
-                    relationships[property.name] = builder.array(objects.map { object in
-                        object.targetKey(at: index).map { builder.integer($0) } ?? nilCell
-                    })
-                case .toMany:
-                    relationships[property.name] = relationshipColumn(objects.map { $0.keys(at: index) }, isToOne: false)
-                case .attribute, .transientAttribute:
-                    continue
+        /// The table of one entity's objects (those of `objects` at `positions`), laid out by it:
+        /// keys, then a column per stored attribute and per relationship (in name order), each
+        /// cell read at its property index.
+        mutating func entityTable(laidOut objects: [AtomicStoreObject], at positions: [Int], entity: EntityDescription) -> Int {
+            // Through a buffer pointer: each object is read in place (an array's subscript would
+            // copy it, retaining its entity).
+            objects.withUnsafeBufferPointer { objects in
+                let keys = builder.array(positions.map { builder.integer(objects[$0].primaryKey) })
+                let stored = entity.properties.enumerated().filter { !$1.isTransient }.sorted { $0.element.name < $1.element.name }
+                var attributes: [String: Int] = [:]
+                var relationships: [String: Int] = [:]
+                for (index, property) in stored where entity.layout.kinds[index] == .attribute {
+                    attributes[property.name] = attributeColumn(positions.map { objects[$0][index] })
                 }
+                for (index, property) in stored {
+                    switch entity.layout.kinds[index] {
+                    case .toOne:
+                        relationships[property.name] = builder.array(positions.map { position in
+                            objects[position].targetKey(at: index).map { builder.integer($0) } ?? nilCell
+                        })
+                    case .toMany:
+                        relationships[property.name] = relationshipColumn(positions.map { objects[$0].keys(at: index) }, isToOne: false)
+                    case .attribute, .transientAttribute:
+                        continue
+                    }
+                }
+                return builder.dictionary([
+                    Layout.keysKey: keys,
+                    Layout.attributesKey: builder.dictionary(attributes),
+                    Layout.relationshipsKey: builder.dictionary(relationships),
+                ])
             }
-            return builder.dictionary([
-                Layout.keysKey: keys,
-                Layout.attributesKey: builder.dictionary(attributes),
-                Layout.relationshipsKey: builder.dictionary(relationships),
-            ])
         }
 
         /// The table of one entity's objects by name: the entity's stored properties and any

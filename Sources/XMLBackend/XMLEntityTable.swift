@@ -121,9 +121,9 @@ struct XMLEntityTable {
     /// The entity an object of a file belongs to: the one it is laid out by (`hint`, the
     /// previous object's, tried first), or the one its entity name names.
     func entityIndex(of object: AtomicStoreObject, hint: Int) -> Int? {
-        if let entity = object.entity {
-            if hint < entities.count, entities[hint].description === entity { return hint }
-            if let index = indexByIdentity[ObjectIdentifier(entity)] { return index }
+        if let identity = object.layoutIdentity {
+            if hint < entities.count, ObjectIdentifier(entities[hint].description) == identity { return hint }
+            if let index = indexByIdentity[identity] { return index }
         }
         return indexByName[object.entityName]
     }

@@ -26,6 +26,7 @@ struct AtomicFileLoader {
     private let isAbstract: [Bool]
     private let indexByName: [String: Int]
     private let indexByIdentity: [ObjectIdentifier: Int]
+    private let identities: [ObjectIdentifier]
     /// `isKind[a][b]`: whether entity `a` is entity `b` or one of its sub-entities.
     private let isKind: [[Bool]]
     /// For each entity, its stored attributes: index and type.
@@ -69,6 +70,7 @@ struct AtomicFileLoader {
         names = entities.map(\.name)
         isAbstract = entities.map(\.isAbstract)
         self.indexByName = indexByName
+        identities = entities.map(ObjectIdentifier.init)
         indexByIdentity = Dictionary(entities.enumerated().map { (ObjectIdentifier($1), $0) }, uniquingKeysWith: { first, _ in first })
         isKind = entities.map { entity in entities.map { entity.isKind(of: $0) } }
         attributeSlots = entities.map { entity in
@@ -105,29 +107,33 @@ struct AtomicFileLoader {
         var prototypes: [ManagedObjectID?] = Array(repeating: nil, count: entities.count)
         var counts = Array(repeating: 0, count: entities.count)
         var hint = 0
-        for position in objects.indices {
-            let key = objects[position].primaryKey
-            let index = try entityIndex(of: objects[position], hint: hint)
-            hint = index
-            guard !isAbstract[index] else {
-                throw StoreError(.corrupt, url: url, "object \(key) is a '\(names[index])', an abstract entity, which cannot have objects")
+        // Through a buffer pointer: each object is read in place (an array's element would be
+        // copied, retaining its entity).
+        try objects.withUnsafeBufferPointer { (objects) throws(StoreError) in
+            for position in objects.indices {
+                let key = objects[position].primaryKey
+                let index = try entityIndex(of: objects[position], hint: hint)
+                hint = index
+                guard !isAbstract[index] else {
+                    throw StoreError(.corrupt, url: url, "object \(key) is a '\(names[index])', an abstract entity, which cannot have objects")
+                }
+                guard key > 0 else {
+                    throw StoreError(.corrupt, url: url, "object \(key) (\(names[index])) has a key that is not positive")
+                }
+                guard keys.insert(key, at: position) else {
+                    throw StoreError(.corrupt, url: url, "two objects have the key \(key)")
+                }
+                let id: ManagedObjectID
+                if let prototype = prototypes[index] {
+                    id = ManagedObjectID(primaryKey: key, sameEntityAndStoreAs: prototype)
+                } else {
+                    id = ManagedObjectID(entityName: names[index], storeIdentifier: storeIdentifier, primaryKey: key)
+                    prototypes[index] = id
+                }
+                entityIndexes.append(index)
+                objectIDs.append(id)
+                counts[index] += 1
             }
-            guard key > 0 else {
-                throw StoreError(.corrupt, url: url, "object \(key) (\(names[index])) has a key that is not positive")
-            }
-            guard keys.insert(key, at: position) else {
-                throw StoreError(.corrupt, url: url, "two objects have the key \(key)")
-            }
-            let id: ManagedObjectID
-            if let prototype = prototypes[index] {
-                id = ManagedObjectID(primaryKey: key, sameEntityAndStoreAs: prototype)
-            } else {
-                id = ManagedObjectID(entityName: names[index], storeIdentifier: storeIdentifier, primaryKey: key)
-                prototypes[index] = id
-            }
-            entityIndexes.append(index)
-            objectIDs.append(id)
-            counts[index] += 1
         }
         let known = KnownObjects(keys: keys, ids: objectIDs, entityIndexes: entityIndexes)
         var tables = zip(names, counts).map { name, count in
@@ -149,9 +155,9 @@ struct AtomicFileLoader {
 
     /// The index of the object's entity: the one it is laid out by, or the one its name names.
     private func entityIndex(of object: AtomicStoreObject, hint: Int) throws(StoreError) -> Int {
-        if let entity = object.entity {
-            if hint < entities.count, entities[hint] === entity { return hint }
-            if let index = indexByIdentity[ObjectIdentifier(entity)] { return index }
+        if let identity = object.layoutIdentity {
+            if hint < identities.count, identities[hint] == identity { return hint }
+            if let index = indexByIdentity[identity] { return index }
         }
         let name = object.entityName
         guard let index = indexByName[name] else {

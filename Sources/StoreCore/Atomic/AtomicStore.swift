@@ -75,7 +75,9 @@ public final class AtomicStore: PersistentStore {
             if let existing = DurableFile.identity(of: url), existing.size > 0 {
                 var file = try format.read(try DurableFile.read(url), model: model)
                 try Self.checkModel(of: file, against: model, migrating: description.shouldMigrateStoreAutomatically, url: url)
-                let highestKey = file.objects.reduce(Int64(0)) { max($0, $1.primaryKey) }
+                let highestKey = file.objects.withUnsafeBufferPointer { objects in
+                    objects.indices.reduce(Int64(0)) { max($0, objects[$1].primaryKey) }
+                }
                 state.metadata = file.metadata
                 state.metadata.storeType = type.rawValue
                 state.metadata.modelVersionHashes = model.entityVersionHashesByName

@@ -7,6 +7,14 @@ extension AtomicStoreObject {
         named == nil && modelEntity === entity
     }
 
+    /// The identity of the entity the object is laid out by, `nil` when it is held by name: for
+    /// grouping objects by entity without retaining the entity (which is not cheap: its
+    /// properties refer to it weakly) or hashing its name.
+    package var layoutIdentity: ObjectIdentifier? {
+        guard named == nil, let entity = modelEntity else { return nil }
+        return ObjectIdentifier(entity)
+    }
+
     /// The object laid out by `entity`, its names looked up there; itself when it is laid out by
     /// `entity` already. `nil` attributes are left out before names are checked, empty
     /// relationships and transient relationships are dropped, as stores keep neither.

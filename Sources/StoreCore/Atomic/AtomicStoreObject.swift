@@ -30,27 +30,32 @@ public struct AtomicStoreObject: Sendable {
     public var primaryKey: Int64
     /// The entity the object was made for: the one its contents are laid out by, unless
     /// ``named`` holds them. `nil` for an object built by name alone.
-    var modelEntity: EntityDescription?
+    @usableFromInline var modelEntity: EntityDescription?
     /// The contents by name, when the object is held by name; `nil` when it is laid out.
-    var named: NamedContents?
+    @usableFromInline var named: NamedContents?
     /// One slot per property of ``modelEntity``, by index: attribute values, and a to-one
     /// relationship's target key as ``StoreValue/integer(_:)`` (or, in a file the engine makes,
     /// the target's ``StoreValue/objectID(_:)``); `.null` elsewhere. Empty when held by name.
-    var values: ContiguousArray<StoreValue>
+    @usableFromInline var values: ContiguousArray<StoreValue>
     /// The to-many relationships holding keys, by property index, in index order.
-    var toManyLists: [ToManyKeys]
+    @usableFromInline var toManyLists: [ToManyKeys]
 
     /// The keys a to-many relationship holds, at its property index.
-    struct ToManyKeys: Sendable, Hashable {
-        let index: Int
-        var keys: [Int64]
+    @usableFromInline struct ToManyKeys: Sendable, Hashable {
+        @usableFromInline let index: Int
+        @usableFromInline var keys: [Int64]
+
+        @usableFromInline init(index: Int, keys: [Int64]) {
+            self.index = index
+            self.keys = keys
+        }
     }
 
     /// An object's contents by name, shared until changed.
-    final class NamedContents: Sendable {
-        let entityName: String
-        let attributes: [String: StoreValue]
-        let relationships: [String: [Int64]]
+    @usableFromInline final class NamedContents: Sendable {
+        @usableFromInline let entityName: String
+        @usableFromInline let attributes: [String: StoreValue]
+        @usableFromInline let relationships: [String: [Int64]]
 
         init(entityName: String, attributes: [String: StoreValue], relationships: [String: [Int64]]) {
             self.entityName = entityName
@@ -98,7 +103,7 @@ public struct AtomicStoreObject: Sendable {
     ///
     /// - Complexity: O(1); no name is looked up.
     public subscript(index: Int) -> StoreValue {
-        get {
+        @inlinable get {
             if let named {
                 guard let entity = modelEntity, let name = entity.nameOfProperty(at: index) else { return .null }
                 if let value = named.attributes[name] { return value }
@@ -128,29 +133,30 @@ public struct AtomicStoreObject: Sendable {
 
     // MARK: Relationships by index
 
-    /// The keys of the objects the relationship at a property index holds (empty when none, or
-    /// when the index is not a relationship's).
-    public func keys(at index: Int) -> [Int64] {
+    /// The keys of the objects the relationship at a property index holds (empty when none).
+    ///
+    /// - Complexity: O(*r*) in the number of to-many relationships holding keys; the entity is
+    ///   not consulted, so pass a relationship's index.
+    @inlinable public func keys(at index: Int) -> [Int64] {
         if let named {
             guard let name = modelEntity?.nameOfProperty(at: index) else { return [] }
             return named.relationships[name] ?? []
         }
-        guard index >= 0, index < values.count, let kind = modelEntity?.layout.kinds[index] else { return [] }
-        switch kind {
-        case .toOne: return Self.key(in: values[index]).map { [$0] } ?? []
-        case .toMany: return toManyLists.first { $0.index == index }?.keys ?? []
-        case .attribute, .transientAttribute: return []
-        }
+        for list in toManyLists where list.index == index { return list.keys }
+        guard index >= 0, index < values.count else { return [] }
+        return Self.key(in: values[index]).map { [$0] } ?? []
     }
 
     /// The key of the one object the to-one relationship at a property index holds; `nil` when
     /// it holds none (or, on an object held by name, more than one).
-    public func targetKey(at index: Int) -> Int64? {
+    ///
+    /// - Complexity: O(1); the entity is not consulted, so pass a to-one relationship's index.
+    @inlinable public func targetKey(at index: Int) -> Int64? {
         if let named {
             guard let name = modelEntity?.nameOfProperty(at: index), let keys = named.relationships[name], keys.count == 1 else { return nil }
             return keys[0]
         }
-        guard index >= 0, index < values.count, modelEntity?.layout.kinds[index] == .toOne else { return nil }
+        guard index >= 0, index < values.count else { return nil }
         return Self.key(in: values[index])
     }
 
@@ -203,7 +209,7 @@ public struct AtomicStoreObject: Sendable {
     }
 
     /// The key a to-one slot holds: an `.integer` key, or the primary key of an `.objectID`.
-    static func key(in slot: StoreValue) -> Int64? {
+    @usableFromInline static func key(in slot: StoreValue) -> Int64? {
         switch slot {
         case .integer(let key): key
         case .objectID(let id): id.primaryKey
@@ -256,7 +262,7 @@ public struct AtomicStoreObject: Sendable {
 
 extension EntityDescription {
     /// The name of the property at `index`, or `nil` for an index out of range.
-    func nameOfProperty(at index: Int) -> String? {
+    @usableFromInline func nameOfProperty(at index: Int) -> String? {
         index >= 0 && index < properties.count ? properties[index].name : nil
     }
 }

@@ -20,9 +20,11 @@ struct KeyIndex {
     init(_ objects: [AtomicStoreObject]) {
         var lowest = Int64.max
         var highest = Int64.min
-        for position in objects.indices {
-            lowest = min(lowest, objects[position].primaryKey)
-            highest = max(highest, objects[position].primaryKey)
+        objects.withUnsafeBufferPointer { objects in
+            for position in objects.indices {
+                lowest = min(lowest, objects[position].primaryKey)
+                highest = max(highest, objects[position].primaryKey)
+            }
         }
         let (span, overflow) = highest.subtractingReportingOverflow(lowest)
         isDense = !objects.isEmpty && !overflow && objects.count < Int32.max && span < 4 * Int64(objects.count) + 1024

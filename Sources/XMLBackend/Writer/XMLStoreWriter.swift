@@ -33,19 +33,25 @@ struct XMLStoreWriter {
         let plans = table.entities.map { EntityPlan($0, pool: pool) }
         let names = ElementNames(pool)
         var hint = 0
-        for object in file.objects {
-            guard let index = table.entityIndex(of: object, hint: hint) else {
-                throw StoreError(.unknownEntity, "object \(object.primaryKey) is a '\(object.entityName)', an entity the model does not have")
-            }
-            hint = index
-            let entity = table.entities[index].description
-            if object.isLaidOut(by: entity) {
-                try write(object, plan: plans[index], names: names, writer: writer, buffer: buffer)
-            } else {
-                let laidOut = try object.laidOut(as: entity) { code, key, text in
-                    StoreError(code, "object \(object.primaryKey) (\(entity.name)), '\(key)': \(text)")
+        // Through a buffer pointer: each object is read in place (an array's element would be
+        // copied, retaining its entity).
+        try file.objects.withUnsafeBufferPointer { (objects) throws(StoreError) in
+            for position in objects.indices {
+                guard let index = table.entityIndex(of: objects[position], hint: hint) else {
+                    throw StoreError(
+                        .unknownEntity, "object \(objects[position].primaryKey) is a '\(objects[position].entityName)', an entity the model does not have")
                 }
-                try write(laidOut, plan: plans[index], names: names, writer: writer, buffer: buffer)
+                hint = index
+                let entity = table.entities[index].description
+                if objects[position].isLaidOut(by: entity) {
+                    try write(objects[position], plan: plans[index], names: names, writer: writer, buffer: buffer)
+                } else {
+                    let key = objects[position].primaryKey
+                    let laidOut = try objects[position].laidOut(as: entity) { code, property, text in
+                        StoreError(code, "object \(key) (\(entity.name)), '\(property)': \(text)")
+                    }
+                    try write(laidOut, plan: plans[index], names: names, writer: writer, buffer: buffer)
+                }
             }
         }
         try writer.fullEndElement()
