@@ -54,7 +54,7 @@ extension BinaryStoreReader {
                         if !keys.isEmpty { object.setKeys(keys, at: index) }
                     }
                 }
-                objects.append(object)
+                objects.append(consume object)  // moved, not copied (a copy retains the entity)
             } catch {
                 throw rowError(error, row: row, column: column, of: entityTable)
             }

@@ -94,7 +94,7 @@ public struct AtomicStoreObject: Sendable {
 
     /// The value at a property index of the object's entity: an attribute's value (`.null` for
     /// `nil`); at a to-one relationship's index, the target's key as ``StoreValue/integer(_:)``
-    /// (``targetKey(at:)`` reads it as a key); `.null` elsewhere and out of range.
+    /// (``targetKey(at:)`` reads it as a key); `.null` out of range and where nothing was written.
     ///
     /// Setting writes the slot as it is, with no check: the engine checks every slot against the
     /// model when the store is loaded (a value of the wrong type, or a value where the entity

@@ -189,7 +189,7 @@ struct XMLStoreReader {
                 }
             }
         }
-        state.objects.append(object)
+        state.objects.append(consume object)  // moved, not copied (a copy retains the entity)
     }
 
     /// Reads one `<attribute>` into `object` and returns the attribute's index in the entity.
