@@ -22,9 +22,9 @@ import Foundation
 /// ```
 public protocol AtomicStoreFormat: Sendable {
     /// Reads a whole store file. Throw ``StoreError`` with code ``ErrorCode/corrupt`` (or your
-    /// own error) for bytes that are not a store of this format; the engine checks entities,
-    /// properties, value types and relationship references against the model itself (for
-    /// objects built by name, and for what a laid-out object cannot tell: value types and keys).
+    /// own error) for bytes that are not a store of this format; the engine checks what the
+    /// objects say against the model itself — entities, property names (for objects built by
+    /// name), value types and relationship references.
     func read(_ data: Data, model: ManagedObjectModel) throws -> AtomicStoreFile
     /// The bytes of a whole store file. The engine's files hold objects laid out by `model`'s
     /// entities, in key order.
