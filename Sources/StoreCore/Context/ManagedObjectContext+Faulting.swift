@@ -24,11 +24,12 @@ extension ManagedObjectContext {
     }
 
     /// The IDs a to-many relationship of `object` holds in the parent store (none for an object
-    /// inserted here and never saved).
+    /// inserted here and never saved: its stores hold nothing for it yet, even once it has a
+    /// permanent ID).
     ///
     /// - Throws: the store's error when it cannot answer.
     func loadToMany(_ relationship: RelationshipDescription, of object: ManagedObject) throws -> [ManagedObjectID] {
-        guard !object.state.isInserted || !object.objectID.isTemporaryID || parent != nil else { return [] }
+        if object.state.isInserted && (parent == nil || object.objectID.isTemporaryID) { return [] }
         return try parentStore().relationshipForChild(relationship.name, of: object.objectID)
     }
 

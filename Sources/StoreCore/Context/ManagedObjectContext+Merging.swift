@@ -158,7 +158,7 @@ extension ManagedObject {
         case .toOne(let current) where current === object: relations[index] = .toOne(nil)
         case .toMany(var related):
             relations[index] = .unresolved
-            related.remove(object)
+            related.remove(object, keepingOrder: relationship.isOrdered)
             relations[index] = .toMany(related)
         default: break
         }

@@ -176,14 +176,26 @@ extension ManagedObject {
         }
     }
 
-    func addToToMany(_ object: ManagedObject, at index: Int, inverse: RelationshipDescription?, position: Int? = nil) {
-        guard mutateToMany(at: index, { $0.insert(object, at: position) }) else { return }
+    /// Adds `object` to a to-many relationship and sets the inverse; false when it was a member.
+    @discardableResult
+    func addToToMany(_ object: ManagedObject, at index: Int, inverse: RelationshipDescription?, position: Int? = nil) -> Bool {
+        guard mutateToMany(at: index, { $0.insert(object, at: position) }) else { return false }
         if let inverse { object.link(self, into: inverse) }
+        return true
     }
 
-    func removeFromToMany(_ object: ManagedObject, at index: Int, inverse: RelationshipDescription?) {
-        guard mutateToMany(at: index, { $0.remove(object) }) else { return }
+    /// Removes `object` from a to-many relationship and clears the inverse; false when it was
+    /// not a member.
+    @discardableResult
+    func removeFromToMany(_ object: ManagedObject, at index: Int, inverse: RelationshipDescription?) -> Bool {
+        guard mutateToMany(at: index, { $0.remove(object, keepingOrder: isOrderedRelationship(at: index)) }) else { return false }
         if let inverse { object.unlink(self, from: inverse) }
+        return true
+    }
+
+    /// Whether the to-many relationship at `index` keeps its members in order.
+    func isOrderedRelationship(at index: Int) -> Bool {
+        (entity.properties[index] as? RelationshipDescription)?.isOrdered ?? true
     }
 
     // MARK: Inverse side (no further propagation except stealing for one-to-many)
@@ -215,7 +227,7 @@ extension ManagedObject {
     func unlinkRaw(_ object: ManagedObject, from relationship: RelationshipDescription) {
         guard let index = entity.propertyIndexes[relationship.name] else { return }
         if relationship.isToMany {
-            mutateToMany(at: index) { $0.remove(object) }
+            mutateToMany(at: index) { $0.remove(object, keepingOrder: relationship.isOrdered) }
         } else if toOneObject(at: index) === object {
             rawSetToOne(nil, at: index)
         }

@@ -182,10 +182,12 @@ enum RelationSlot {
     }
 }
 
-/// The objects of a to-many relationship: in order, without duplicates.
+/// The objects of a to-many relationship: in order, without duplicates. Membership, appending
+/// and unordered removal cost O(1); inserting at or removing from a position of an ordered
+/// relationship shifts the members after it.
 struct RelatedObjects {
     private(set) var objects: [ManagedObject] = []
-    private var members = Set<ObjectIdentifier>()
+    private var positions: [ObjectIdentifier: Int] = [:]
 
     init() {}
     init(_ objects: [ManagedObject]) {
@@ -193,24 +195,42 @@ struct RelatedObjects {
     }
 
     var count: Int { objects.count }
-    func contains(_ object: ManagedObject) -> Bool { members.contains(ObjectIdentifier(object)) }
+    func contains(_ object: ManagedObject) -> Bool { positions[ObjectIdentifier(object)] != nil }
 
+    /// Adds `object` at `index` (at the end when `nil`); false when it is already a member.
     @discardableResult
     mutating func insert(_ object: ManagedObject, at index: Int? = nil) -> Bool {
-        guard members.insert(ObjectIdentifier(object)).inserted else { return false }
-        if let index, index <= objects.count { objects.insert(object, at: index) } else { objects.append(object) }
+        guard positions[ObjectIdentifier(object)] == nil else { return false }
+        if let index, index < objects.count {
+            objects.insert(object, at: Swift.max(index, 0))
+            renumber(from: Swift.max(index, 0))
+        } else {
+            positions[ObjectIdentifier(object)] = objects.count
+            objects.append(object)
+        }
         return true
     }
 
+    /// Removes `object`; false when it is not a member. Unless `keepingOrder`, the last member
+    /// takes its place.
     @discardableResult
-    mutating func remove(_ object: ManagedObject) -> Bool {
-        guard members.remove(ObjectIdentifier(object)) != nil else { return false }
-        if objects.last === object {
+    mutating func remove(_ object: ManagedObject, keepingOrder: Bool) -> Bool {
+        guard let position = positions.removeValue(forKey: ObjectIdentifier(object)) else { return false }
+        if position == objects.count - 1 {
             objects.removeLast()
-        } else if let index = objects.firstIndex(where: { $0 === object }) {
-            objects.remove(at: index)
+        } else if keepingOrder {
+            objects.remove(at: position)
+            renumber(from: position)
+        } else {
+            let last = objects.removeLast()
+            objects[position] = last
+            positions[ObjectIdentifier(last)] = position
         }
         return true
+    }
+
+    private mutating func renumber(from start: Int) {
+        for position in start..<objects.count { positions[ObjectIdentifier(objects[position])] = position }
     }
 
     /// The members' IDs, in order.

@@ -40,24 +40,64 @@ enum PropertyWrapperKeys {
 
 /// Each typed property declaration's index in one entity, found once per declaration: the
 /// storage key path of an `@Attribute` or `@Relationship` is one object per declaration, so its
-/// identity is the cache key.
+/// identity is the key.
+///
+/// Reads take no lock: the table is a fixed set of write-once slots (open addressing on the key
+/// path's identity), so an access is one hash and an atomic load. A class declaring more typed
+/// properties than there are slots keeps the rest in a locked dictionary.
 final class TypedPropertyIndexes: Sendable {
-    private struct Entry: @unchecked Sendable {
-        // @unchecked: key paths are immutable; kept so that the identifier is never reused.
+    /// One declaration's index. Holding the key path keeps its identifier from being reused; key
+    /// paths are immutable, so sharing them between threads is safe.
+    private final class Entry: @unchecked Sendable {
         let keyPath: AnyKeyPath
         let index: Int?
+        init(keyPath: AnyKeyPath, index: Int?) {
+            self.keyPath = keyPath
+            self.index = index
+        }
     }
-    private let entries = Mutex<[ObjectIdentifier: Entry]>([:])
+
+    private static let slotCount = 64
+    private let slots: InlineArray<64, AtomicLazyReference<Entry>>
+    private let overflow = Mutex<[ObjectIdentifier: Entry]>([:])
+
+    init() { slots = InlineArray { _ in AtomicLazyReference() } }
 
     /// The index of the property a declaration names in `entity` (`nil`: the entity has none).
     @inline(__always)
     func index(for storageKeyPath: AnyKeyPath, explicitKey: @autoclosure () -> String?, in entity: EntityDescription) -> Int? {
+        let start = Self.slot(of: storageKeyPath)
+        var slot = start
+        repeat {
+            guard let entry = slots[slot].load() else { break }
+            if entry.keyPath === storageKeyPath { return entry.index }
+            slot = (slot + 1) & (Self.slotCount - 1)
+        } while slot != start
+        return resolve(storageKeyPath, key: explicitKey() ?? PropertyWrapperKeys.key(for: storageKeyPath), in: entity)
+    }
+
+    /// Looks the declaration up by name and records it in the first free slot.
+    private func resolve(_ storageKeyPath: AnyKeyPath, key: String, in entity: EntityDescription) -> Int? {
+        let entry = Entry(keyPath: storageKeyPath, index: entity.propertyIndexes[key])
+        let start = Self.slot(of: storageKeyPath)
+        var slot = start
+        repeat {
+            let stored = slots[slot].storeIfNil(entry)
+            if stored.keyPath === storageKeyPath { return stored.index }
+            slot = (slot + 1) & (Self.slotCount - 1)
+        } while slot != start
         let id = ObjectIdentifier(storageKeyPath)
-        if let entry = entries.withLock({ $0[id] }), entry.keyPath === storageKeyPath { return entry.index }
-        let key = explicitKey() ?? PropertyWrapperKeys.key(for: storageKeyPath)
-        let index = entity.propertyIndexes[key]
-        entries.withLock { $0[id] = Entry(keyPath: storageKeyPath, index: index) }
-        return index
+        return overflow.withLock { table in
+            if let known = table[id], known.keyPath === storageKeyPath { return known.index }
+            table[id] = entry
+            return entry.index
+        }
+    }
+
+    private static func slot(of keyPath: AnyKeyPath) -> Int {
+        // Objects are 16-byte aligned: the low bits carry no information.
+        let address = UInt(bitPattern: ObjectIdentifier(keyPath))
+        return Int(truncatingIfNeeded: (address >> 4) ^ (address >> 10)) & (slotCount - 1)
     }
 }
 
