@@ -26,6 +26,41 @@ extension ManagedObjectContext {
         return object
     }
 
+    /// The registered object for a fetched snapshot's ID, given the snapshot's values if it is a
+    /// fault (a registered object with values keeps them, as in Core Data). With `asFault`, the
+    /// values wait beside the fault until it is first touched; otherwise a new object is made
+    /// loaded straight away, not as a fault filled afterwards.
+    func registeredObject(loading snapshot: StoreSnapshot, asFault: Bool) -> ManagedObject? {
+        let id = snapshot.objectID
+        if let object = registered[id] {
+            if object.isFault { deliver(snapshot, to: object, asFault: asFault) }
+            return object
+        }
+        guard !asFault else {
+            let fault = registeredOrFaultObject(for: id)
+            if fault != nil { prefetchedSnapshots[id] = snapshot }
+            return fault
+        }
+        guard let entity = managedObjectModel?.entitiesByName[id.entityName] else { return nil }
+        let object = entity.managedObjectClass.init(entity: entity, insertInto: nil)
+        object.objectID = id
+        object.managedObjectContext = self
+        object.isFault = true   // so that `load` gives transient attributes their initial values
+        registered[id] = object
+        object.load(snapshot)
+        object.awakeFromFetch()
+        return object
+    }
+
+    private func deliver(_ snapshot: StoreSnapshot, to fault: ManagedObject, asFault: Bool) {
+        if asFault {
+            prefetchedSnapshots[snapshot.objectID] = snapshot
+        } else {
+            fault.load(snapshot)
+            fault.awakeFromFetch()
+        }
+    }
+
     /// Lets go of unchanged objects nothing else references once the context has doubled in
     /// size since the last pass (so the passes cost O(1) per registration, amortized), unless
     /// ``retainsRegisteredObjects`` is set.

@@ -88,8 +88,14 @@ public struct ManagedObjectID: Sendable, Hashable {
     }
 
     public func hash(into hasher: inout Hasher) {
-        hasher.combine(space.hash)
-        hasher.combine(key)
+        // One word: the space's precomputed hash mixed with the key (temporary keys negated, so
+        // they never meet permanent ones of the same number).
+        let number: Int64
+        switch key {
+        case .permanent(let key): number = key
+        case .temporary(let key): number = ~key
+        }
+        hasher.combine(space.hash &+ Int(truncatingIfNeeded: number) &* 0x1E37_79B9_7F4A_7C15)
     }
 
     /// Whether the object has not been saved yet.
