@@ -66,7 +66,14 @@ extension ManagedObjectContext {
     /// ``retainsRegisteredObjects`` is set.
     func releaseUnreferencedObjectsIfGrown() {
         guard !retainsRegisteredObjects, registered.count >= Swift.max(1024, 2 * registeredAfterRelease) else { return }
-        releaseUnreferencedObjects(Array(registered.keys))
+        var released: [ManagedObjectID] = []
+        var position = registered.values.startIndex
+        while position != registered.values.endIndex {
+            // In place: checking an object's references must not copy it out of the table.
+            if Self.canRelease(&registered.values[position]) { released.append(registered.keys[position]) }
+            registered.values.formIndex(after: &position)
+        }
+        unregister(released)
         registeredAfterRelease = registered.count
     }
 
@@ -74,13 +81,23 @@ extension ManagedObjectContext {
     /// changes, so a batched result's earlier batches can be freed. An object still referenced
     /// (by the caller, another object or a change set) stays registered, so uniquing holds.
     func releaseUnreferencedObjects(_ ids: [ManagedObjectID]) {
+        var released: [ManagedObjectID] = []
         for id in ids {
-            guard var object = registered.removeValue(forKey: id) else { continue }
-            if object.hasChanges || !object.state.relationshipFailures.isEmpty || !isKnownUniquelyReferenced(&object) {
-                registered[id] = object
-            } else {
-                prefetchedSnapshots[id] = nil
-            }
+            guard let position = registered.index(forKey: id) else { continue }
+            if Self.canRelease(&registered.values[position]) { released.append(id) }
+        }
+        unregister(released)
+    }
+
+    /// Whether the table holds the only reference to an unchanged object.
+    private static func canRelease(_ object: inout ManagedObject) -> Bool {
+        !object.hasChanges && object.state.relationshipFailures.isEmpty && isKnownUniquelyReferenced(&object)
+    }
+
+    private func unregister(_ released: [ManagedObjectID]) {
+        for id in released {
+            registered[id] = nil
+            if !prefetchedSnapshots.isEmpty { prefetchedSnapshots[id] = nil }
         }
     }
 }

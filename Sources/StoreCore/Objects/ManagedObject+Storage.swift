@@ -6,7 +6,7 @@ extension ManagedObject {
     /// Checks the queue and loads the values of a fault.
     @inline(__always)
     func willAccess() {
-        guard let context = managedObjectContext else { return }
+        guard isFault || ConcurrencyDebug.isEnabled, let context = managedObjectContext else { return }
         if ConcurrencyDebug.isEnabled { context.checkQueue(accessing: self) }
         if isFault { context.fulfillFault(self) }
     }
@@ -40,6 +40,24 @@ extension ManagedObject {
     }
 
     // MARK: Attributes
+
+    /// The value of the attribute a typed declaration names (`.null` when the entity has none).
+    @usableFromInline
+    func typedAttributeValue(for storageKeyPath: AnyKeyPath, explicitKey: () -> String?) -> StoreValue {
+        guard let index = entity.typedPropertyIndexes.index(for: storageKeyPath, explicitKey: explicitKey(), in: entity) else { return .null }
+        return attributeValue(at: index)
+    }
+
+    /// Sets the attribute a typed declaration names. A value that does not fit (an integer too
+    /// large for Integer 16, say) is kept as given, so that the next save reports it instead of
+    /// losing it silently.
+    @usableFromInline
+    func setTypedAttributeValue(_ value: StoreValue, for storageKeyPath: AnyKeyPath, explicitKey: () -> String?) {
+        guard let index = entity.typedPropertyIndexes.index(for: storageKeyPath, explicitKey: explicitKey(), in: entity),
+            let attribute = entity.properties[index] as? AttributeDescription
+        else { return }
+        setAttributeValue(attribute.attributeType.coerce(value) ?? value, at: index)
+    }
 
     func attributeValue(at index: Int) -> StoreValue {
         willAccess()

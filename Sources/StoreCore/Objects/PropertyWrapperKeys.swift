@@ -40,37 +40,54 @@ enum PropertyWrapperKeys {
 
 /// Each typed property declaration's index in one entity, found once per declaration: the
 /// storage key path of an `@Attribute` or `@Relationship` is one object per declaration, so its
-/// identity is the key.
+/// address is the key.
 ///
 /// Reads take no lock: the table is a fixed set of write-once slots (open addressing on the key
-/// path's identity), so an access is one hash and an atomic load. A class declaring more typed
-/// properties than there are slots keeps the rest in a locked dictionary.
-final class TypedPropertyIndexes: Sendable {
-    /// One declaration's index. Holding the key path keeps its identifier from being reused; key
-    /// paths are immutable, so sharing them between threads is safe.
-    private final class Entry: @unchecked Sendable {
-        let keyPath: AnyKeyPath
-        let index: Int?
-        init(keyPath: AnyKeyPath, index: Int?) {
-            self.keyPath = keyPath
-            self.index = index
+/// path's address), so an access is a few atomic loads. Each slot holds the address and the
+/// index + 1 (0: the entity has no such property); the index is stored before the address is
+/// published. A class declaring more typed properties than there are slots keeps the rest in
+/// a locked dictionary.
+final class TypedPropertyIndexes: @unchecked Sendable {
+    // @unchecked: the slots are only touched through atomic operations.
+    private static let slotCount = 64
+    private let addresses: UnsafeMutablePointer<Atomic<Int>>
+    private let indexes: UnsafeMutablePointer<Atomic<Int>>
+    private let writers = Mutex(Recorded())
+
+    /// What writers keep: every recorded key path (alive, so that no address is reused), and the
+    /// declarations that found no free slot.
+    private struct Recorded: @unchecked Sendable {
+        // @unchecked: key paths are immutable.
+        var keyPaths: [AnyKeyPath] = []
+        var overflow: [ObjectIdentifier: Int?] = [:]
+    }
+
+    init() {
+        addresses = .allocate(capacity: Self.slotCount)
+        indexes = .allocate(capacity: Self.slotCount)
+        for slot in 0..<Self.slotCount {
+            (addresses + slot).initialize(to: Atomic(0))
+            (indexes + slot).initialize(to: Atomic(0))
         }
     }
 
-    private static let slotCount = 64
-    private let slots: InlineArray<64, AtomicLazyReference<Entry>>
-    private let overflow = Mutex<[ObjectIdentifier: Entry]>([:])
-
-    init() { slots = InlineArray { _ in AtomicLazyReference() } }
+    deinit {
+        addresses.deinitialize(count: Self.slotCount)
+        addresses.deallocate()
+        indexes.deinitialize(count: Self.slotCount)
+        indexes.deallocate()
+    }
 
     /// The index of the property a declaration names in `entity` (`nil`: the entity has none).
     @inline(__always)
     func index(for storageKeyPath: AnyKeyPath, explicitKey: @autoclosure () -> String?, in entity: EntityDescription) -> Int? {
-        let start = Self.slot(of: storageKeyPath)
+        let address = Int(bitPattern: ObjectIdentifier(storageKeyPath))
+        let start = Self.slot(of: address)
         var slot = start
         repeat {
-            guard let entry = slots[slot].load() else { break }
-            if entry.keyPath === storageKeyPath { return entry.index }
+            let stored = addresses[slot].load(ordering: .acquiring)
+            if stored == address { return Self.decode(indexes[slot].load(ordering: .relaxed)) }
+            if stored == 0 { break }
             slot = (slot + 1) & (Self.slotCount - 1)
         } while slot != start
         return resolve(storageKeyPath, key: explicitKey() ?? PropertyWrapperKeys.key(for: storageKeyPath), in: entity)
@@ -78,26 +95,36 @@ final class TypedPropertyIndexes: Sendable {
 
     /// Looks the declaration up by name and records it in the first free slot.
     private func resolve(_ storageKeyPath: AnyKeyPath, key: String, in entity: EntityDescription) -> Int? {
-        let entry = Entry(keyPath: storageKeyPath, index: entity.propertyIndexes[key])
-        let start = Self.slot(of: storageKeyPath)
-        var slot = start
-        repeat {
-            let stored = slots[slot].storeIfNil(entry)
-            if stored.keyPath === storageKeyPath { return stored.index }
-            slot = (slot + 1) & (Self.slotCount - 1)
-        } while slot != start
-        let id = ObjectIdentifier(storageKeyPath)
-        return overflow.withLock { table in
-            if let known = table[id], known.keyPath === storageKeyPath { return known.index }
-            table[id] = entry
-            return entry.index
+        let index = entity.propertyIndexes[key]
+        let address = Int(bitPattern: ObjectIdentifier(storageKeyPath))
+        return writers.withLock { recorded in
+            // Writers take the lock, so a slot is claimed by one writer; readers never wait.
+            if let known = recorded.overflow[ObjectIdentifier(storageKeyPath)] { return known }
+            let start = Self.slot(of: address)
+            var slot = start
+            repeat {
+                let stored = addresses[slot].load(ordering: .relaxed)
+                if stored == address { return Self.decode(indexes[slot].load(ordering: .relaxed)) }
+                if stored == 0 {
+                    recorded.keyPaths.append(storageKeyPath)
+                    indexes[slot].store(index.map { $0 + 1 } ?? 0, ordering: .relaxed)
+                    addresses[slot].store(address, ordering: .releasing)
+                    return index
+                }
+                slot = (slot + 1) & (Self.slotCount - 1)
+            } while slot != start
+            recorded.keyPaths.append(storageKeyPath)
+            recorded.overflow[ObjectIdentifier(storageKeyPath)] = index
+            return index
         }
     }
 
-    private static func slot(of keyPath: AnyKeyPath) -> Int {
+    private static func decode(_ stored: Int) -> Int? { stored == 0 ? nil : stored - 1 }
+
+    private static func slot(of address: Int) -> Int {
         // Objects are 16-byte aligned: the low bits carry no information.
-        let address = UInt(bitPattern: ObjectIdentifier(keyPath))
-        return Int(truncatingIfNeeded: (address >> 4) ^ (address >> 10)) & (slotCount - 1)
+        let bits = UInt(bitPattern: address)
+        return Int(truncatingIfNeeded: (bits >> 4) ^ (bits >> 10)) & (slotCount - 1)
     }
 }
 
