@@ -123,6 +123,12 @@ extension ManagedObjectContext {
 
     // MARK: Internals
 
+    /// The entity a subclass's `init(context:)` inserts: the one its ``ManagedObject/entityName`` names.
+    func entityForInsertion(of objectClass: ManagedObject.Type) throws(ModelError) -> EntityDescription {
+        if let entity = managedObjectModel?.entitiesByClass[ObjectIdentifier(objectClass)], !entity.isAbstract { return entity }
+        return try entityForInsertion(named: objectClass.entityName, class: objectClass)
+    }
+
     func entityForInsertion(named name: String, class expected: ManagedObject.Type?) throws(ModelError) -> EntityDescription {
         guard let model = managedObjectModel else {
             throw ModelError(.unknownEntity, entity: name, "\(self) has no coordinator, so it has no model")

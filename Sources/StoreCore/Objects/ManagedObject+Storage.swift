@@ -28,7 +28,8 @@ extension ManagedObject {
     @inline(__always)
     func noteChange(at index: Int) {
         changedProperties.insert(index)
-        managedObjectContext?.objectDidChange(self)
+        // An inserted object is saved whole: its context has nothing more to record.
+        if !state.isInserted { managedObjectContext?.objectDidChange(self) }
     }
 
     /// Records that a relationship could not be read from the store. The object is marked
@@ -54,9 +55,9 @@ extension ManagedObject {
     @usableFromInline
     func setTypedAttributeValue(_ value: StoreValue, for storageKeyPath: AnyKeyPath, explicitKey: () -> String?) {
         guard let index = entity.typedPropertyIndexes.index(for: storageKeyPath, explicitKey: explicitKey(), in: entity),
-            let attribute = entity.properties[index] as? AttributeDescription
+            let type = entity.layout.attributeTypes[index]
         else { return }
-        setAttributeValue(attribute.attributeType.coerce(value) ?? value, at: index)
+        setAttributeValue(type.coerce(value) ?? value, at: index)
     }
 
     func attributeValue(at index: Int) -> StoreValue {

@@ -79,7 +79,7 @@ open class ManagedObject: FetchRequestResult, Hashable, CustomStringConvertible 
     ///
     /// - Throws: ``ModelError`` when the model has no such entity or it is abstract.
     public convenience init(context: ManagedObjectContext) throws {
-        let entity = try context.entityForInsertion(named: Self.entityName, class: Self.self)
+        let entity = try context.entityForInsertion(of: Self.self)
         self.init(entity: entity, insertInto: context)
     }
 
