@@ -76,6 +76,7 @@ extension ManagedObjectContext {
         guard !rows.snapshots.isEmpty else { return rows.ids.compactMap { registeredOrFaultObject(for: $0) } }
         var objects: [ManagedObject] = []
         objects.reserveCapacity(rows.snapshots.count)
+        registered.reserveCapacity(registered.count + rows.snapshots.count)
         for snapshot in rows.snapshots {
             if let object = registeredObject(loading: snapshot, asFault: request.returnsObjectsAsFaults) { objects.append(object) }
         }

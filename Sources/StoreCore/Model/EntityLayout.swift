@@ -8,7 +8,7 @@
 /// let layout = entity.layout
 /// for index in layout.toManyIndexes { print(entity.properties[index].name) }
 /// ```
-public struct EntityLayout: Sendable {
+public final class EntityLayout: Sendable {
     /// How a property is held.
     public enum Kind: Sendable, Hashable {
         /// A stored attribute.
