@@ -1,13 +1,13 @@
 import Foundation
 
 extension ManagedObjectContext {
-    /// Loads a fault's values (from a prefetched snapshot or the parent store); a
+    /// Loads a fault's values (from the row it was fetched with, or the parent store); a
     /// fault that cannot be loaded records why, and reading it throws that error.
     func fulfillFault(_ object: ManagedObject) {
         let id = object.objectID
         let snapshot: StoreSnapshot?
         do {
-            snapshot = try prefetchedSnapshots.removeValue(forKey: id) ?? parentStore().snapshotForChild(id)
+            snapshot = try object.committedSnapshot ?? parentStore().snapshotForChild(id)
         } catch let error as StoreError {
             object.state.faultFailure = error
             return
@@ -53,7 +53,7 @@ extension ManagedObjectContext {
     func fulfillFaults(_ objects: [ManagedObject], batchSize: Int = 500) {
         var pending: [ManagedObjectID] = []
         for object in objects where object.isFault {
-            if let snapshot = prefetchedSnapshots.removeValue(forKey: object.objectID) {
+            if let snapshot = object.committedSnapshot {
                 object.load(snapshot)
                 object.awakeFromFetch()
             } else {

@@ -174,7 +174,7 @@ extension ManagedObjectContext: ObjectStoreParent {
                 }
                 return object.currentSnapshot()
             }
-            return try prefetchedSnapshots[objectID] ?? parentStore().snapshotForChild(objectID)
+            return try parentStore().snapshotForChild(objectID)
         }
     }
 

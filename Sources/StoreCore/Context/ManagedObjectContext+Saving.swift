@@ -94,7 +94,11 @@ extension ManagedObjectContext {
     /// Reads the versions of objects deleted without being read (optimistic locking needs them),
     /// a batch of rows per store request, before the save's transaction begins.
     private func readDeletedFaults(_ deleted: [ManagedObject]) throws {
-        let faults = deleted.filter { $0.isFault && !$0.objectID.isTemporaryID && $0.managedObjectContext === self }
+        var faults: [ManagedObject] = []
+        for object in deleted where object.isFault && !object.objectID.isTemporaryID && object.managedObjectContext === self {
+            // A fault fetched with its row already knows its version: it need not be loaded.
+            if let row = object.committedSnapshot { object.version = row.version } else { faults.append(object) }
+        }
         guard !faults.isEmpty else { return }
         fulfillFaults(faults)
         for object in faults where object.isFault {
@@ -148,7 +152,6 @@ extension ManagedObjectContext {
         }
         for object in deleted {
             registered[object.objectID] = nil
-            prefetchedSnapshots[object.objectID] = nil
             object.state.isDeleted = false
         }
         insertedSet.removeAll()

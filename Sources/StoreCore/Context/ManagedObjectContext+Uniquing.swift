@@ -38,7 +38,7 @@ extension ManagedObjectContext {
         }
         guard !asFault else {
             let fault = registeredOrFaultObject(for: id)
-            if fault != nil { prefetchedSnapshots[id] = snapshot }
+            fault?.committedSnapshot = snapshot
             return fault
         }
         guard let entity = managedObjectModel?.entitiesByName[id.entityName] else { return nil }
@@ -54,7 +54,7 @@ extension ManagedObjectContext {
 
     private func deliver(_ snapshot: StoreSnapshot, to fault: ManagedObject, asFault: Bool) {
         if asFault {
-            prefetchedSnapshots[snapshot.objectID] = snapshot
+            fault.committedSnapshot = snapshot
         } else {
             fault.load(snapshot)
             fault.awakeFromFetch()
@@ -97,7 +97,6 @@ extension ManagedObjectContext {
     private func unregister(_ released: [ManagedObjectID]) {
         for id in released {
             registered[id] = nil
-            if !prefetchedSnapshots.isEmpty { prefetchedSnapshots[id] = nil }
         }
     }
 }

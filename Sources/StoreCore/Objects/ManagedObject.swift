@@ -44,6 +44,7 @@ open class ManagedObject: FetchRequestResult, Hashable, CustomStringConvertible 
     /// Relationship state by property index; empty for an entity without relationships.
     var relations: ContiguousArray<RelationSlot>
     /// The values last saved (or loaded), for `committedValues(forKeys:)` and `changedValues()`.
+    /// A fault fetched with its row holds the row here until it is first touched.
     var committedSnapshot: StoreSnapshot?
     /// The properties changed since the last save (not tracked for inserted objects).
     var changedProperties = PropertyMask()
