@@ -58,12 +58,47 @@ open class ManagedObject: FetchRequestResult, Hashable, CustomStringConvertible 
         var isInserted = false
         var isUpdated = false
         var isDeleted = false
-        var faultFailure: StoreError?
+        /// What went wrong with the object, rare enough to live in a box of its own (copied on
+        /// write) so that an object without problems pays one word for them.
+        private var problems: ProblemsBox?
+
+        private final class ProblemsBox {
+            var faultFailure: StoreError?
+            var relationshipFailures: [Int: StoreError] = [:]
+            var failedSets: [Int: ObjectValidationError] = [:]
+
+            init() {}
+            init(copying other: ProblemsBox) {
+                faultFailure = other.faultFailure
+                relationshipFailures = other.relationshipFailures
+                failedSets = other.failedSets
+            }
+        }
+
+        /// The box to change, made (or copied, when shared) first.
+        private mutating func writableProblems() -> ProblemsBox {
+            if let box = problems, isKnownUniquelyReferenced(&problems) { return box }
+            let box = problems.map(ProblemsBox.init(copying:)) ?? ProblemsBox()
+            problems = box
+            return box
+        }
+
+        /// Why the fault could not be loaded.
+        var faultFailure: StoreError? {
+            get { problems?.faultFailure }
+            set { if newValue != nil || problems != nil { writableProblems().faultFailure = newValue } }
+        }
         /// To-many relationships the store could not read, by property index; the next save
         /// reports them and writes nothing (a successful read clears the entry).
-        var relationshipFailures: [Int: StoreError] = [:]
+        var relationshipFailures: [Int: StoreError] {
+            get { problems?.relationshipFailures ?? [:] }
+            set { if !newValue.isEmpty || problems != nil { writableProblems().relationshipFailures = newValue } }
+        }
         /// Values a typed setter could not store, by property index; reported by the next save.
-        var failedSets: [Int: ObjectValidationError] = [:]
+        var failedSets: [Int: ObjectValidationError] {
+            get { problems?.failedSets ?? [:] }
+            set { if !newValue.isEmpty || problems != nil { writableProblems().failedSets = newValue } }
+        }
     }
 
     /// Creates an object of `entity` and inserts it into `context` (pass `nil` to create a
