@@ -90,20 +90,29 @@ public struct ManagedObjectModelBundle: Sendable {
         guard !folders.isEmpty else {
             throw ModelFileError(.notFound, url: package, "the package holds no .xcdatamodel version")
         }
-        func found(_ folder: URL, _ warnings: [ModelFileWarning]) -> (name: String, contents: URL, warnings: [ModelFileWarning]) {
-            (ModelFileLocation.versionName(of: folder), folder.appendingPathComponent("contents"), warnings)
-        }
         let marker = package.appendingPathComponent(".xccurrentversion")
         if FileManager.default.fileExists(atPath: marker.path) {
-            let name = try CurrentVersionFile.read(marker)
+            guard let name = try CurrentVersionFile.read(marker) else {
+                return fallback(folders, in: package, why: ".xccurrentversion names no version")
+            }
             guard let folder = folders.first(where: { $0.lastPathComponent == name || ModelFileLocation.versionName(of: $0) == name }) else {
                 throw ModelFileError(.malformed, url: marker, "names the current version '\(name)', which is not in the package")
             }
             return found(folder, [])
         }
-        if folders.count == 1 { return found(folders[0], []) }
+        return fallback(folders, in: package, why: "no .xccurrentversion")
+    }
+
+    private static func found(_ folder: URL, _ warnings: [ModelFileWarning]) -> (name: String, contents: URL, warnings: [ModelFileWarning]) {
+        (ModelFileLocation.versionName(of: folder), folder.appendingPathComponent("contents"), warnings)
+    }
+
+    /// Without a named current version: the only version, or the one named like the package,
+    /// or the last; a warning says which was taken when there was a choice.
+    private static func fallback(_ folders: [URL], in package: URL, why: String) -> (name: String, contents: URL, warnings: [ModelFileWarning]) {
+        guard folders.count > 1, let last = folders.last else { return found(folders.first ?? package, []) }
         let packageName = package.deletingPathExtension().lastPathComponent
-        let folder = folders.first { ModelFileLocation.versionName(of: $0) == packageName } ?? folders[folders.count - 1]
-        return found(folder, [ModelFileWarning(url: package, line: 0, "no .xccurrentversion; \(folder.lastPathComponent) is taken as the current version")])
+        let folder = folders.first { ModelFileLocation.versionName(of: $0) == packageName } ?? last
+        return found(folder, [ModelFileWarning(url: package, line: 0, "\(why); \(folder.lastPathComponent) is taken as the current version")])
     }
 }

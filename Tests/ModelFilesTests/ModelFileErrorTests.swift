@@ -148,4 +148,52 @@ final class ModelFileErrorTests: XCTestCase {
             """.utf8).write(to: package.appendingPathComponent(".xccurrentversion"))
         XCTAssertEqual(try ManagedObjectModel(contentsOf: package).entities.map(\.name), ["Article"])
     }
+
+    func testCurrentVersionFileWithAnEmptyDictionaryFallsBackAsWithoutOne() throws {
+        let directory = try TemporaryDirectory()
+        let package = directory.url.appendingPathComponent("Blog.xcdatamodeld", isDirectory: true)
+        for (name, entity) in [("Blog", "Post"), ("Blog 2", "Article")] {
+            let folder = package.appendingPathComponent("\(name).xcdatamodel", isDirectory: true)
+            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+            try Data("<model><entity name=\"\(entity)\"/></model>".utf8).write(to: folder.appendingPathComponent("contents"))
+        }
+        try Data("""
+            <?xml version="1.0" encoding="UTF-8"?>
+            <plist version="1.0"><dict/></plist>
+            """.utf8).write(to: package.appendingPathComponent(".xccurrentversion"))
+        let bundle = try ManagedObjectModelBundle(contentsOf: package)
+        XCTAssertEqual(bundle.currentVersionName, "Blog", "the version named like the package")
+        XCTAssertEqual(bundle.packageWarnings.map(\.message), [".xccurrentversion names no version; Blog.xcdatamodel is taken as the current version"])
+        XCTAssertEqual(try ManagedObjectModel(contentsOf: package).entities.map(\.name), ["Post"])
+    }
+
+    func testDefaultsWrittenTheWayXcodeWritesThem() throws {
+        let directory = try TemporaryDirectory()
+        let url = try write("""
+            <model>
+              <entity name="Settings">
+                <attribute name="onFromNumber" attributeType="Boolean" defaultValueString="1.0"/>
+                <attribute name="offFromNumber" attributeType="Boolean" defaultValueString="0.0"/>
+                <attribute name="onFromYES" attributeType="Boolean" defaultValueString="YES"/>
+                <attribute name="count" attributeType="Integer 64" defaultValueString="1e3"/>
+                <attribute name="ratio" attributeType="Double" defaultValueString="2.5E-1"/>
+                <attribute name="price" attributeType="Decimal" defaultValueString="1.5e2"/>
+                <attribute name="since" attributeType="Date" defaultValueString="86400"/>
+                <attribute name="when" attributeType="Date" defaultDateTimeInterval="3600"/>
+              </entity>
+            </model>
+            """, to: "Settings.xcdatamodel", in: directory)
+        let version = try ModelVersion(contentsOf: url)
+        XCTAssertEqual(version.warnings.map(\.message), [])
+        let entity = try version.model.entity(named: "Settings")
+        func defaultValue(_ name: String) -> StoreValue? { entity.attributesByName[name]?.defaultValue }
+        XCTAssertEqual(defaultValue("onFromNumber"), .boolean(true))
+        XCTAssertEqual(defaultValue("offFromNumber"), .boolean(false))
+        XCTAssertEqual(defaultValue("onFromYES"), .boolean(true))
+        XCTAssertEqual(defaultValue("count"), .integer(1000))
+        XCTAssertEqual(defaultValue("ratio"), .double(0.25))
+        XCTAssertEqual(defaultValue("price"), .decimal(Decimal(150)))
+        XCTAssertEqual(defaultValue("since"), .date(Date(timeIntervalSinceReferenceDate: 86400)))
+        XCTAssertEqual(defaultValue("when"), .date(Date(timeIntervalSinceReferenceDate: 3600)))
+    }
 }
