@@ -24,10 +24,12 @@ public struct ManagedObjectModelBundle: Sendable {
     public let packageWarnings: [ModelFileWarning]
 
     /// Loads every version of a `.xcdatamodeld` package, or the one version of a `.xcdatamodel`
-    /// folder or `contents` file.
+    /// folder or `contents` file. A version other than the current one that cannot be read (an
+    /// Xcode 3 version, a broken inverse in an old version) is left out with a package warning
+    /// naming it and why; every other version stays usable.
     ///
-    /// - Throws: ``ModelFileError`` for the first version that cannot be loaded, or a package
-    ///   with no versions.
+    /// - Throws: ``ModelFileError`` when the current version cannot be loaded (its error), or
+    ///   for a package with no versions.
     public init(contentsOf url: URL) throws(ModelFileError) {
         switch try ModelFileLocation(url) {
         case .version(let name, let contents):
@@ -36,22 +38,32 @@ public struct ManagedObjectModelBundle: Sendable {
             currentVersionName = name
             packageWarnings = []
         case .package(let package):
-            let folders = ModelFileLocation.versionFolders(in: package)
-            var loaded: [ModelVersion] = []
-            for folder in folders {
-                let contents = folder.appendingPathComponent("contents")
-                guard FileManager.default.fileExists(atPath: contents.path) else {
-                    _ = try ModelFileLocation(folder)  // throws the precise reason (Xcode 3 model, …)
-                    continue
-                }
-                loaded.append(try ModelVersion.load(name: ModelFileLocation.versionName(of: folder), contents: contents))
-            }
             let current = try Self.currentVersionFolder(of: package)
+            var loaded: [ModelVersion] = []
+            var skipped: [ModelFileWarning] = []
+            for folder in ModelFileLocation.versionFolders(in: package) {
+                let name = ModelFileLocation.versionName(of: folder)
+                do {
+                    loaded.append(try Self.loadVersion(in: folder, named: name))
+                } catch {
+                    if name == current.name { throw error }
+                    skipped.append(ModelFileWarning(url: folder, line: error.line ?? 0, "version \(name) cannot be read and was left out: \(error.message)"))
+                }
+            }
             self.url = package
             versions = loaded
             currentVersionName = current.name
-            packageWarnings = current.warnings
+            packageWarnings = current.warnings + skipped
         }
+    }
+
+    private static func loadVersion(in folder: URL, named name: String) throws(ModelFileError) -> ModelVersion {
+        let contents = folder.appendingPathComponent("contents")
+        guard FileManager.default.fileExists(atPath: contents.path) else {
+            _ = try ModelFileLocation(folder)  // throws the precise reason (Xcode 3 model, …)
+            throw ModelFileError(.notFound, url: folder, "the version has no contents file")
+        }
+        return try ModelVersion.load(name: name, contents: contents)
     }
 
     /// The current version.

@@ -196,4 +196,38 @@ final class ModelFileErrorTests: XCTestCase {
         XCTAssertEqual(defaultValue("since"), .date(Date(timeIntervalSinceReferenceDate: 86400)))
         XCTAssertEqual(defaultValue("when"), .date(Date(timeIntervalSinceReferenceDate: 3600)))
     }
+
+    func testBundleLeavesOutAnOldVersionItCannotReadAndKeepsTheOthers() throws {
+        let directory = try TemporaryDirectory()
+        let package = directory.url.appendingPathComponent("Blog.xcdatamodeld", isDirectory: true)
+        let versions = [
+            ("Blog", "<model><entity name=\"Post\"><relationship name=\"author\" destinationEntity=\"Nobody\" inverseName=\"posts\" maxCount=\"1\"/></entity></model>"),
+            ("Blog 2", "<model><entity name=\"Post\"/></model>"),
+            ("Blog 3", "<model><entity name=\"Post\"/><entity name=\"Tag\"/></model>"),
+        ]
+        for (name, text) in versions {
+            let folder = package.appendingPathComponent("\(name).xcdatamodel", isDirectory: true)
+            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+            try Data(text.utf8).write(to: folder.appendingPathComponent("contents"))
+        }
+        let currentVersion = """
+            <?xml version="1.0" encoding="UTF-8"?>
+            <plist version="1.0"><dict><key>_XCCurrentVersionName</key><string>%@.xcdatamodel</string></dict></plist>
+            """
+        try Data(currentVersion.replacingOccurrences(of: "%@", with: "Blog 3").utf8).write(to: package.appendingPathComponent(".xccurrentversion"))
+        let bundle = try ManagedObjectModelBundle(contentsOf: package)
+        XCTAssertEqual(bundle.versions.map(\.name), ["Blog 2", "Blog 3"])
+        XCTAssertEqual(bundle.currentModel.entities.map(\.name), ["Post", "Tag"])
+        XCTAssertEqual(bundle.packageWarnings.count, 1)
+        XCTAssertTrue(bundle.packageWarnings[0].message.hasPrefix("version Blog cannot be read and was left out"), "\(bundle.packageWarnings)")
+        XCTAssertTrue(bundle.packageWarnings[0].message.contains("Nobody"), "says why: \(bundle.packageWarnings)")
+        XCTAssertNotNil(bundle.version(compatibleWithStoreMetadata: StoreMetadata(
+            storeType: "sqlite", modelVersionHashes: try XCTUnwrap(bundle.version(named: "Blog 2")).model.entityVersionHashesByName)))
+
+        // The current version itself unreadable: its error.
+        try Data(currentVersion.replacingOccurrences(of: "%@", with: "Blog").utf8).write(to: package.appendingPathComponent(".xccurrentversion"))
+        XCTAssertThrowsError(try ManagedObjectModelBundle(contentsOf: package)) { error in
+            XCTAssertTrue("\(error)".contains("Nobody"), "\(error)")
+        }
+    }
 }
