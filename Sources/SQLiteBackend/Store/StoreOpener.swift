@@ -50,7 +50,8 @@ struct StoreOpener {
         let statements = try schema.createStatements(model: model) { table, format in
             try compiler.indexPredicate(format, on: table)
         }
-        let metadata = StoreMetadata(storeType: PersistentStoreType.sqlite.rawValue, modelVersionHashes: model.entityVersionHashesByName)
+        // Core Data's hashes, so that Core Data on Apple platforms opens the store without migrating it.
+        let metadata = StoreMetadata(storeType: PersistentStoreType.sqlite.rawValue, modelVersionHashes: model.coreDataEntityVersionHashesByName)
         try connection.transaction {
             for statement in statements { try connection.execute(statement) }
             try Self.writeMetadata(metadata, on: connection)
