@@ -15,6 +15,17 @@ final class ModelFileErrorTests: XCTestCase {
         return folder
     }
 
+    /// A `Blog.xcdatamodeld` package holding one version per `(name, contents)`.
+    private func package(_ versions: [(name: String, contents: String)], in directory: TemporaryDirectory) throws -> URL {
+        let package = directory.url.appendingPathComponent("Blog.xcdatamodeld", isDirectory: true)
+        for (name, contents) in versions {
+            let folder = package.appendingPathComponent("\(name).xcdatamodel", isDirectory: true)
+            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+            try Data(contents.utf8).write(to: folder.appendingPathComponent("contents"))
+        }
+        return package
+    }
+
     private func loadError(_ url: URL) -> ModelFileError? {
         do {
             _ = try ManagedObjectModel(contentsOf: url)
@@ -132,12 +143,7 @@ final class ModelFileErrorTests: XCTestCase {
 
     func testPackageWithoutCurrentVersionFileTakesTheVersionNamedLikeIt() throws {
         let directory = try TemporaryDirectory()
-        let package = directory.url.appendingPathComponent("Blog.xcdatamodeld", isDirectory: true)
-        for (name, entity) in [("Blog", "Post"), ("Blog 2", "Article")] {
-            let folder = package.appendingPathComponent("\(name).xcdatamodel", isDirectory: true)
-            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-            try Data("<model><entity name=\"\(entity)\"/></model>".utf8).write(to: folder.appendingPathComponent("contents"))
-        }
+        let package = try package([("Blog", "<model><entity name=\"Post\"/></model>"), ("Blog 2", "<model><entity name=\"Article\"/></model>")], in: directory)
         let bundle = try ManagedObjectModelBundle(contentsOf: package)
         XCTAssertEqual(bundle.currentVersionName, "Blog")
         XCTAssertEqual(bundle.packageWarnings.count, 1)
@@ -151,12 +157,7 @@ final class ModelFileErrorTests: XCTestCase {
 
     func testCurrentVersionFileWithAnEmptyDictionaryFallsBackAsWithoutOne() throws {
         let directory = try TemporaryDirectory()
-        let package = directory.url.appendingPathComponent("Blog.xcdatamodeld", isDirectory: true)
-        for (name, entity) in [("Blog", "Post"), ("Blog 2", "Article")] {
-            let folder = package.appendingPathComponent("\(name).xcdatamodel", isDirectory: true)
-            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-            try Data("<model><entity name=\"\(entity)\"/></model>".utf8).write(to: folder.appendingPathComponent("contents"))
-        }
+        let package = try package([("Blog", "<model><entity name=\"Post\"/></model>"), ("Blog 2", "<model><entity name=\"Article\"/></model>")], in: directory)
         try Data("""
             <?xml version="1.0" encoding="UTF-8"?>
             <plist version="1.0"><dict/></plist>
@@ -199,17 +200,12 @@ final class ModelFileErrorTests: XCTestCase {
 
     func testBundleLeavesOutAnOldVersionItCannotReadAndKeepsTheOthers() throws {
         let directory = try TemporaryDirectory()
-        let package = directory.url.appendingPathComponent("Blog.xcdatamodeld", isDirectory: true)
         let versions = [
             ("Blog", "<model><entity name=\"Post\"><relationship name=\"author\" destinationEntity=\"Nobody\" inverseName=\"posts\" maxCount=\"1\"/></entity></model>"),
             ("Blog 2", "<model><entity name=\"Post\"/></model>"),
             ("Blog 3", "<model><entity name=\"Post\"/><entity name=\"Tag\"/></model>"),
         ]
-        for (name, text) in versions {
-            let folder = package.appendingPathComponent("\(name).xcdatamodel", isDirectory: true)
-            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-            try Data(text.utf8).write(to: folder.appendingPathComponent("contents"))
-        }
+        let package = try package(versions, in: directory)
         let currentVersion = """
             <?xml version="1.0" encoding="UTF-8"?>
             <plist version="1.0"><dict><key>_XCCurrentVersionName</key><string>%@.xcdatamodel</string></dict></plist>
