@@ -34,6 +34,32 @@ final class SQLiteSavingTests: XCTestCase {
         XCTAssertEqual(try stack.column("SELECT COUNT(*) FROM ZTAG"), [.integer(1)])
     }
 
+    func testFailedSaveSpendsNoPrimaryKeysAndKeepsTemporaryIDs() throws {
+        let stack = try SQLiteTestStore()
+        let context = stack.container.newBackgroundContext()
+        try context.performAndWait {
+            let tag = try Tag(context: context)
+            tag.name = "fog"
+            try context.save()
+        }
+        let other = stack.container.newBackgroundContext()
+        try other.performAndWait {
+            let post = try Post(context: other)
+            post.title = "first"
+            let tag = try Tag(context: other)
+            tag.name = "fog"
+            XCTAssertThrowsError(try other.save())
+            XCTAssertTrue(post.objectID.isTemporaryID, "a failed save gives new objects back their temporary IDs")
+            XCTAssertTrue(other.registeredObject(for: post.objectID) === post)
+            XCTAssertEqual(try stack.column("SELECT Z_MAX FROM Z_PRIMARYKEY WHERE Z_NAME = 'Post'"), [.integer(0)], "no key was spent")
+            tag.name = "mist"
+            try other.save()
+            XCTAssertEqual(post.objectID.primaryKey, 1, "the retried save takes the first key")
+            XCTAssertEqual(tag.objectID.primaryKey, 2)
+        }
+        XCTAssertEqual(try stack.column("SELECT Z_PK FROM ZPOST"), [.integer(1)])
+    }
+
     /// Two contexts read the same post; the second changes `views` and saves first.
     private func saveInConflict(
         policy: MergePolicy, theirs: @escaping (Post) -> Void, mine: @escaping (Post) -> Void

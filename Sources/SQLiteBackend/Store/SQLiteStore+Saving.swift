@@ -4,23 +4,66 @@ import StoreCore
 extension SQLiteStore {
     public func newObjectIDs(forEntityNames entityNames: [String]) throws -> [ManagedObjectID] {
         guard !isReadOnly else { throw StoreError(.readOnly, url: url, "the store is read-only") }
+        return try sqlite {
+            try pool.write { connection in
+                try connection.transaction { try allocateObjectIDs(forEntityNames: entityNames, on: connection) }
+            }
+        }
+    }
+
+    public func save(_ changes: StoreChangeSet) throws {
+        _ = try save(newObjectsOf: []) { _ in changes }
+    }
+
+    /// Allocates the new objects' keys and writes the changes in one write transaction: a save
+    /// that fails spends no keys.
+    public func save(
+        newObjectsOf entityNames: [String], _ makeChanges: ([ManagedObjectID]) throws -> StoreChangeSet
+    ) throws -> StoreChangeSet {
+        guard !isReadOnly else { throw StoreError(.readOnly, url: url, "the store is read-only; nothing was saved") }
+        var files = FileChanges()
+        let saved: StoreChangeSet
+        do {
+            saved = try sqlite {
+                try pool.write { connection in
+                    try connection.transaction {
+                        let changes = try makeChanges(allocateObjectIDs(forEntityNames: entityNames, on: connection))
+                        for snapshot in changes.inserted + changes.updated + changes.deleted where snapshot.objectID.storeIdentifier != identifier {
+                            throw StoreError(.wrongStore, objectID: snapshot.objectID, "the change names an object of another store")
+                        }
+                        var writer = ChangeWriter(store: self, connection: connection, files: files)
+                        if isHistoryTrackingEnabled {
+                            writer.history = try HistoryWriter(
+                                connection: connection, schema: schema, model: model, author: changes.transactionAuthor, contextName: changes.contextName)
+                        }
+                        defer { files = writer.files }
+                        try writer.write(changes)
+                        return changes
+                    }
+                }
+            }
+        } catch {
+            for file in files.written { try? FileManager.default.removeItem(at: file) }
+            throw error
+        }
+        for file in files.obsolete { try? FileManager.default.removeItem(at: file) }
+        return saved
+    }
+
+    /// Takes keys for new objects from `Z_PRIMARYKEY`, inside the caller's write transaction.
+    private func allocateObjectIDs(forEntityNames entityNames: [String], on connection: SQLiteConnection) throws -> [ManagedObjectID] {
+        guard !entityNames.isEmpty else { return [] }
         let tables = try entityNames.map { try schema.table(for: $0) }
         let roots = try tables.map { try schema.table(for: $0.rootName).number }
         var countsByRoot: [Int64: Int] = [:]
         for root in roots { countsByRoot[root, default: 0] += 1 }
         // Keys come from the root entity's Z_MAX, so sub-entities sharing a table never collide.
         var nextKey: [Int64: Int64] = [:]
-        try sqlite {
-            try pool.write { connection in
-                try connection.transaction {
-                    for (root, count) in countsByRoot.sorted(by: { $0.key < $1.key }) {
-                        guard case .integer(let maximum)? = try connection.scalar(
-                            "UPDATE Z_PRIMARYKEY SET Z_MAX = Z_MAX + ? WHERE Z_ENT = ? RETURNING Z_MAX", [.integer(Int64(count)), .integer(root)])
-                        else { throw StoreError(.corrupt, url: url, "Z_PRIMARYKEY has no row for entity number \(root)") }
-                        nextKey[root] = maximum - Int64(count) + 1
-                    }
-                }
-            }
+        for (root, count) in countsByRoot.sorted(by: { $0.key < $1.key }) {
+            guard case .integer(let maximum)? = try connection.scalar(
+                "UPDATE Z_PRIMARYKEY SET Z_MAX = Z_MAX + ? WHERE Z_ENT = ? RETURNING Z_MAX", [.integer(Int64(count)), .integer(root)])
+            else { throw StoreError(.corrupt, url: url, "Z_PRIMARYKEY has no row for entity number \(root)") }
+            nextKey[root] = maximum - Int64(count) + 1
         }
         return try zip(tables, roots).map { table, root in
             let key = nextKey[root] ?? 1
@@ -30,33 +73,6 @@ extension SQLiteStore {
             }
             return id
         }
-    }
-
-    public func save(_ changes: StoreChangeSet) throws {
-        guard !isReadOnly else { throw StoreError(.readOnly, url: url, "the store is read-only; nothing was saved") }
-        for snapshot in changes.inserted + changes.updated + changes.deleted where snapshot.objectID.storeIdentifier != identifier {
-            throw StoreError(.wrongStore, objectID: snapshot.objectID, "the change names an object of another store")
-        }
-        var files = FileChanges()
-        do {
-            try sqlite {
-                try pool.write { connection in
-                    try connection.transaction {
-                        var writer = ChangeWriter(store: self, connection: connection, files: files)
-                        if isHistoryTrackingEnabled {
-                            writer.history = try HistoryWriter(
-                                connection: connection, schema: schema, model: model, author: changes.transactionAuthor, contextName: changes.contextName)
-                        }
-                        try writer.write(changes)
-                        files = writer.files
-                    }
-                }
-            }
-        } catch {
-            for file in files.written { try? FileManager.default.removeItem(at: file) }
-            throw error
-        }
-        for file in files.obsolete { try? FileManager.default.removeItem(at: file) }
     }
 }
 

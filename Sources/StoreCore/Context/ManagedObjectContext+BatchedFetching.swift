@@ -21,11 +21,19 @@ extension ManagedObjectContext {
         }
         var storeRequest = request.storeRequest
         storeRequest.resultType = .managedObjectID
+        // Keep the IDs whose objects are `Result`s: a registered object by its own class (it may
+        // have been inserted as a plain ManagedObject), any other by its entity's class (the
+        // class its fault is made of), so every element casts to `Result`.
+        var ids = try fetchRows(storeRequest).ids
         let model = managedObjectModel
-        // Every ID names an entity of the model whose class is `Result` or a subclass (fetches of
-        // an entity return it and its sub-entities only), so every element casts to `Result`.
-        let ids = try fetchRows(storeRequest).ids.filter { id in
-            model?.entitiesByName[id.entityName]?.managedObjectClass.isSubclassOrSame(of: Result.self) == true
+        let everyClassFits = entity.entityAndDescendantNames.allSatisfy { name in
+            model?.entitiesByName[name]?.managedObjectClass.isSubclassOrSame(of: Result.self) == true
+        }
+        if !everyClassFits || !registered.isEmpty {
+            ids.removeAll { id in
+                if let object = registered[id] { return !(object is Result) }
+                return model?.entitiesByName[id.entityName]?.managedObjectClass.isSubclassOrSame(of: Result.self) != true
+            }
         }
         let batchSize = request.fetchBatchSize > 0 ? request.fetchBatchSize : 200
         return FetchedResults(objectIDs: ids, batchSize: batchSize, context: self)

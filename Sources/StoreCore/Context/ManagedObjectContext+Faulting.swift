@@ -1,13 +1,13 @@
 import Foundation
 
 extension ManagedObjectContext {
-    /// Loads a fault's values (from a prefetched snapshot or the parent store); a
+    /// Loads a fault's values (from the row it was fetched with, or the parent store); a
     /// fault that cannot be loaded records why, and reading it throws that error.
     func fulfillFault(_ object: ManagedObject) {
         let id = object.objectID
         let snapshot: StoreSnapshot?
         do {
-            snapshot = try prefetchedSnapshots.removeValue(forKey: id) ?? parentStore().snapshotForChild(id)
+            snapshot = try object.committedSnapshot ?? parentStore().snapshotForChild(id)
         } catch let error as StoreError {
             object.state.faultFailure = error
             return
@@ -24,11 +24,12 @@ extension ManagedObjectContext {
     }
 
     /// The IDs a to-many relationship of `object` holds in the parent store (none for an object
-    /// inserted here and never saved).
+    /// inserted here and never saved: its stores hold nothing for it yet, even once it has a
+    /// permanent ID).
     ///
     /// - Throws: the store's error when it cannot answer.
     func loadToMany(_ relationship: RelationshipDescription, of object: ManagedObject) throws -> [ManagedObjectID] {
-        guard !object.state.isInserted || !object.objectID.isTemporaryID || parent != nil else { return [] }
+        if object.state.isInserted && (parent == nil || object.objectID.isTemporaryID) { return [] }
         return try parentStore().relationshipForChild(relationship.name, of: object.objectID)
     }
 
@@ -52,7 +53,7 @@ extension ManagedObjectContext {
     func fulfillFaults(_ objects: [ManagedObject], batchSize: Int = 500) {
         var pending: [ManagedObjectID] = []
         for object in objects where object.isFault {
-            if let snapshot = prefetchedSnapshots.removeValue(forKey: object.objectID) {
+            if let snapshot = object.committedSnapshot {
                 object.load(snapshot)
                 object.awakeFromFetch()
             } else {

@@ -48,9 +48,11 @@ extension ManagedObjectContext {
 
     // MARK: Internals
 
+    /// What a fetch found: IDs in result order, and the values the store returned with them
+    /// (in the same order; empty when it returned IDs only).
     struct FetchedRows {
         var ids: [ManagedObjectID] = []
-        var snapshots: [ManagedObjectID: StoreSnapshot] = [:]
+        var snapshots: [StoreSnapshot] = []
         var count: Int = 0
     }
 
@@ -71,18 +73,14 @@ extension ManagedObjectContext {
         }
         let rows = try fetchRows(request)
         defer { releaseUnreferencedObjectsIfGrown() }
-        return rows.ids.compactMap { id in
-            guard let object = registeredOrFaultObject(for: id) else { return nil }
-            if object.isFault, let snapshot = rows.snapshots[id] {
-                if request.returnsObjectsAsFaults {
-                    prefetchedSnapshots[id] = snapshot
-                } else {
-                    object.load(snapshot)
-                    object.awakeFromFetch()
-                }
-            }
-            return object
+        guard !rows.snapshots.isEmpty else { return rows.ids.compactMap { registeredOrFaultObject(for: $0) } }
+        var objects: [ManagedObject] = []
+        objects.reserveCapacity(rows.snapshots.count)
+        registered.reserveCapacity(registered.count + rows.snapshots.count)
+        for snapshot in rows.snapshots {
+            if let object = registeredObject(loading: snapshot, asFault: request.returnsObjectsAsFaults) { objects.append(object) }
         }
+        return objects
     }
 
     /// Runs a request against the parent store and folds in this context's pending changes.
@@ -115,7 +113,7 @@ extension ManagedObjectContext {
             rows.ids = ids
         case .snapshots(let snapshots):
             rows.ids = snapshots.map(\.objectID)
-            for snapshot in snapshots { rows.snapshots[snapshot.objectID] = snapshot }
+            rows.snapshots = snapshots
         case .dictionaries:
             throw FetchError(.wrongResultType, "the store returned dictionaries for a \(request.resultType) fetch")
         }
@@ -138,7 +136,7 @@ extension ManagedObjectContext {
         if request.fetchLimit > 0 { candidates = Array(candidates.prefix(request.fetchLimit)) }
         rows.ids = candidates.map(\.objectID)
         rows.count = rows.ids.count
-        rows.snapshots = [:]
+        rows.snapshots = []
         return rows
     }
 }
@@ -152,11 +150,15 @@ extension ManagedObjectContext: ObjectStoreParent {
             case .count: return .count(rows.count)
             case .managedObjectID: return .objectIDs(rows.ids)
             default:
-                return .snapshots(rows.ids.compactMap { id in
-                    guard let object = registeredOrFaultObject(for: id) else { return nil }
-                    if object.isFault, let snapshot = rows.snapshots[id] { return snapshot }
-                    return object.currentSnapshot()
-                })
+                if !rows.snapshots.isEmpty {
+                    // Nothing pending here: the parent's rows, with this context's unsaved values where
+                    // it holds the object unfaulted.
+                    return .snapshots(rows.snapshots.map { snapshot in
+                        guard let object = registered[snapshot.objectID], !object.isFault else { return snapshot }
+                        return object.currentSnapshot()
+                    })
+                }
+                return .snapshots(rows.ids.compactMap { id in registeredOrFaultObject(for: id)?.currentSnapshot() })
             }
         }
     }
@@ -172,7 +174,7 @@ extension ManagedObjectContext: ObjectStoreParent {
                 }
                 return object.currentSnapshot()
             }
-            return try prefetchedSnapshots[objectID] ?? parentStore().snapshotForChild(objectID)
+            return try parentStore().snapshotForChild(objectID)
         }
     }
 

@@ -43,7 +43,6 @@ extension ManagedObjectContext {
         deletedSet.removeAll()
         deniedDeletions.removeAll()
         pendingDeletions.removeAll()
-        prefetchedSnapshots.removeAll()
         assignedStores.removeAll()
         pendingChanges = PendingChanges()
     }
@@ -54,7 +53,7 @@ extension ManagedObjectContext {
     public func refresh(_ object: ManagedObject, mergeChanges: Bool) {
         checkQueue(accessing: object)
         guard object.managedObjectContext === self, !object.state.isInserted else { return }
-        prefetchedSnapshots[object.objectID] = nil
+        if object.isFault { object.committedSnapshot = nil }   // the row it was fetched with may be stale
         if !mergeChanges || object.changedProperties.isEmpty || object.isFault {
             if !object.state.isDeleted || !mergeChanges {
                 updatedSet.remove(object)
@@ -137,7 +136,6 @@ extension ManagedObjectContext {
         updatedSet.remove(object)
         deletedSet.remove(object)
         registered[object.objectID] = nil
-        prefetchedSnapshots[object.objectID] = nil
         object.state = .init()
         object.detach()
     }
@@ -158,7 +156,7 @@ extension ManagedObject {
         case .toOne(let current) where current === object: relations[index] = .toOne(nil)
         case .toMany(var related):
             relations[index] = .unresolved
-            related.remove(object)
+            related.remove(object, keepingOrder: relationship.isOrdered)
             relations[index] = .toMany(related)
         default: break
         }

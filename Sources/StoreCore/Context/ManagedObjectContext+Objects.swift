@@ -83,8 +83,11 @@ extension ManagedObjectContext {
     /// - Throws: ``StoreError`` (code `objectNotFound`) when no store holds it.
     public func existingObject(with objectID: ManagedObjectID) throws -> ManagedObject {
         checkQueue(accessing: nil)
-        if let object = registered[objectID], !object.isFault { return object }
-        guard let snapshot = try prefetchedSnapshots.removeValue(forKey: objectID) ?? parentStore().snapshotForChild(objectID) else {
+        if let object = registered[objectID], !object.isFault || object.committedSnapshot != nil {
+            object.willAccess()
+            return object
+        }
+        guard let snapshot = try parentStore().snapshotForChild(objectID) else {
             throw StoreError(.objectNotFound, objectID: objectID, "no store holds this object")
         }
         let object = try self.object(with: objectID)
@@ -122,6 +125,12 @@ extension ManagedObjectContext {
     }
 
     // MARK: Internals
+
+    /// The entity a subclass's `init(context:)` inserts: the one its ``ManagedObject/entityName`` names.
+    func entityForInsertion(of objectClass: ManagedObject.Type) throws(ModelError) -> EntityDescription {
+        if let entity = managedObjectModel?.entitiesByClass[ObjectIdentifier(objectClass)], !entity.isAbstract { return entity }
+        return try entityForInsertion(named: objectClass.entityName, class: objectClass)
+    }
 
     func entityForInsertion(named name: String, class expected: ManagedObject.Type?) throws(ModelError) -> EntityDescription {
         guard let model = managedObjectModel else {

@@ -64,30 +64,46 @@ extension ManagedObjectContext {
     }
 
     /// Saves through the coordinator; returns what was saved and the permanent ID each new object
-    /// received, by its temporary ID.
+    /// received, by its temporary ID. New objects get their permanent IDs inside the save (one
+    /// write transaction); a failed save gives them back their temporary IDs.
     private func saveToStores(
         _ inserted: [ManagedObject], _ updated: [ManagedObject], _ deleted: [ManagedObject]
     ) throws -> (StoreChangeSet, [ManagedObjectID: ManagedObjectID]) {
         guard let coordinator = persistentStoreCoordinator else { throw StoreError(.noStores, "\(self) has no persistent store coordinator") }
         let needingIDs = inserted.filter { $0.objectID.isTemporaryID }
         let temporaryIDs = needingIDs.map(\.objectID)
-        let permanentIDs = try coordinator.obtainPermanentIDs(for: needingIDs.map { ($0.entity.name, assignedStores[ObjectIdentifier($0)]) })
-        for (object, id) in zip(needingIDs, permanentIDs) { reassign(object, to: id) }
-        do {
-            var attempt = 0
-            while true {
-                do {
-                    let changes = makeChangeSet(inserted, updated, deleted)
-                    try coordinator.save(changes)
-                    return (changes, Dictionary(uniqueKeysWithValues: zip(temporaryIDs, permanentIDs)))
-                } catch let conflict as MergeConflictError where mergePolicy != .error && attempt < 3 {
-                    attempt += 1
-                    resolve(conflict)
+        let requests = needingIDs.map { ($0.entity.name, assignedStores[ObjectIdentifier($0)]) }
+        try readDeletedFaults(deleted)
+        var attempt = 0
+        while true {
+            do {
+                let changes = try coordinator.save(newObjects: requests) { permanentIDs in
+                    for (object, id) in zip(needingIDs, permanentIDs) { reassign(object, to: id) }
+                    return makeChangeSet(inserted, updated, deleted)
                 }
+                return (changes, Dictionary(uniqueKeysWithValues: zip(temporaryIDs, needingIDs.map(\.objectID))))
+            } catch {
+                for (object, id) in zip(needingIDs, temporaryIDs) where object.objectID != id { reassign(object, to: id) }
+                guard let conflict = error as? MergeConflictError, mergePolicy != .error, attempt < 3 else { throw error }
+                attempt += 1
+                resolve(conflict)
             }
-        } catch {
-            for (object, id) in zip(needingIDs, temporaryIDs) { reassign(object, to: id) }
-            throw error
+        }
+    }
+
+    /// Reads the versions of objects deleted without being read (optimistic locking needs them),
+    /// a batch of rows per store request, before the save's transaction begins.
+    private func readDeletedFaults(_ deleted: [ManagedObject]) throws {
+        var faults: [ManagedObject] = []
+        for object in deleted where object.isFault && !object.objectID.isTemporaryID && object.managedObjectContext === self {
+            // A fault fetched with its row already knows its version: it need not be loaded.
+            if let row = object.committedSnapshot { object.version = row.version } else { faults.append(object) }
+        }
+        guard !faults.isEmpty else { return }
+        fulfillFaults(faults)
+        for object in faults where object.isFault {
+            object.willAccess()
+            if let failure = object.state.faultFailure, failure.code != .objectNotFound { throw failure }
         }
     }
 
@@ -100,13 +116,10 @@ extension ManagedObjectContext {
             let snapshot = object.changedSnapshot()
             if !snapshot.heldProperties.isEmpty { changes.updated.append(snapshot) }
         }
-        let deleted = deleted.filter { !$0.objectID.isTemporaryID && $0.managedObjectContext === self }
-        // Faults deleted without being read learn their versions now (optimistic locking needs
-        // them), a batch of rows per store request.
-        fulfillFaults(deleted.filter(\.isFault))
-        changes.deleted = deleted.map { object in
-            if object.isFault { object.willAccess() }
-            return StoreSnapshot.partial(objectID: object.objectID, version: object.version, entity: object.entity)
+        // Faults deleted without being read were read just before (`readDeletedFaults`), or by the
+        // parent context when it applies these changes.
+        changes.deleted = deleted.filter { !$0.objectID.isTemporaryID && $0.managedObjectContext === self }.map { object in
+            StoreSnapshot.partial(objectID: object.objectID, version: object.version, entity: object.entity)
         }
         return changes
     }
@@ -139,7 +152,6 @@ extension ManagedObjectContext {
         }
         for object in deleted {
             registered[object.objectID] = nil
-            prefetchedSnapshots[object.objectID] = nil
             object.state.isDeleted = false
         }
         insertedSet.removeAll()

@@ -26,12 +26,54 @@ extension ManagedObjectContext {
         return object
     }
 
+    /// The registered object for a fetched snapshot's ID, given the snapshot's values if it is a
+    /// fault (a registered object with values keeps them, as in Core Data). With `asFault`, the
+    /// values wait beside the fault until it is first touched; otherwise a new object is made
+    /// loaded straight away, not as a fault filled afterwards.
+    func registeredObject(loading snapshot: StoreSnapshot, asFault: Bool) -> ManagedObject? {
+        let id = snapshot.objectID
+        if let object = registered[id] {
+            if object.isFault { deliver(snapshot, to: object, asFault: asFault) }
+            return object
+        }
+        guard !asFault else {
+            let fault = registeredOrFaultObject(for: id)
+            fault?.committedSnapshot = snapshot
+            return fault
+        }
+        guard let entity = managedObjectModel?.entitiesByName[id.entityName] else { return nil }
+        let object = entity.managedObjectClass.init(entity: entity, insertInto: nil)
+        object.objectID = id
+        object.managedObjectContext = self
+        object.isFault = true   // so that `load` gives transient attributes their initial values
+        registered[id] = object
+        object.load(snapshot)
+        object.awakeFromFetch()
+        return object
+    }
+
+    private func deliver(_ snapshot: StoreSnapshot, to fault: ManagedObject, asFault: Bool) {
+        if asFault {
+            fault.committedSnapshot = snapshot
+        } else {
+            fault.load(snapshot)
+            fault.awakeFromFetch()
+        }
+    }
+
     /// Lets go of unchanged objects nothing else references once the context has doubled in
     /// size since the last pass (so the passes cost O(1) per registration, amortized), unless
     /// ``retainsRegisteredObjects`` is set.
     func releaseUnreferencedObjectsIfGrown() {
         guard !retainsRegisteredObjects, registered.count >= Swift.max(1024, 2 * registeredAfterRelease) else { return }
-        releaseUnreferencedObjects(Array(registered.keys))
+        var released: [ManagedObjectID] = []
+        var position = registered.values.startIndex
+        while position != registered.values.endIndex {
+            // In place: checking an object's references must not copy it out of the table.
+            if Self.canRelease(&registered.values[position]) { released.append(registered.keys[position]) }
+            registered.values.formIndex(after: &position)
+        }
+        unregister(released)
         registeredAfterRelease = registered.count
     }
 
@@ -39,13 +81,22 @@ extension ManagedObjectContext {
     /// changes, so a batched result's earlier batches can be freed. An object still referenced
     /// (by the caller, another object or a change set) stays registered, so uniquing holds.
     func releaseUnreferencedObjects(_ ids: [ManagedObjectID]) {
+        var released: [ManagedObjectID] = []
         for id in ids {
-            guard var object = registered.removeValue(forKey: id) else { continue }
-            if object.hasChanges || !object.state.relationshipFailures.isEmpty || !isKnownUniquelyReferenced(&object) {
-                registered[id] = object
-            } else {
-                prefetchedSnapshots[id] = nil
-            }
+            guard let position = registered.index(forKey: id) else { continue }
+            if Self.canRelease(&registered.values[position]) { released.append(id) }
+        }
+        unregister(released)
+    }
+
+    /// Whether the table holds the only reference to an unchanged object.
+    private static func canRelease(_ object: inout ManagedObject) -> Bool {
+        !object.hasChanges && object.state.relationshipFailures.isEmpty && isKnownUniquelyReferenced(&object)
+    }
+
+    private func unregister(_ released: [ManagedObjectID]) {
+        for id in released {
+            registered[id] = nil
         }
     }
 }

@@ -87,7 +87,6 @@ public final class ManagedObjectContext: @unchecked Sendable, CustomStringConver
     var deletedSet = ChangedObjectList()
     var pendingDeletions: [ManagedObject] = []
     var deniedDeletions: [ObjectIdentifier: ManagedObject] = [:]
-    var prefetchedSnapshots: [ManagedObjectID: StoreSnapshot] = [:]
     var assignedStores: [ObjectIdentifier: String] = [:]
     var pendingChanges = PendingChanges()
     var isSaving = false

@@ -200,6 +200,37 @@ public final class PersistentStoreCoordinator: @unchecked Sendable {
         return result.compactMap { $0 }
     }
 
+    /// Gives new objects permanent IDs and saves the change set `makeChanges` builds with them:
+    /// with one store, in one of its write transactions; otherwise IDs first, then store by store.
+    func save(
+        newObjects requests: [(entity: String, store: String?)], _ makeChanges: ([ManagedObjectID]) throws -> StoreChangeSet
+    ) throws -> StoreChangeSet {
+        let stores = persistentStores
+        if stores.count == 1, let store = stores.first,
+            requests.allSatisfy({ $0.store == nil || $0.store == store.identifier }) {
+            var checked: Set<String> = []
+            for request in requests where checked.insert(request.entity).inserted {
+                guard storeHolds(store, entity: request.entity) else {
+                    throw StoreError(.wrongStore, "no loaded store's configuration holds entity \(request.entity)")
+                }
+            }
+            try checkWritable(store)
+            return try store.save(newObjectsOf: requests.map(\.entity)) { ids in
+                guard ids.count == requests.count else {
+                    throw StoreError(.corrupt, url: store.url, "the store returned \(ids.count) IDs for \(requests.count) objects")
+                }
+                let changes = try makeChanges(ids)
+                guard changes.allBelong(to: store.identifier) else {
+                    throw StoreError(.wrongStore, "changes name a store that is not loaded")
+                }
+                return changes
+            }
+        }
+        let changes = try makeChanges(requests.isEmpty ? [] : obtainPermanentIDs(for: requests))
+        try save(changes)
+        return changes
+    }
+
     /// Saves a change set, store by store.
     func save(_ changes: StoreChangeSet) throws {
         let stores = persistentStores

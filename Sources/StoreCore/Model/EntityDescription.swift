@@ -99,7 +99,7 @@ public final class EntityDescription: @unchecked Sendable, CustomStringConvertib
         self.name = name
         self.representedClassName = representedClassName
         self.fetchedProperties = fetchedProperties
-        self.temporaryIDSpace = ManagedObjectID.Space(entityName: name, storeIdentifier: nil)
+        self.temporaryIDSpace = ManagedObjectID.Space(entityName: name, storeIdentifier: nil, isTemporary: true)
         self.managedObjectClass = managedObjectClass
         self.superentityName = parent
         self.isAbstract = isAbstract

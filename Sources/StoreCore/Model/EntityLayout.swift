@@ -8,7 +8,7 @@
 /// let layout = entity.layout
 /// for index in layout.toManyIndexes { print(entity.properties[index].name) }
 /// ```
-public struct EntityLayout: Sendable {
+public final class EntityLayout: Sendable {
     /// How a property is held.
     public enum Kind: Sendable, Hashable {
         /// A stored attribute.
@@ -35,6 +35,8 @@ public struct EntityLayout: Sendable {
     public let initialValues: ContiguousArray<StoreValue>
     /// `.null` for every property: where a snapshot read from a store starts.
     public let nullValues: ContiguousArray<StoreValue>
+    /// Each attribute's type by index (`nil` for relationships), for coercing values set by type.
+    let attributeTypes: [AttributeType?]
 
     /// The number of properties.
     public var count: Int { kinds.count }
@@ -46,7 +48,9 @@ public struct EntityLayout: Sendable {
         var stored = PropertyMask()
         var toMany: [Int] = [], toOne: [Int] = [], transient: [Int] = []
         var initial = ContiguousArray<StoreValue>()
+        var types: [AttributeType?] = []
         for (index, property) in properties.enumerated() {
+            types.append((property as? AttributeDescription)?.attributeType)
             if let attribute = property as? AttributeDescription {
                 kinds.append(attribute.isTransient ? .transientAttribute : .attribute)
                 if attribute.isTransient { transient.append(index) } else { stored.insert(index) }
@@ -69,6 +73,7 @@ public struct EntityLayout: Sendable {
         self.transientIndexes = transient
         self.initialValues = initial
         self.nullValues = ContiguousArray(repeating: .null, count: properties.count)
+        self.attributeTypes = types
     }
 
     static let empty = EntityLayout(properties: [])

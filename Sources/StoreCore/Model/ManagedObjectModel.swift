@@ -31,6 +31,9 @@ public final class ManagedObjectModel: @unchecked Sendable, CustomStringConverti
     public let entities: [EntityDescription]
     /// The entities by name.
     public let entitiesByName: [String: EntityDescription]
+    /// The entity each subclass's `entityName` names, when that entity is represented by the
+    /// subclass itself: how `init(context:)` finds its entity without building the name.
+    let entitiesByClass: [ObjectIdentifier: EntityDescription]
     /// Named subsets of the entities; a store loaded with a configuration holds only those.
     public let configurations: [String: [String]]
     /// Free-form version labels for the application.
@@ -70,6 +73,11 @@ public final class ManagedObjectModel: @unchecked Sendable, CustomStringConverti
         }
         self.entities = list
         self.entitiesByName = byName
+        var byClass: [ObjectIdentifier: EntityDescription] = [:]
+        for entity in list where entity.managedObjectClass != ManagedObject.self && entity.managedObjectClass.entityName == entity.name {
+            byClass[ObjectIdentifier(entity.managedObjectClass)] = entity
+        }
+        self.entitiesByClass = byClass
         self.configurations = configurations
         self.versionIdentifiers = versionIdentifiers
         self.fetchRequestTemplatesByName = fetchRequestTemplates

@@ -17,34 +17,27 @@ import Foundation
 /// ```
 @propertyWrapper
 public struct Attribute<Value: StoreValueConvertible> {
-    let explicitKey: String?
+    @usableFromInline let explicitKey: String?
 
     /// Uses the property's own name as the key.
     public init() { explicitKey = nil }
     /// Uses `key` as the key.
     public init(_ key: String) { explicitKey = key }
 
+    // Inlinable so that each use is specialized for its value type in the caller's module; the
+    // work (the property index, faulting, change tracking) is in the non-generic calls.
+    @inlinable
     public static subscript<Object: ManagedObject>(
         _enclosingInstance object: Object,
         wrapped wrappedKeyPath: ReferenceWritableKeyPath<Object, Value>,
         storage storageKeyPath: ReferenceWritableKeyPath<Object, Self>
     ) -> Value {
         get {
-            let entity = object.entity
-            guard let index = entity.typedPropertyIndexes.index(for: storageKeyPath, explicitKey: object[keyPath: storageKeyPath].explicitKey, in: entity)
-            else { return Value.emptyValue }
-            let value = object.attributeValue(at: index)
+            let value = object.typedAttributeValue(for: storageKeyPath) { object[keyPath: storageKeyPath].explicitKey }
             return Value(storeValue: value) ?? Value.emptyValue
         }
         set {
-            let entity = object.entity
-            guard let index = entity.typedPropertyIndexes.index(for: storageKeyPath, explicitKey: object[keyPath: storageKeyPath].explicitKey, in: entity),
-                let attribute = entity.properties[index] as? AttributeDescription
-            else { return }
-            // A value that does not fit (an integer too large for Integer 16, say) is kept as
-            // given, so that the next save reports it instead of losing it silently.
-            let value = newValue.storeValue
-            object.setAttributeValue(attribute.attributeType.coerce(value) ?? value, at: index)
+            object.setTypedAttributeValue(newValue.storeValue, for: storageKeyPath) { object[keyPath: storageKeyPath].explicitKey }
         }
     }
 
@@ -129,7 +122,8 @@ extension Transformable: ManagedPropertyDeclaration {
         guard let attribute = property as? AttributeDescription, let name = attribute.valueTransformerName else {
             return "declared with @Transformable but it is not a transformable attribute"
         }
-        if let transformer = AttributeValueTransformers.transformer(named: name), transformer.valueType != Value.self {
+        if let transformer = AttributeValueTransformers.transformer(named: name), transformer.valueType != Value.self,
+            transformer.valueType != Any.self {
             return "transformer '\(name)' handles \(transformer.valueType), not \(Value.self)"
         }
         return nil

@@ -6,7 +6,7 @@ extension ManagedObject {
     /// Checks the queue and loads the values of a fault.
     @inline(__always)
     func willAccess() {
-        guard let context = managedObjectContext else { return }
+        guard isFault || ConcurrencyDebug.isEnabled, let context = managedObjectContext else { return }
         if ConcurrencyDebug.isEnabled { context.checkQueue(accessing: self) }
         if isFault { context.fulfillFault(self) }
     }
@@ -28,7 +28,8 @@ extension ManagedObject {
     @inline(__always)
     func noteChange(at index: Int) {
         changedProperties.insert(index)
-        managedObjectContext?.objectDidChange(self)
+        // An inserted object is saved whole: its context has nothing more to record.
+        if !state.isInserted { managedObjectContext?.objectDidChange(self) }
     }
 
     /// Records that a relationship could not be read from the store. The object is marked
@@ -40,6 +41,24 @@ extension ManagedObject {
     }
 
     // MARK: Attributes
+
+    /// The value of the attribute a typed declaration names (`.null` when the entity has none).
+    @usableFromInline
+    func typedAttributeValue(for storageKeyPath: AnyKeyPath, explicitKey: () -> String?) -> StoreValue {
+        guard let index = entity.typedPropertyIndexes.index(for: storageKeyPath, explicitKey: explicitKey(), in: entity) else { return .null }
+        return attributeValue(at: index)
+    }
+
+    /// Sets the attribute a typed declaration names. A value that does not fit (an integer too
+    /// large for Integer 16, say) is kept as given, so that the next save reports it instead of
+    /// losing it silently.
+    @usableFromInline
+    func setTypedAttributeValue(_ value: StoreValue, for storageKeyPath: AnyKeyPath, explicitKey: () -> String?) {
+        guard let index = entity.typedPropertyIndexes.index(for: storageKeyPath, explicitKey: explicitKey(), in: entity),
+            let type = entity.layout.attributeTypes[index]
+        else { return }
+        setAttributeValue(type.coerce(value) ?? value, at: index)
+    }
 
     func attributeValue(at index: Int) -> StoreValue {
         willAccess()
@@ -176,14 +195,26 @@ extension ManagedObject {
         }
     }
 
-    func addToToMany(_ object: ManagedObject, at index: Int, inverse: RelationshipDescription?, position: Int? = nil) {
-        guard mutateToMany(at: index, { $0.insert(object, at: position) }) else { return }
+    /// Adds `object` to a to-many relationship and sets the inverse; false when it was a member.
+    @discardableResult
+    func addToToMany(_ object: ManagedObject, at index: Int, inverse: RelationshipDescription?, position: Int? = nil) -> Bool {
+        guard mutateToMany(at: index, { $0.insert(object, at: position) }) else { return false }
         if let inverse { object.link(self, into: inverse) }
+        return true
     }
 
-    func removeFromToMany(_ object: ManagedObject, at index: Int, inverse: RelationshipDescription?) {
-        guard mutateToMany(at: index, { $0.remove(object) }) else { return }
+    /// Removes `object` from a to-many relationship and clears the inverse; false when it was
+    /// not a member.
+    @discardableResult
+    func removeFromToMany(_ object: ManagedObject, at index: Int, inverse: RelationshipDescription?) -> Bool {
+        guard mutateToMany(at: index, { $0.remove(object, keepingOrder: isOrderedRelationship(at: index)) }) else { return false }
         if let inverse { object.unlink(self, from: inverse) }
+        return true
+    }
+
+    /// Whether the to-many relationship at `index` keeps its members in order.
+    func isOrderedRelationship(at index: Int) -> Bool {
+        (entity.properties[index] as? RelationshipDescription)?.isOrdered ?? true
     }
 
     // MARK: Inverse side (no further propagation except stealing for one-to-many)
@@ -215,7 +246,7 @@ extension ManagedObject {
     func unlinkRaw(_ object: ManagedObject, from relationship: RelationshipDescription) {
         guard let index = entity.propertyIndexes[relationship.name] else { return }
         if relationship.isToMany {
-            mutateToMany(at: index) { $0.remove(object) }
+            mutateToMany(at: index) { $0.remove(object, keepingOrder: relationship.isOrdered) }
         } else if toOneObject(at: index) === object {
             rawSetToOne(nil, at: index)
         }

@@ -44,6 +44,7 @@ open class ManagedObject: FetchRequestResult, Hashable, CustomStringConvertible 
     /// Relationship state by property index; empty for an entity without relationships.
     var relations: ContiguousArray<RelationSlot>
     /// The values last saved (or loaded), for `committedValues(forKeys:)` and `changedValues()`.
+    /// A fault fetched with its row holds the row here until it is first touched.
     var committedSnapshot: StoreSnapshot?
     /// The properties changed since the last save (not tracked for inserted objects).
     var changedProperties = PropertyMask()
@@ -57,12 +58,47 @@ open class ManagedObject: FetchRequestResult, Hashable, CustomStringConvertible 
         var isInserted = false
         var isUpdated = false
         var isDeleted = false
-        var faultFailure: StoreError?
+        /// What went wrong with the object, rare enough to live in a box of its own (copied on
+        /// write) so that an object without problems pays one word for them.
+        private var problems: ProblemsBox?
+
+        private final class ProblemsBox {
+            var faultFailure: StoreError?
+            var relationshipFailures: [Int: StoreError] = [:]
+            var failedSets: [Int: ObjectValidationError] = [:]
+
+            init() {}
+            init(copying other: ProblemsBox) {
+                faultFailure = other.faultFailure
+                relationshipFailures = other.relationshipFailures
+                failedSets = other.failedSets
+            }
+        }
+
+        /// The box to change, made (or copied, when shared) first.
+        private mutating func writableProblems() -> ProblemsBox {
+            if let box = problems, isKnownUniquelyReferenced(&problems) { return box }
+            let box = problems.map(ProblemsBox.init(copying:)) ?? ProblemsBox()
+            problems = box
+            return box
+        }
+
+        /// Why the fault could not be loaded.
+        var faultFailure: StoreError? {
+            get { problems?.faultFailure }
+            set { if newValue != nil || problems != nil { writableProblems().faultFailure = newValue } }
+        }
         /// To-many relationships the store could not read, by property index; the next save
         /// reports them and writes nothing (a successful read clears the entry).
-        var relationshipFailures: [Int: StoreError] = [:]
+        var relationshipFailures: [Int: StoreError] {
+            get { problems?.relationshipFailures ?? [:] }
+            set { if !newValue.isEmpty || problems != nil { writableProblems().relationshipFailures = newValue } }
+        }
         /// Values a typed setter could not store, by property index; reported by the next save.
-        var failedSets: [Int: ObjectValidationError] = [:]
+        var failedSets: [Int: ObjectValidationError] {
+            get { problems?.failedSets ?? [:] }
+            set { if !newValue.isEmpty || problems != nil { writableProblems().failedSets = newValue } }
+        }
     }
 
     /// Creates an object of `entity` and inserts it into `context` (pass `nil` to create a
@@ -79,7 +115,7 @@ open class ManagedObject: FetchRequestResult, Hashable, CustomStringConvertible 
     ///
     /// - Throws: ``ModelError`` when the model has no such entity or it is abstract.
     public convenience init(context: ManagedObjectContext) throws {
-        let entity = try context.entityForInsertion(named: Self.entityName, class: Self.self)
+        let entity = try context.entityForInsertion(of: Self.self)
         self.init(entity: entity, insertInto: context)
     }
 
@@ -182,10 +218,12 @@ enum RelationSlot {
     }
 }
 
-/// The objects of a to-many relationship: in order, without duplicates.
+/// The objects of a to-many relationship: in order, without duplicates. Membership, appending
+/// and unordered removal cost O(1); inserting at or removing from a position of an ordered
+/// relationship shifts the members after it.
 struct RelatedObjects {
     private(set) var objects: [ManagedObject] = []
-    private var members = Set<ObjectIdentifier>()
+    private var positions: [ObjectIdentifier: Int] = [:]
 
     init() {}
     init(_ objects: [ManagedObject]) {
@@ -193,24 +231,42 @@ struct RelatedObjects {
     }
 
     var count: Int { objects.count }
-    func contains(_ object: ManagedObject) -> Bool { members.contains(ObjectIdentifier(object)) }
+    func contains(_ object: ManagedObject) -> Bool { positions[ObjectIdentifier(object)] != nil }
 
+    /// Adds `object` at `index` (at the end when `nil`); false when it is already a member.
     @discardableResult
     mutating func insert(_ object: ManagedObject, at index: Int? = nil) -> Bool {
-        guard members.insert(ObjectIdentifier(object)).inserted else { return false }
-        if let index, index <= objects.count { objects.insert(object, at: index) } else { objects.append(object) }
+        guard positions[ObjectIdentifier(object)] == nil else { return false }
+        if let index, index < objects.count {
+            objects.insert(object, at: Swift.max(index, 0))
+            renumber(from: Swift.max(index, 0))
+        } else {
+            positions[ObjectIdentifier(object)] = objects.count
+            objects.append(object)
+        }
         return true
     }
 
+    /// Removes `object`; false when it is not a member. Unless `keepingOrder`, the last member
+    /// takes its place.
     @discardableResult
-    mutating func remove(_ object: ManagedObject) -> Bool {
-        guard members.remove(ObjectIdentifier(object)) != nil else { return false }
-        if objects.last === object {
+    mutating func remove(_ object: ManagedObject, keepingOrder: Bool) -> Bool {
+        guard let position = positions.removeValue(forKey: ObjectIdentifier(object)) else { return false }
+        if position == objects.count - 1 {
             objects.removeLast()
-        } else if let index = objects.firstIndex(where: { $0 === object }) {
-            objects.remove(at: index)
+        } else if keepingOrder {
+            objects.remove(at: position)
+            renumber(from: position)
+        } else {
+            let last = objects.removeLast()
+            objects[position] = last
+            positions[ObjectIdentifier(last)] = position
         }
         return true
+    }
+
+    private mutating func renumber(from start: Int) {
+        for position in start..<objects.count { positions[ObjectIdentifier(objects[position])] = position }
     }
 
     /// The members' IDs, in order.

@@ -19,34 +19,36 @@ import Synchronization
 /// ```
 public struct ManagedObjectID: Sendable, Hashable {
     /// The entity and store an ID belongs to, shared by every ID of that entity in that store so
-    /// that an ID is one reference and one integer, and hashes without touching strings.
+    /// that an ID is one reference and one integer (16 bytes), and hashes without touching
+    /// strings. Temporary IDs have spaces of their own (no store), so a key is temporary or
+    /// permanent by its space.
     final class Space: Sendable {
         let entityName: String
         let storeIdentifier: String?
+        let isTemporary: Bool
         let hash: Int
 
-        init(entityName: String, storeIdentifier: String?) {
+        init(entityName: String, storeIdentifier: String?, isTemporary: Bool = false) {
             self.entityName = entityName
             self.storeIdentifier = storeIdentifier
+            self.isTemporary = isTemporary
             var hasher = Hasher()
             hasher.combine(entityName)
             hasher.combine(storeIdentifier)
+            hasher.combine(isTemporary)
             self.hash = hasher.finalize()
         }
 
         func matches(_ other: Space) -> Bool {
-            self === other || (hash == other.hash && entityName == other.entityName && storeIdentifier == other.storeIdentifier)
+            self === other || (hash == other.hash && isTemporary == other.isTemporary
+                && entityName == other.entityName && storeIdentifier == other.storeIdentifier)
         }
     }
 
     let space: Space
-    let key: Key
-
-    enum Key: Sendable, Hashable {
-        /// A process-wide sequence number (never reused while the process runs).
-        case temporary(Int64)
-        case permanent(Int64)
-    }
+    /// The primary key (permanent IDs), or a process-wide sequence number never reused while the
+    /// process runs (temporary IDs).
+    let key: Int64
 
     /// The name of the object's entity.
     public var entityName: String { space.entityName }
@@ -57,14 +59,14 @@ public struct ManagedObjectID: Sendable, Hashable {
     /// Distinguishes this process's temporary IDs in URIs from another process's.
     private static let processToken = UUID().uuidString
 
-    init(space: Space, key: Key) {
+    init(space: Space, key: Int64) {
         self.space = space
         self.key = key
     }
 
     /// A new temporary ID in `space` (whose store identifier is `nil`).
     init(temporaryIn space: Space) {
-        self.init(space: space, key: .temporary(Self.temporaryCounter.add(1, ordering: .relaxed).newValue))
+        self.init(space: space, key: Self.temporaryCounter.add(1, ordering: .relaxed).newValue)
     }
 
     /// Creates a permanent ID. Stores call this when they assign keys to new objects.
@@ -74,13 +76,14 @@ public struct ManagedObjectID: Sendable, Hashable {
     ///   - storeIdentifier: The identifier of the store that holds it.
     ///   - primaryKey: The object's key in that store (positive).
     public init(entityName: String, storeIdentifier: String, primaryKey: Int64) {
-        self.init(space: Space(entityName: entityName, storeIdentifier: storeIdentifier), key: .permanent(primaryKey))
+        self.init(space: Space(entityName: entityName, storeIdentifier: storeIdentifier), key: primaryKey)
     }
 
     /// A permanent ID for another object of the same entity and store as `other` — cheaper than
     /// ``init(entityName:storeIdentifier:primaryKey:)`` when a store makes many IDs.
     public init(primaryKey: Int64, sameEntityAndStoreAs other: ManagedObjectID) {
-        self.init(space: other.space, key: .permanent(primaryKey))
+        let space = other.space.isTemporary ? Space(entityName: other.entityName, storeIdentifier: nil) : other.space
+        self.init(space: space, key: primaryKey)
     }
 
     public static func == (lhs: ManagedObjectID, rhs: ManagedObjectID) -> Bool {
@@ -88,34 +91,27 @@ public struct ManagedObjectID: Sendable, Hashable {
     }
 
     public func hash(into hasher: inout Hasher) {
-        hasher.combine(space.hash)
-        hasher.combine(key)
+        // One word: the space's precomputed hash mixed with the key.
+        hasher.combine(space.hash &+ Int(truncatingIfNeeded: key) &* 0x1E37_79B9_7F4A_7C15)
     }
 
     /// Whether the object has not been saved yet.
-    public var isTemporaryID: Bool {
-        if case .temporary = key { return true }
-        return false
-    }
+    public var isTemporaryID: Bool { space.isTemporary }
 
     /// The object's key in its store, or `nil` for a temporary ID.
-    public var primaryKey: Int64? {
-        if case .permanent(let pk) = key { return pk }
-        return nil
-    }
+    public var primaryKey: Int64? { space.isTemporary ? nil : key }
 
     /// A URL naming the object, `x-coredata://<store>/<Entity>/p<key>` (temporary IDs:
     /// `x-coredata:///<Entity>/t<process UUID>-<n>`), as in Core Data.
     public var uriRepresentation: URL {
         var components = URLComponents()
         components.scheme = "x-coredata"
-        switch key {
-        case .temporary(let number):
+        if space.isTemporary {
             components.host = ""
-            components.path = "/\(entityName)/t\(Self.processToken)-\(number)"
-        case .permanent(let pk):
+            components.path = "/\(entityName)/t\(Self.processToken)-\(key)"
+        } else {
             components.host = storeIdentifier ?? ""
-            components.path = "/\(entityName)/p\(pk)"
+            components.path = "/\(entityName)/p\(key)"
         }
         // URLComponents only fails on malformed pieces; entity names are validated identifiers.
         return components.url ?? URL(fileURLWithPath: "/")
@@ -138,7 +134,7 @@ public struct ManagedObjectID: Sendable, Hashable {
             guard host.isEmpty, rest.hasPrefix(Self.processToken + "-"),
                 let number = Int64(rest.dropFirst(Self.processToken.count + 1)), number > 0
             else { return nil }
-            self.init(space: Space(entityName: entityName, storeIdentifier: nil), key: .temporary(number))
+            self.init(space: Space(entityName: entityName, storeIdentifier: nil, isTemporary: true), key: number)
         default:
             return nil
         }

@@ -40,24 +40,91 @@ enum PropertyWrapperKeys {
 
 /// Each typed property declaration's index in one entity, found once per declaration: the
 /// storage key path of an `@Attribute` or `@Relationship` is one object per declaration, so its
-/// identity is the cache key.
-final class TypedPropertyIndexes: Sendable {
-    private struct Entry: @unchecked Sendable {
-        // @unchecked: key paths are immutable; kept so that the identifier is never reused.
-        let keyPath: AnyKeyPath
-        let index: Int?
+/// address is the key.
+///
+/// Reads take no lock: the table is a fixed set of write-once slots (open addressing on the key
+/// path's address), so an access is a few atomic loads. Each slot holds the address and the
+/// index + 1 (0: the entity has no such property); the index is stored before the address is
+/// published. A class declaring more typed properties than there are slots keeps the rest in
+/// a locked dictionary.
+final class TypedPropertyIndexes: @unchecked Sendable {
+    // @unchecked: the slots are only touched through atomic operations.
+    private static let slotCount = 64
+    private let addresses: UnsafeMutablePointer<Atomic<Int>>
+    private let indexes: UnsafeMutablePointer<Atomic<Int>>
+    private let writers = Mutex(Recorded())
+
+    /// What writers keep: every recorded key path (alive, so that no address is reused), and the
+    /// declarations that found no free slot.
+    private struct Recorded: @unchecked Sendable {
+        // @unchecked: key paths are immutable.
+        var keyPaths: [AnyKeyPath] = []
+        var overflow: [ObjectIdentifier: Int?] = [:]
     }
-    private let entries = Mutex<[ObjectIdentifier: Entry]>([:])
+
+    init() {
+        addresses = .allocate(capacity: Self.slotCount)
+        indexes = .allocate(capacity: Self.slotCount)
+        for slot in 0..<Self.slotCount {
+            (addresses + slot).initialize(to: Atomic(0))
+            (indexes + slot).initialize(to: Atomic(0))
+        }
+    }
+
+    deinit {
+        addresses.deinitialize(count: Self.slotCount)
+        addresses.deallocate()
+        indexes.deinitialize(count: Self.slotCount)
+        indexes.deallocate()
+    }
 
     /// The index of the property a declaration names in `entity` (`nil`: the entity has none).
     @inline(__always)
     func index(for storageKeyPath: AnyKeyPath, explicitKey: @autoclosure () -> String?, in entity: EntityDescription) -> Int? {
-        let id = ObjectIdentifier(storageKeyPath)
-        if let entry = entries.withLock({ $0[id] }), entry.keyPath === storageKeyPath { return entry.index }
-        let key = explicitKey() ?? PropertyWrapperKeys.key(for: storageKeyPath)
+        let address = Int(bitPattern: ObjectIdentifier(storageKeyPath))
+        let start = Self.slot(of: address)
+        var slot = start
+        repeat {
+            let stored = addresses[slot].load(ordering: .acquiring)
+            if stored == address { return Self.decode(indexes[slot].load(ordering: .relaxed)) }
+            if stored == 0 { break }
+            slot = (slot + 1) & (Self.slotCount - 1)
+        } while slot != start
+        return resolve(storageKeyPath, key: explicitKey() ?? PropertyWrapperKeys.key(for: storageKeyPath), in: entity)
+    }
+
+    /// Looks the declaration up by name and records it in the first free slot.
+    private func resolve(_ storageKeyPath: AnyKeyPath, key: String, in entity: EntityDescription) -> Int? {
         let index = entity.propertyIndexes[key]
-        entries.withLock { $0[id] = Entry(keyPath: storageKeyPath, index: index) }
-        return index
+        let address = Int(bitPattern: ObjectIdentifier(storageKeyPath))
+        return writers.withLock { recorded in
+            // Writers take the lock, so a slot is claimed by one writer; readers never wait.
+            if let known = recorded.overflow[ObjectIdentifier(storageKeyPath)] { return known }
+            let start = Self.slot(of: address)
+            var slot = start
+            repeat {
+                let stored = addresses[slot].load(ordering: .relaxed)
+                if stored == address { return Self.decode(indexes[slot].load(ordering: .relaxed)) }
+                if stored == 0 {
+                    recorded.keyPaths.append(storageKeyPath)
+                    indexes[slot].store(index.map { $0 + 1 } ?? 0, ordering: .relaxed)
+                    addresses[slot].store(address, ordering: .releasing)
+                    return index
+                }
+                slot = (slot + 1) & (Self.slotCount - 1)
+            } while slot != start
+            recorded.keyPaths.append(storageKeyPath)
+            recorded.overflow[ObjectIdentifier(storageKeyPath)] = index
+            return index
+        }
+    }
+
+    private static func decode(_ stored: Int) -> Int? { stored == 0 ? nil : stored - 1 }
+
+    private static func slot(of address: Int) -> Int {
+        // Objects are 16-byte aligned: the low bits carry no information.
+        let bits = UInt(bitPattern: address)
+        return Int(truncatingIfNeeded: (bits >> 4) ^ (bits >> 10)) & (slotCount - 1)
     }
 }
 

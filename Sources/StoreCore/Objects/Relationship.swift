@@ -13,7 +13,13 @@
 ///     @Relationship var post: Post?
 /// }
 /// post.comments.insert(comment)      // comment.post === post
+/// post.$comments.insert(comment)     // the same, in O(1) however many comments the post has
 /// ```
+///
+/// Reading `post.comments` builds a `Set` of the members and assigning one compares it with the
+/// relationship, so `post.comments.insert(c)` costs O(n) for n members. To change a large
+/// relationship one member at a time, go through the projected value `post.$comments` (a
+/// ``MutableRelationship``): each insert or removal costs O(1).
 @propertyWrapper
 public struct Relationship<Value: RelationshipValue> {
     let explicitKey: String?
@@ -47,11 +53,24 @@ public struct Relationship<Value: RelationshipValue> {
         }
     }
 
+    public static subscript<Object: ManagedObject>(
+        _enclosingInstance object: Object,
+        projected projectedKeyPath: KeyPath<Object, MutableRelationship<Value>>,
+        storage storageKeyPath: ReferenceWritableKeyPath<Object, Self>
+    ) -> MutableRelationship<Value> {
+        let entity = object.entity
+        let index = entity.typedPropertyIndexes.index(for: storageKeyPath, explicitKey: object[keyPath: storageKeyPath].explicitKey, in: entity)
+        return MutableRelationship(owner: object, index: index)
+    }
+
     @available(*, unavailable, message: "@Relationship is only available on ManagedObject subclasses")
     public var wrappedValue: Value {
         get { fatalError("unavailable") }
         set { fatalError("unavailable") }
     }
+
+    @available(*, unavailable, message: "@Relationship is only available on ManagedObject subclasses")
+    public var projectedValue: MutableRelationship<Value> { fatalError("unavailable") }
 }
 
 extension Relationship: ManagedPropertyDeclaration {
@@ -76,6 +95,8 @@ extension Relationship: ManagedPropertyDeclaration {
 /// A Swift type that can hold a relationship's value: `Destination?`, `Set<Destination>` or
 /// `[Destination]`.
 public protocol RelationshipValue {
+    /// The class of the objects the relationship holds.
+    associatedtype Destination: ManagedObject
     init(relatedObjects: [ManagedObject])
     var relatedObjects: [ManagedObject] { get }
     static var kind: RelationshipValueKind { get }
@@ -88,6 +109,7 @@ public enum RelationshipValueKind: Sendable {
 }
 
 extension Optional: RelationshipValue where Wrapped: ManagedObject {
+    public typealias Destination = Wrapped
     public init(relatedObjects: [ManagedObject]) { self = relatedObjects.first as? Wrapped }
     public var relatedObjects: [ManagedObject] { self.map { [$0] } ?? [] }
     public static var kind: RelationshipValueKind { .toOne }
@@ -95,6 +117,7 @@ extension Optional: RelationshipValue where Wrapped: ManagedObject {
 }
 
 extension Set: RelationshipValue where Element: ManagedObject {
+    public typealias Destination = Element
     public init(relatedObjects: [ManagedObject]) { self.init(relatedObjects.compactMap { $0 as? Element }) }
     public var relatedObjects: [ManagedObject] { Array(self) }
     public static var kind: RelationshipValueKind { .toMany }
@@ -102,6 +125,7 @@ extension Set: RelationshipValue where Element: ManagedObject {
 }
 
 extension Array: RelationshipValue where Element: ManagedObject {
+    public typealias Destination = Element
     public init(relatedObjects: [ManagedObject]) { self = relatedObjects.compactMap { $0 as? Element } }
     public var relatedObjects: [ManagedObject] { self }
     public static var kind: RelationshipValueKind { .ordered }

@@ -26,13 +26,14 @@ public struct FetchedResults<Result: ManagedObject>: RandomAccessCollection {
     }
 
     /// The IDs of every result, in order (no object is materialized).
-    public var objectIDs: [ManagedObjectID] { storage.objectIDs }
+    public var objectIDs: [ManagedObjectID] { Array(storage.objectIDs) }
 
     public var startIndex: Int { 0 }
     public var endIndex: Int { storage.objectIDs.count }
 
     public subscript(position: Int) -> Result {
-        // The entity's class is checked when the fetch runs, so the cast always succeeds.
+        // `fetchBatched` keeps only IDs whose objects are `Result`s (registered objects by their
+        // own class, the rest by their entity's class), so the cast always succeeds.
         storage.object(at: position) as! Result
     }
 }
@@ -40,14 +41,15 @@ public struct FetchedResults<Result: ManagedObject>: RandomAccessCollection {
 /// The batch bookkeeping behind ``FetchedResults`` (a class, so reading an element can load
 /// a batch).
 final class FetchedBatches {
-    let objectIDs: [ManagedObjectID]
+    /// Every result's ID, compactly: a million results take 8 MB.
+    let objectIDs: CompactObjectIDList
     let batchSize: Int
     let context: ManagedObjectContext
     private var batchStart = -1
     private var batch: [ManagedObject] = []
 
     init(objectIDs: [ManagedObjectID], batchSize: Int, context: ManagedObjectContext) {
-        self.objectIDs = objectIDs
+        self.objectIDs = CompactObjectIDList(objectIDs)
         self.batchSize = max(1, batchSize)
         self.context = context
     }

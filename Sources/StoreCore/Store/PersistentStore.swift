@@ -49,6 +49,16 @@ public protocol PersistentStore: AnyObject, Sendable {
     func newObjectIDs(forEntityNames entityNames: [String]) throws -> [ManagedObjectID]
     /// Applies a change set entirely or not at all.
     func save(_ changes: StoreChangeSet) throws
+    /// Gives new objects permanent IDs (one per entity name, in order) and saves the change set
+    /// `makeChanges` builds with them, entirely or not at all — in one write transaction where
+    /// the store has transactions, so that a failed save spends no IDs. `makeChanges` only
+    /// builds values; it never calls the store. The default asks ``newObjectIDs(forEntityNames:)``
+    /// and then ``save(_:)``.
+    ///
+    /// - Returns: the change set that was saved.
+    func save(
+        newObjectsOf entityNames: [String], _ makeChanges: ([ManagedObjectID]) throws -> StoreChangeSet
+    ) throws -> StoreChangeSet
     /// Executes a batch insert, update or delete entirely or not at all, writing straight to the
     /// store. The default runs it through the other methods (``BatchExecutor``); stores that can
     /// do the work themselves (SQLite, in SQL) should.
@@ -58,6 +68,14 @@ public protocol PersistentStore: AnyObject, Sendable {
 }
 
 extension PersistentStore {
+    public func save(
+        newObjectsOf entityNames: [String], _ makeChanges: ([ManagedObjectID]) throws -> StoreChangeSet
+    ) throws -> StoreChangeSet {
+        let changes = try makeChanges(entityNames.isEmpty ? [] : newObjectIDs(forEntityNames: entityNames))
+        try save(changes)
+        return changes
+    }
+
     public func execute(_ request: StoreBatchRequest) throws -> StoreBatchResult {
         try BatchExecutor(store: self, request: request).run()
     }

@@ -151,7 +151,7 @@ extension URL: StoreValueConvertible {
 }
 
 extension ManagedObjectID: StoreValueConvertible {
-    public static var emptyValue: ManagedObjectID { ManagedObjectID(space: .init(entityName: "", storeIdentifier: nil), key: .temporary(0)) }
+    public static var emptyValue: ManagedObjectID { ManagedObjectID(space: .init(entityName: "", storeIdentifier: nil, isTemporary: true), key: 0) }
 
     public var storeValue: StoreValue { .objectID(self) }
     public init?(storeValue: StoreValue) {

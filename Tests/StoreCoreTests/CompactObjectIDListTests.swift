@@ -1,0 +1,38 @@
+import Foundation
+@testable import StoreCore
+import StoreTestSupport
+import XCTest
+
+/// Batched results hold their IDs compactly; every ID must come back as it went in.
+final class CompactObjectIDListTests: XCTestCase {
+    func testIDsOfOneOrSeveralSpacesComeBackUnchanged() {
+        let posts = (1...5).map { ManagedObjectID(entityName: "Post", storeIdentifier: "A", primaryKey: $0) }
+        let tags = (1...3).map { ManagedObjectID(entityName: "Tag", storeIdentifier: "A", primaryKey: $0) }
+        let otherStore = ManagedObjectID(entityName: "Post", storeIdentifier: "B", primaryKey: 1)
+        // Equal spaces made separately (as a store using the public initializer makes them).
+        let samePostAgain = ManagedObjectID(entityName: "Post", storeIdentifier: "A", primaryKey: 9)
+        let temporary = ManagedObject(entity: EntityDescription("Draft"), insertInto: nil).objectID
+        for ids in [[], posts, posts + tags, tags + posts + [otherStore, samePostAgain, temporary], [temporary] + posts] {
+            let list = CompactObjectIDList(ids)
+            XCTAssertEqual(Array(list), ids)
+            XCTAssertEqual(list.map(\.isTemporaryID), ids.map(\.isTemporaryID))
+            XCTAssertEqual(list.map(\.uriRepresentation), ids.map(\.uriRepresentation))
+        }
+    }
+
+    func testBatchedFetchLeavesOutAnObjectThatIsNotOfTheResultClass() throws {
+        let context = try TestStack.context()
+        try context.performAndWait {
+            let typed = try Post(context: context)
+            typed.title = "typed"
+            let entity = try XCTUnwrap(context.persistentStoreCoordinator?.managedObjectModel.entitiesByName["Post"])
+            let untyped = ManagedObject(entity: entity, insertInto: context)
+            try untyped.setValue("untyped", forKey: "title")
+            var request = FetchRequest<Post>()
+            request.fetchBatchSize = 1
+            let results = try context.fetchBatched(request)
+            XCTAssertEqual(results.map(\.title), ["typed"], "the plain ManagedObject is not a Post")
+            XCTAssertEqual(try context.fetch(FetchRequest<ManagedObject>(entityName: "Post")).count, 2)
+        }
+    }
+}
