@@ -50,7 +50,7 @@ final class CoordinatorTests: XCTestCase {
         var metadata = coordinator.metadata(for: store)
         XCTAssertEqual(metadata.storeType, "memory")
         XCTAssertEqual(metadata.storeUUID, store.identifier)
-        XCTAssertEqual(metadata.modelVersionHashes, container.managedObjectModel.entityVersionHashesByName)
+        XCTAssertEqual(metadata.modelVersionHashes, container.managedObjectModel.coreDataEntityVersionHashesByName, "Core Data's hashes, as Core Data's stores record them")
         metadata.userInfo["importedAt"] = .integer(42)
         try coordinator.setMetadata(metadata, for: store)
         XCTAssertEqual(coordinator.metadata(for: store).userInfo["importedAt"], .integer(42))

@@ -67,7 +67,8 @@ public final class AtomicStore: PersistentStore {
         isReadOnly = description.isReadOnly
         var state = State(
             graph: SnapshotGraph(model: model),
-            metadata: StoreMetadata(storeType: type.rawValue, modelVersionHashes: model.entityVersionHashesByName))
+            // Core Data's hashes, as Core Data's own XML and binary stores record them.
+            metadata: StoreMetadata(storeType: type.rawValue, modelVersionHashes: model.coreDataEntityVersionHashesByName))
         if let format {
             guard let url = description.url else {
                 throw StoreError(.invalidOption, "a \(type.rawValue) store needs a file URL in its description")
@@ -80,7 +81,7 @@ public final class AtomicStore: PersistentStore {
                 }
                 state.metadata = file.metadata
                 state.metadata.storeType = type.rawValue
-                state.metadata.modelVersionHashes = model.entityVersionHashesByName
+                state.metadata.modelVersionHashes = model.coreDataEntityVersionHashesByName
                 state.preservedMetadata = file.preservedMetadata
                 state.nextPrimaryKey = max(file.nextPrimaryKey, highestKey == .max ? .max : highestKey + 1)
                 state.fileIdentity = existing
@@ -106,11 +107,13 @@ public final class AtomicStore: PersistentStore {
 
     /// Refuses a file saved with another model, unless migration was asked for and every entity
     /// the file's version hashes name is still in the model (objects are then read by name, and
-    /// properties the model no longer has are reported when the objects are read).
+    /// properties the model no longer has are reported when the objects are read). The hashes
+    /// may be Core Data's (what stores record now) or Stowage's own (what earlier Stowage wrote).
     private static func checkModel(of file: AtomicStoreFile, against model: ManagedObjectModel, migrating: Bool, url: URL) throws {
         let stored = file.metadata.modelVersionHashes
-        let current = model.entityVersionHashesByName
-        guard !stored.isEmpty, stored != current else { return }
+        guard !stored.isEmpty, stored != model.entityVersionHashesByName else { return }
+        let current = model.coreDataEntityVersionHashesByName
+        guard stored != current else { return }
         let changed = Set(stored.keys).union(current.keys).filter { stored[$0] != current[$0] }.sorted()
         let missing = stored.keys.filter { current[$0] == nil }.sorted()
         guard migrating else {
