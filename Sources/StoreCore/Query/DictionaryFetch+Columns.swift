@@ -72,13 +72,29 @@ extension DictionaryFetch {
         }
     }
 
+    /// The columns resolved for rows of one entity.
+    final class Resolution {
+        let columns: [Column]
+        let groupBy: [Column]
+        /// The argument of each aggregate column, in column order.
+        let aggregateArguments: [ValueRead?]
+
+        init(columns: [Column], groupBy: [Column]) {
+            self.columns = columns
+            self.groupBy = groupBy
+            var arguments: [ValueRead?] = []
+            for case .aggregate(_, let argument) in columns.map(\.kind) { arguments.append(argument) }
+            aggregateArguments = arguments
+        }
+    }
+
     /// Reads columns from rows: by index where resolved, else by name or by the tree walker.
     struct ColumnReader<Source: IndexedEvaluationSource> {
         let columns: [Column]
         let groupBy: [Column]
         let evaluator: PredicateEvaluator
         let fallbackSource: (Source) -> any PredicateEvaluationSource
-        private var resolutions = PerEntity<(columns: [Column], groupBy: [Column])>()
+        private var resolutions = PerEntity<Resolution>()
 
         init(columns: [Column], groupBy: [Column], evaluator: PredicateEvaluator, fallbackSource: @escaping (Source) -> any PredicateEvaluationSource) {
             self.columns = columns
@@ -87,14 +103,13 @@ extension DictionaryFetch {
             self.fallbackSource = fallbackSource
         }
 
-        /// The columns and group-by columns resolved for rows laid out by `entity`.
-        @inline(__always)
-        mutating func resolved(for entity: EntityDescription?) -> (columns: [Column], groupBy: [Column]) {
-            if let known = resolutions.latest(for: entity) { return known }
+        /// The columns resolved for rows laid out like `source`.
+        mutating func resolved(for source: Source) -> Resolution {
+            if let known = resolutions.latest(forIdentity: source.indexedEntityIdentity) { return known }
             let columns = self.columns, groupBy = self.groupBy, evaluator = self.evaluator, fallbackSource = self.fallbackSource
-            return resolutions.value(for: entity) { entity in
+            return resolutions.value(for: source.indexedEntity) { entity in
                 let compiler = PredicateCompiler(entity: entity, evaluator: evaluator, fallbackSource: fallbackSource)
-                return (columns.map { $0.resolved(by: compiler) }, groupBy.map { $0.resolved(by: compiler) })
+                return Resolution(columns: columns.map { $0.resolved(by: compiler) }, groupBy: groupBy.map { $0.resolved(by: compiler) })
             }
         }
 

@@ -20,42 +20,62 @@ extension DictionaryFetch {
 
         @inline(__always)
         func group(of key: [StoreValue]) -> Int? {
-            width == 1 ? byValue[key[0]] : byValues[key]
+            byValues[key]
+        }
+
+        /// The group of a one-column key.
+        @inline(__always)
+        func group(of value: StoreValue) -> Int? {
+            byValue[value]
         }
 
         mutating func insert(_ key: [StoreValue], as group: Int) {
-            if width == 1 { byValue[key[0]] = group } else { byValues[key] = group }
+            if width == 1, let value = key.first { byValue[value] = group } else { byValues[key] = group }
         }
     }
 
     /// One row per group, groups in the order their first row was met; with no group-by
     /// columns, one row over every source (even none).
     func groupedRows<Source>(from sources: [Source], reader: inout ColumnReader<Source>) throws -> [FetchedDictionary] {
-        let aggregateColumns = reader.columns.indices.filter { reader.columns[$0].isAggregate }
-        let fresh = aggregateColumns.map { index -> AggregateAccumulator in
-            guard case .aggregate(let function, _) = reader.columns[index].kind else { return AggregateAccumulator("count:") }
+        let fresh: [AggregateAccumulator] = reader.columns.compactMap { column in
+            guard case .aggregate(let function, _) = column.kind else { return nil }
             return AggregateAccumulator(function)
         }
+        let width = reader.groupBy.count
         var groups: [Group<Source>] = []
         var index = GroupIndex(width: reader.groupBy.count)
         // Reused for every row: only a new group keeps a copy of it.
         var key: [StoreValue] = []
         key.reserveCapacity(reader.groupBy.count)
+        var entity: ObjectIdentifier??
+        var resolution = Resolution(columns: reader.columns, groupBy: reader.groupBy)
         for source in sources {
-            let resolved = reader.resolved(for: source.indexedEntity)
-            key.removeAll(keepingCapacity: true)
-            for column in resolved.groupBy { key.append(try reader.value(of: column, on: source)) }
+            let identity = source.indexedEntityIdentity
+            if entity != .some(identity) {
+                resolution = reader.resolved(for: source)
+                entity = .some(identity)
+            }
+            let found: Int?
+            if width == 1 {
+                // One column: the value itself is the key, no array per row.
+                let value = try reader.value(of: resolution.groupBy[0], on: source)
+                found = index.group(of: value)
+                if found == nil { key = [value] }
+            } else {
+                key.removeAll(keepingCapacity: true)
+                for position in resolution.groupBy.indices { key.append(try reader.value(of: resolution.groupBy[position], on: source)) }
+                found = index.group(of: key)
+            }
             let group: Int
-            if let found = index.group(of: key) {
+            if let found {
                 group = found
             } else {
                 group = groups.count
                 index.insert(key, as: group)
                 groups.append(Group(key: key, first: source, aggregates: fresh))
             }
-            for (slot, column) in aggregateColumns.enumerated() {
-                guard case .aggregate(_, let argument) = resolved.columns[column].kind else { continue }
-                try reader.add(argument, of: source, to: &groups[group].aggregates[slot])
+            for slot in resolution.aggregateArguments.indices {
+                try reader.add(resolution.aggregateArguments[slot], of: source, to: &groups[group].aggregates[slot])
             }
         }
         if reader.groupBy.isEmpty && groups.isEmpty { groups = [Group(key: [], first: nil, aggregates: fresh)] }
@@ -63,7 +83,7 @@ extension DictionaryFetch {
         rows.reserveCapacity(groups.count)
         for group in groups {
             var row = FetchedDictionary(minimumCapacity: reader.columns.count + reader.groupBy.count)
-            let columns = group.first.map { reader.resolved(for: $0.indexedEntity).columns } ?? reader.columns
+            let columns = group.first.map { reader.resolved(for: $0).columns } ?? reader.columns
             var slot = 0
             for column in columns {
                 if column.isAggregate {

@@ -37,7 +37,7 @@ package struct DictionaryFetch {
             rows = []
             rows.reserveCapacity(sources.count)
             for source in sources {
-                let columns = reader.resolved(for: source.indexedEntity).columns
+                let columns = reader.resolved(for: source).columns
                 var row = FetchedDictionary(minimumCapacity: columns.count)
                 for column in columns { row[column.name] = try reader.value(of: column, on: source) }
                 rows.append(row)

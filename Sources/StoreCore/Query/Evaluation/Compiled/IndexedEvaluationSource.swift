@@ -16,9 +16,16 @@ package protocol IndexedEvaluationSource {
     /// The entity whose property indexes ``indexedValue(at:)`` takes, or `nil` when the source
     /// has no such layout.
     var indexedEntity: EntityDescription? { get }
+    /// The identity of ``indexedEntity``, which callers compare row by row to notice a change
+    /// of entity (a source that can give it without retaining the entity should).
+    var indexedEntityIdentity: ObjectIdentifier? { get }
     /// The value of the attribute at `index` of ``indexedEntity`` (`.null` when not held), as
     /// ``PredicateEvaluationSource/evaluationValue(forKey:)`` gives it for that attribute's name.
     func indexedValue(at index: Int) -> StoreValue
+}
+
+extension IndexedEvaluationSource {
+    package var indexedEntityIdentity: ObjectIdentifier? { indexedEntity.map(ObjectIdentifier.init) }
 }
 
 extension StoreSnapshot: IndexedEvaluationSource {

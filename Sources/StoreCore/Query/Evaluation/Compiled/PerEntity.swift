@@ -18,6 +18,13 @@ struct PerEntity<Value> {
         return nil
     }
 
+    /// The value for the entity of identity `identity` when it is the entity met last.
+    @inline(__always)
+    func latest(forIdentity identity: ObjectIdentifier?) -> Value? {
+        guard let last = entries.last, last.entity.map(ObjectIdentifier.init) == identity else { return nil }
+        return last.value
+    }
+
     /// The value for `entity`, made by `make` the first time the entity is met.
     ///
     /// Complexity: O(1) when `entity` is the one met last, else O(number of entities met).
