@@ -63,7 +63,7 @@ struct PreparedString {
     /// `fold(text).contains(folded)` (`CONTAINS`), with Foundation's substring search.
     func isContained(in text: String) -> Bool {
         if let needle, let answer = ASCIIText.contains(text, needle, lowercasing: lowercasing) { return answer }
-        return ValueComparison.contains(.string(fold(text)), .string(folded), [])
+        return ValueComparison.substring(folded, isIn: fold(text))
     }
 
     /// The order of `fold(text)` and `folded`, as ``ValueComparison/order(_:_:_:)`` gives it for two strings.
