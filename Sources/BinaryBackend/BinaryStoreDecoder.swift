@@ -2,7 +2,9 @@ import Foundation
 import StoreCore
 
 /// Reads a binary store file (``BinaryStoreLayout``) into an ``AtomicStoreFile``, decoding the
-/// columns straight from the property list's flat object table.
+/// columns straight from the property list's flat object table into objects laid out by the
+/// model's entities (a table whose entity or columns the model does not have is read by name,
+/// and the engine refuses it).
 ///
 /// Whatever the bytes, it returns a file or throws ``StoreError``: ``ErrorCode/wrongFormat``
 /// for bytes that are not a binary store (not a `bplist00`, no format marker, a newer version),
@@ -16,12 +18,18 @@ import StoreCore
 /// For example:
 ///
 /// ```swift
-/// let file = try BinaryStoreDecoder().decode(data)
+/// let file = try BinaryStoreDecoder(model: model).decode(data)
 /// file.objects.count
 /// ```
 struct BinaryStoreDecoder {
+    /// The model the objects are laid out by.
+    let model: ManagedObjectModel
     /// Limits for the metadata dictionary, the only part read as a free-form property list.
     var metadataLimits = BinaryPropertyListReader.Limits(maxDepth: 32, maxValueCount: 1_000_000)
+
+    init(model: ManagedObjectModel) {
+        self.model = model
+    }
 
     func decode(_ data: Data) throws(StoreError) -> AtomicStoreFile {
         let bytes = [UInt8](data)
@@ -33,7 +41,7 @@ struct BinaryStoreDecoder {
         } catch {
             throw StoreError(.truncated, "the binary store file is truncated or its end is damaged: \(error)")
         }
-        var reader = BinaryStoreReader(table: table, budget: 4 * bytes.count + 4096, metadataLimits: metadataLimits)
+        var reader = BinaryStoreReader(table: table, model: model, budget: 4 * bytes.count + 4096, metadataLimits: metadataLimits)
         return try reader.file()
     }
 }

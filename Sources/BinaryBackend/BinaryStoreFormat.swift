@@ -27,7 +27,7 @@ public struct BinaryStoreFormat: AtomicStoreFormat {
     public init() {}
 
     public func read(_ data: Data, model: ManagedObjectModel) throws -> AtomicStoreFile {
-        try BinaryStoreDecoder().decode(data)
+        try BinaryStoreDecoder(model: model).decode(data)
     }
 
     public func write(_ file: AtomicStoreFile, model: ManagedObjectModel) throws -> Data {

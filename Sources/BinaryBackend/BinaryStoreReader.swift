@@ -2,8 +2,9 @@ import Foundation
 import StoreCore
 
 /// Walks the fixed levels of a binary store file (top dictionary, entity tables, columns) over
-/// an opened object table; ``BinaryStoreDecoder`` describes its guarantees, and
-/// `BinaryStoreReader+Cells.swift` decodes the cells.
+/// an opened object table; ``BinaryStoreDecoder`` describes its guarantees,
+/// `BinaryStoreReader+Rows.swift` makes the objects and `BinaryStoreReader+Cells.swift` decodes
+/// the cells.
 struct BinaryStoreReader {
     typealias Layout = BinaryStoreLayout
     typealias ColumnType = BinaryStoreLayout.ColumnType
@@ -22,7 +23,18 @@ struct BinaryStoreReader {
         let cells: ArrayReferences
     }
 
+    /// One entity's table: its keys and columns, and how errors name it.
+    struct EntityTable {
+        let name: String
+        let context: String
+        let keys: ArrayReferences
+        let attributes: [AttributeColumn]
+        let relationships: [RelationshipColumn]
+    }
+
     let table: BinaryPropertyListTable
+    /// The model the objects are laid out by.
+    let model: ManagedObjectModel
     /// What may still be visited: cells, to-many keys and decoded bytes.
     var budget: Int
     let metadataLimits: BinaryPropertyListReader.Limits
@@ -37,8 +49,9 @@ struct BinaryStoreReader {
         let value: StoreValue
     }
 
-    init(table: BinaryPropertyListTable, budget: Int, metadataLimits: BinaryPropertyListReader.Limits) {
+    init(table: BinaryPropertyListTable, model: ManagedObjectModel, budget: Int, metadataLimits: BinaryPropertyListReader.Limits) {
         self.table = table
+        self.model = model
         self.budget = budget
         self.metadataLimits = metadataLimits
     }
@@ -108,51 +121,11 @@ struct BinaryStoreReader {
             }
         }
         objects.reserveCapacity(objects.count + keys.count)
-        // Rows with every attribute set copy a dictionary that already holds every name and set
-        // its values by index: no hashing, no per-dictionary seed. Rows with `nil`s insert the rest.
-        var template: [String: StoreValue] = [:]
-        for attribute in attributes { template[attribute.name] = .null }
-        let slots = attributes.compactMap { template.index(forKey: $0.name) }
-        var rowValues = [StoreValue](repeating: .null, count: attributes.count)
-        for row in 0..<keys.count {
-            // Which column is being read, for the error message: -1 the key, then attributes, then relationships.
-            var column = -1
-            do throws(PropertyListError) {
-                let key = try table.integer(ofObject: try table.element(row, of: keys))
-                var object = AtomicStoreObject(entityName: name, primaryKey: key)
-                var present = 0
-                for position in attributes.indices {
-                    column = position
-                    let attribute = attributes[position]
-                    let value = try value(ofCell: try table.element(row, of: attribute.cells), type: attribute.type)
-                    rowValues[position] = value ?? .null
-                    if value != nil { present += 1 }
-                }
-                if present == attributes.count, slots.count == attributes.count {
-                    object.attributes = template
-                    for position in slots.indices { object.attributes.values[slots[position]] = rowValues[position] }
-                } else if present > 0 {
-                    object.attributes.reserveCapacity(present)
-                    for position in attributes.indices where !rowValues[position].isNull {
-                        object.attributes[attributes[position].name] = rowValues[position]
-                    }
-                }
-                for position in relationships.indices {
-                    column = attributes.count + position
-                    let relationship = relationships[position]
-                    let targets = try targets(ofCell: try table.element(row, of: relationship.cells))
-                    if !targets.isEmpty { object.relationships[relationship.name] = targets }
-                }
-                objects.append(object)
-            } catch {
-                let property: String =
-                    switch column {
-                    case ..<0: "its key"
-                    case ..<attributes.count: "attribute '\(attributes[column].name)'"
-                    default: "relationship '\(relationships[column - attributes.count].name)'"
-                    }
-                throw StoreError(.corrupt, "the binary store's \(context), object \(row + 1) of \(keys.count), \(property): \(error)")
-            }
+        let entityTable = EntityTable(name: name, context: context, keys: keys, attributes: attributes, relationships: relationships)
+        if let entity = model.entitiesByName[name], let layout = ColumnLayout(entityTable, entity: entity) {
+            try readRows(of: entityTable, laidOutBy: entity, layout: layout, into: &objects)
+        } else {
+            try readRowsByName(of: entityTable, into: &objects)
         }
     }
 

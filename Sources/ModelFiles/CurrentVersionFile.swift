@@ -9,8 +9,11 @@ import Foundation
 /// ```swift
 /// try CurrentVersionFile.read(package.appendingPathComponent(".xccurrentversion"))   // "Blog 2.xcdatamodel"
 /// ```
+///
+/// A dictionary without the key (Xcode writes `<dict/>` for a package whose current version
+/// was never chosen) names no version: `nil`, and the package falls back as without the file.
 enum CurrentVersionFile {
-    static func read(_ url: URL) throws(ModelFileError) -> String {
+    static func read(_ url: URL) throws(ModelFileError) -> String? {
         let data: Data
         do {
             data = try Data(contentsOf: url)
@@ -28,6 +31,6 @@ enum CurrentVersionFile {
             }
             return items[offset + 1].text
         }
-        throw ModelFileError(.malformed, url: url, line: dictionary.line, "there is no _XCCurrentVersionName key")
+        return nil
     }
 }

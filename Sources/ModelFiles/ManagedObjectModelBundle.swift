@@ -24,10 +24,12 @@ public struct ManagedObjectModelBundle: Sendable {
     public let packageWarnings: [ModelFileWarning]
 
     /// Loads every version of a `.xcdatamodeld` package, or the one version of a `.xcdatamodel`
-    /// folder or `contents` file.
+    /// folder or `contents` file. A version other than the current one that cannot be read (an
+    /// Xcode 3 version, a broken inverse in an old version) is left out with a package warning
+    /// naming it and why; every other version stays usable.
     ///
-    /// - Throws: ``ModelFileError`` for the first version that cannot be loaded, or a package
-    ///   with no versions.
+    /// - Throws: ``ModelFileError`` when the current version cannot be loaded (its error), or
+    ///   for a package with no versions.
     public init(contentsOf url: URL) throws(ModelFileError) {
         switch try ModelFileLocation(url) {
         case .version(let name, let contents):
@@ -36,22 +38,32 @@ public struct ManagedObjectModelBundle: Sendable {
             currentVersionName = name
             packageWarnings = []
         case .package(let package):
-            let folders = ModelFileLocation.versionFolders(in: package)
-            var loaded: [ModelVersion] = []
-            for folder in folders {
-                let contents = folder.appendingPathComponent("contents")
-                guard FileManager.default.fileExists(atPath: contents.path) else {
-                    _ = try ModelFileLocation(folder)  // throws the precise reason (Xcode 3 model, …)
-                    continue
-                }
-                loaded.append(try ModelVersion.load(name: ModelFileLocation.versionName(of: folder), contents: contents))
-            }
             let current = try Self.currentVersionFolder(of: package)
+            var loaded: [ModelVersion] = []
+            var skipped: [ModelFileWarning] = []
+            for folder in ModelFileLocation.versionFolders(in: package) {
+                let name = ModelFileLocation.versionName(of: folder)
+                do {
+                    loaded.append(try Self.loadVersion(in: folder, named: name))
+                } catch {
+                    if name == current.name { throw error }
+                    skipped.append(ModelFileWarning(url: folder, line: error.line ?? 0, "version \(name) cannot be read and was left out: \(error.message)"))
+                }
+            }
             self.url = package
             versions = loaded
             currentVersionName = current.name
-            packageWarnings = current.warnings
+            packageWarnings = current.warnings + skipped
         }
+    }
+
+    private static func loadVersion(in folder: URL, named name: String) throws(ModelFileError) -> ModelVersion {
+        let contents = folder.appendingPathComponent("contents")
+        guard FileManager.default.fileExists(atPath: contents.path) else {
+            _ = try ModelFileLocation(folder)  // throws the precise reason (Xcode 3 model, …)
+            throw ModelFileError(.notFound, url: folder, "the version has no contents file")
+        }
+        return try ModelVersion.load(name: name, contents: contents)
     }
 
     /// The current version.
@@ -90,20 +102,29 @@ public struct ManagedObjectModelBundle: Sendable {
         guard !folders.isEmpty else {
             throw ModelFileError(.notFound, url: package, "the package holds no .xcdatamodel version")
         }
-        func found(_ folder: URL, _ warnings: [ModelFileWarning]) -> (name: String, contents: URL, warnings: [ModelFileWarning]) {
-            (ModelFileLocation.versionName(of: folder), folder.appendingPathComponent("contents"), warnings)
-        }
         let marker = package.appendingPathComponent(".xccurrentversion")
         if FileManager.default.fileExists(atPath: marker.path) {
-            let name = try CurrentVersionFile.read(marker)
+            guard let name = try CurrentVersionFile.read(marker) else {
+                return fallback(folders, in: package, why: ".xccurrentversion names no version")
+            }
             guard let folder = folders.first(where: { $0.lastPathComponent == name || ModelFileLocation.versionName(of: $0) == name }) else {
                 throw ModelFileError(.malformed, url: marker, "names the current version '\(name)', which is not in the package")
             }
             return found(folder, [])
         }
-        if folders.count == 1 { return found(folders[0], []) }
+        return fallback(folders, in: package, why: "no .xccurrentversion")
+    }
+
+    private static func found(_ folder: URL, _ warnings: [ModelFileWarning]) -> (name: String, contents: URL, warnings: [ModelFileWarning]) {
+        (ModelFileLocation.versionName(of: folder), folder.appendingPathComponent("contents"), warnings)
+    }
+
+    /// Without a named current version: the only version, or the one named like the package,
+    /// or the last; a warning says which was taken when there was a choice.
+    private static func fallback(_ folders: [URL], in package: URL, why: String) -> (name: String, contents: URL, warnings: [ModelFileWarning]) {
+        guard folders.count > 1, let last = folders.last else { return found(folders.first ?? package, []) }
         let packageName = package.deletingPathExtension().lastPathComponent
-        let folder = folders.first { ModelFileLocation.versionName(of: $0) == packageName } ?? folders[folders.count - 1]
-        return found(folder, [ModelFileWarning(url: package, line: 0, "no .xccurrentversion; \(folder.lastPathComponent) is taken as the current version")])
+        let folder = folders.first { ModelFileLocation.versionName(of: $0) == packageName } ?? last
+        return found(folder, [ModelFileWarning(url: package, line: 0, "\(why); \(folder.lastPathComponent) is taken as the current version")])
     }
 }

@@ -119,16 +119,20 @@ extension ModelContentsReader {
         case .string:
             value = .string(text)
         case .boolean:
-            switch text {
-            case "YES", "yes", "true", "1": value = .boolean(true)
-            case "NO", "no", "false", "0": value = .boolean(false)
-            default: value = nil
+            // Xcode writes YES/NO, or a number ("0.0", "1.0") when the default came from a number field.
+            switch text.trimmingCharacters(in: .whitespaces) {
+            case "YES", "yes", "true", "TRUE": value = .boolean(true)
+            case "NO", "no", "false", "FALSE": value = .boolean(false)
+            case let number: value = Double(number).map { StoreValue.boolean($0 != 0) }
             }
         case .uuid:
             value = UUID(uuidString: text).map(StoreValue.uuid)
         case .uri:
             value = URL(string: text).map(StoreValue.uri)
-        case .date, .binaryData, .transformable, .objectID:
+        case .date:
+            // Seconds since the reference date (2001-01-01 UTC), as Core Data stores dates.
+            value = Double(text.trimmingCharacters(in: .whitespaces)).map { StoreValue.date(Date(timeIntervalSinceReferenceDate: $0)) }
+        case .binaryData, .transformable, .objectID:
             value = nil
         }
         guard let value, type.coerce(value) != nil else {

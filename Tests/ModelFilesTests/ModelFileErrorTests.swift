@@ -15,6 +15,17 @@ final class ModelFileErrorTests: XCTestCase {
         return folder
     }
 
+    /// A `Blog.xcdatamodeld` package holding one version per `(name, contents)`.
+    private func package(_ versions: [(name: String, contents: String)], in directory: TemporaryDirectory) throws -> URL {
+        let package = directory.url.appendingPathComponent("Blog.xcdatamodeld", isDirectory: true)
+        for (name, contents) in versions {
+            let folder = package.appendingPathComponent("\(name).xcdatamodel", isDirectory: true)
+            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+            try Data(contents.utf8).write(to: folder.appendingPathComponent("contents"))
+        }
+        return package
+    }
+
     private func loadError(_ url: URL) -> ModelFileError? {
         do {
             _ = try ManagedObjectModel(contentsOf: url)
@@ -132,12 +143,7 @@ final class ModelFileErrorTests: XCTestCase {
 
     func testPackageWithoutCurrentVersionFileTakesTheVersionNamedLikeIt() throws {
         let directory = try TemporaryDirectory()
-        let package = directory.url.appendingPathComponent("Blog.xcdatamodeld", isDirectory: true)
-        for (name, entity) in [("Blog", "Post"), ("Blog 2", "Article")] {
-            let folder = package.appendingPathComponent("\(name).xcdatamodel", isDirectory: true)
-            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-            try Data("<model><entity name=\"\(entity)\"/></model>".utf8).write(to: folder.appendingPathComponent("contents"))
-        }
+        let package = try package([("Blog", "<model><entity name=\"Post\"/></model>"), ("Blog 2", "<model><entity name=\"Article\"/></model>")], in: directory)
         let bundle = try ManagedObjectModelBundle(contentsOf: package)
         XCTAssertEqual(bundle.currentVersionName, "Blog")
         XCTAssertEqual(bundle.packageWarnings.count, 1)
@@ -147,5 +153,77 @@ final class ModelFileErrorTests: XCTestCase {
             <plist version="1.0"><dict><key>_XCCurrentVersionName</key><string>Blog 2.xcdatamodel</string></dict></plist>
             """.utf8).write(to: package.appendingPathComponent(".xccurrentversion"))
         XCTAssertEqual(try ManagedObjectModel(contentsOf: package).entities.map(\.name), ["Article"])
+    }
+
+    func testCurrentVersionFileWithAnEmptyDictionaryFallsBackAsWithoutOne() throws {
+        let directory = try TemporaryDirectory()
+        let package = try package([("Blog", "<model><entity name=\"Post\"/></model>"), ("Blog 2", "<model><entity name=\"Article\"/></model>")], in: directory)
+        try Data("""
+            <?xml version="1.0" encoding="UTF-8"?>
+            <plist version="1.0"><dict/></plist>
+            """.utf8).write(to: package.appendingPathComponent(".xccurrentversion"))
+        let bundle = try ManagedObjectModelBundle(contentsOf: package)
+        XCTAssertEqual(bundle.currentVersionName, "Blog", "the version named like the package")
+        XCTAssertEqual(bundle.packageWarnings.map(\.message), [".xccurrentversion names no version; Blog.xcdatamodel is taken as the current version"])
+        XCTAssertEqual(try ManagedObjectModel(contentsOf: package).entities.map(\.name), ["Post"])
+    }
+
+    func testDefaultsWrittenTheWayXcodeWritesThem() throws {
+        let directory = try TemporaryDirectory()
+        let url = try write("""
+            <model>
+              <entity name="Settings">
+                <attribute name="onFromNumber" attributeType="Boolean" defaultValueString="1.0"/>
+                <attribute name="offFromNumber" attributeType="Boolean" defaultValueString="0.0"/>
+                <attribute name="onFromYES" attributeType="Boolean" defaultValueString="YES"/>
+                <attribute name="count" attributeType="Integer 64" defaultValueString="1e3"/>
+                <attribute name="ratio" attributeType="Double" defaultValueString="2.5E-1"/>
+                <attribute name="price" attributeType="Decimal" defaultValueString="1.5e2"/>
+                <attribute name="since" attributeType="Date" defaultValueString="86400"/>
+                <attribute name="when" attributeType="Date" defaultDateTimeInterval="3600"/>
+              </entity>
+            </model>
+            """, to: "Settings.xcdatamodel", in: directory)
+        let version = try ModelVersion(contentsOf: url)
+        XCTAssertEqual(version.warnings.map(\.message), [])
+        let entity = try version.model.entity(named: "Settings")
+        func defaultValue(_ name: String) -> StoreValue? { entity.attributesByName[name]?.defaultValue }
+        XCTAssertEqual(defaultValue("onFromNumber"), .boolean(true))
+        XCTAssertEqual(defaultValue("offFromNumber"), .boolean(false))
+        XCTAssertEqual(defaultValue("onFromYES"), .boolean(true))
+        XCTAssertEqual(defaultValue("count"), .integer(1000))
+        XCTAssertEqual(defaultValue("ratio"), .double(0.25))
+        XCTAssertEqual(defaultValue("price"), .decimal(Decimal(150)))
+        XCTAssertEqual(defaultValue("since"), .date(Date(timeIntervalSinceReferenceDate: 86400)))
+        XCTAssertEqual(defaultValue("when"), .date(Date(timeIntervalSinceReferenceDate: 3600)))
+    }
+
+    func testBundleLeavesOutAnOldVersionItCannotReadAndKeepsTheOthers() throws {
+        let directory = try TemporaryDirectory()
+        let versions = [
+            ("Blog", "<model><entity name=\"Post\"><relationship name=\"author\" destinationEntity=\"Nobody\" inverseName=\"posts\" maxCount=\"1\"/></entity></model>"),
+            ("Blog 2", "<model><entity name=\"Post\"/></model>"),
+            ("Blog 3", "<model><entity name=\"Post\"/><entity name=\"Tag\"/></model>"),
+        ]
+        let package = try package(versions, in: directory)
+        let currentVersion = """
+            <?xml version="1.0" encoding="UTF-8"?>
+            <plist version="1.0"><dict><key>_XCCurrentVersionName</key><string>%@.xcdatamodel</string></dict></plist>
+            """
+        try Data(currentVersion.replacingOccurrences(of: "%@", with: "Blog 3").utf8).write(to: package.appendingPathComponent(".xccurrentversion"))
+        let bundle = try ManagedObjectModelBundle(contentsOf: package)
+        XCTAssertEqual(bundle.versions.map(\.name), ["Blog 2", "Blog 3"])
+        XCTAssertEqual(bundle.currentModel.entities.map(\.name), ["Post", "Tag"])
+        XCTAssertEqual(bundle.packageWarnings.count, 1)
+        XCTAssertTrue(bundle.packageWarnings[0].message.hasPrefix("version Blog cannot be read and was left out"), "\(bundle.packageWarnings)")
+        XCTAssertTrue(bundle.packageWarnings[0].message.contains("Nobody"), "says why: \(bundle.packageWarnings)")
+        XCTAssertNotNil(bundle.version(compatibleWithStoreMetadata: StoreMetadata(
+            storeType: "sqlite", modelVersionHashes: try XCTUnwrap(bundle.version(named: "Blog 2")).model.entityVersionHashesByName)))
+
+        // The current version itself unreadable: its error.
+        try Data(currentVersion.replacingOccurrences(of: "%@", with: "Blog").utf8).write(to: package.appendingPathComponent(".xccurrentversion"))
+        XCTAssertThrowsError(try ManagedObjectModelBundle(contentsOf: package)) { error in
+            XCTAssertTrue("\(error)".contains("Nobody"), "\(error)")
+        }
     }
 }

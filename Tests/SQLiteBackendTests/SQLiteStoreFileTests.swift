@@ -22,7 +22,17 @@ final class SQLiteStoreFileTests: XCTestCase {
         let reopened = try TestStack.sqliteContainer(at: stack.url)
         let store = try XCTUnwrap(reopened.persistentStoreCoordinator.persistentStores.first)
         XCTAssertEqual(store.identifier, identifier, "the store UUID is kept in Z_METADATA")
-        XCTAssertEqual(store.metadata.modelVersionHashes, try BlogModel.make().entityVersionHashesByName)
+        XCTAssertEqual(
+            store.metadata.modelVersionHashes, try BlogModel.make().coreDataEntityVersionHashesByName,
+            "Core Data's hashes, so that Core Data opens the store without migrating it")
+
+        // A store an earlier Stowage made records Stowage's own hashes: it still opens.
+        var earlier = store.metadata
+        earlier.modelVersionHashes = try BlogModel.make().entityVersionHashesByName
+        let connection = try SQLiteConnection(path: stack.url.path, mode: .readWrite, log: .disabled)
+        try StoreOpener.writeMetadata(earlier, on: connection)
+        let again = try TestStack.sqliteContainer(at: stack.url)
+        XCTAssertEqual(again.persistentStoreCoordinator.persistentStores.first?.metadata.modelVersionHashes, earlier.modelVersionHashes)
     }
 
     func testEntityNumbersFollowNameOrder() throws {

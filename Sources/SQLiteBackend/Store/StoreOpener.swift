@@ -24,6 +24,7 @@ struct StoreOpener {
             if !exists { return try create(on: connection) }
             let numbers = try entityNumbers(on: connection)
             let schema = SQLiteSchema(model: model, entityNumbers: numbers)
+            try checkEveryEntityIsNumbered(schema, numbers: numbers, on: connection)
             let metadata = try Self.readMetadata(on: connection, url: url)
             // Stowage's own hashes, or Core Data's (a store Apple's Core Data wrote with this
             // model), identify the model; otherwise the store's layout must fit it.
@@ -49,7 +50,8 @@ struct StoreOpener {
         let statements = try schema.createStatements(model: model) { table, format in
             try compiler.indexPredicate(format, on: table)
         }
-        let metadata = StoreMetadata(storeType: PersistentStoreType.sqlite.rawValue, modelVersionHashes: model.entityVersionHashesByName)
+        // Core Data's hashes, so that Core Data on Apple platforms opens the store without migrating it.
+        let metadata = StoreMetadata(storeType: PersistentStoreType.sqlite.rawValue, modelVersionHashes: model.coreDataEntityVersionHashesByName)
         try connection.transaction {
             for statement in statements { try connection.execute(statement) }
             try Self.writeMetadata(metadata, on: connection)
@@ -57,20 +59,47 @@ struct StoreOpener {
         return Opened(schema: schema, metadata: metadata)
     }
 
+    /// Each model entity's number in `Z_PRIMARYKEY`: by its name, or — for an entity renamed
+    /// since the store was made, whose row Core Data leaves under the old name — by its
+    /// renaming identifier (`elementID`), as Core Data maps it.
     private func entityNumbers(on connection: SQLiteConnection) throws -> [String: Int64] {
-        var numbers: [String: Int64] = [:]
+        var stored: [String: Int64] = [:]
         try connection.query("SELECT Z_ENT, Z_NAME FROM Z_PRIMARYKEY") { row in
-            if let name = row.string(at: 1) { numbers[name] = row.int64(at: 0) }
+            if let name = row.string(at: 1) { stored[name] = row.int64(at: 0) }
+        }
+        let modelNames = Set(model.entities.map(\.name))
+        var numbers: [String: Int64] = [:]
+        for entity in model.entities {
+            if let number = stored[entity.name] {
+                numbers[entity.name] = number
+            } else if let oldName = entity.renamingIdentifier, !modelNames.contains(oldName), let number = stored[oldName] {
+                numbers[entity.name] = number
+            }
         }
         return numbers
+    }
+
+    /// Refuses a store in which some entity of the model has no number, or a renamed root
+    /// entity no table, whatever its metadata says: a fetch would otherwise return part of the
+    /// rows (a sub-entity's rows are found by number) or fail later naming an unknown entity.
+    private func checkEveryEntityIsNumbered(_ schema: SQLiteSchema, numbers: [String: Int64], on connection: SQLiteConnection) throws {
+        var problems: [String] = []
+        for entity in model.entities where numbers[entity.name] == nil {
+            let renamed = entity.renamingIdentifier.map { " (nor under its renaming identifier \($0))" } ?? ""
+            problems.append("entity \(entity.name) has no row in Z_PRIMARYKEY\(renamed)")
+        }
+        for table in schema.rootTables {
+            let present = try connection.scalar("SELECT COUNT(*) FROM sqlite_master WHERE type = 'table' AND name = ?", [.text(table.name)])
+            if present != .integer(1) { problems.append("table \(table.name) of entity \(table.rootEntity) is missing") }
+        }
+        guard problems.isEmpty else {
+            throw StoreError(.incompatibleModel, url: url, "the store does not fit the model: " + problems.joined(separator: "; ") + "; it was left untouched")
+        }
     }
 
     /// Every entity numbered, every table and column present.
     private func checkLayout(_ schema: SQLiteSchema, numbers: [String: Int64], on connection: SQLiteConnection) throws {
         var problems: [String] = []
-        for entity in model.entities where numbers[entity.name] == nil {
-            problems.append("entity \(entity.name) is not in the store")
-        }
         for table in schema.rootTables {
             var columns: Set<String> = []
             try connection.query("SELECT name FROM pragma_table_info(?)", [.text(table.name)]) { row in

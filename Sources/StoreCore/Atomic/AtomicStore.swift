@@ -73,15 +73,19 @@ public final class AtomicStore: PersistentStore {
                 throw StoreError(.invalidOption, "a \(type.rawValue) store needs a file URL in its description")
             }
             if let existing = DurableFile.identity(of: url), existing.size > 0 {
-                let file = try format.read(try DurableFile.read(url), model: model)
+                var file = try format.read(try DurableFile.read(url), model: model)
                 try Self.checkModel(of: file, against: model, migrating: description.shouldMigrateStoreAutomatically, url: url)
-                state.graph = try SnapshotGraph(file: file, model: model, storeIdentifier: file.metadata.storeUUID, url: url)
+                let highestKey = file.objects.withUnsafeBufferPointer { objects in
+                    objects.indices.reduce(Int64(0)) { max($0, objects[$1].primaryKey) }
+                }
                 state.metadata = file.metadata
                 state.metadata.storeType = type.rawValue
                 state.metadata.modelVersionHashes = model.entityVersionHashesByName
                 state.preservedMetadata = file.preservedMetadata
-                state.nextPrimaryKey = max(file.nextPrimaryKey, (file.objects.map(\.primaryKey).max() ?? 0) + 1)
+                state.nextPrimaryKey = max(file.nextPrimaryKey, highestKey == .max ? .max : highestKey + 1)
                 state.fileIdentity = existing
+                // Last: the graph takes the objects' values arrays as its snapshots' own.
+                state.graph = try SnapshotGraph(taking: &file, model: model, storeIdentifier: state.metadata.storeUUID, url: url)
             } else if description.isReadOnly {
                 throw StoreError(.io, url: url, "there is no store file to open read-only")
             } else {
@@ -162,8 +166,11 @@ public final class AtomicStore: PersistentStore {
     }
 
     public func newObjectIDs(forEntityNames entityNames: [String]) throws -> [ManagedObjectID] {
-        state.withLock { state in
-            entityNames.map { name in
+        try state.withLock { state throws(StoreError) in
+            guard state.nextPrimaryKey <= Int64.max - Int64(entityNames.count) else {
+                throw StoreError(.corrupt, url: url, "the store has no primary key left for \(entityNames.count) new objects")
+            }
+            return entityNames.map { name in
                 defer { state.nextPrimaryKey += 1 }
                 if let prototype = state.idPrototypes[name] {
                     return ManagedObjectID(primaryKey: state.nextPrimaryKey, sameEntityAndStoreAs: prototype)

@@ -56,6 +56,29 @@ package struct SnapshotGraph: Sendable {
         }
     }
 
+    /// The rows of one entity read from a file, with their IDs (known to be new and distinct).
+    struct LoadedTable {
+        let entityName: String
+        var rows: [StoreSnapshot?] = []
+        var ids: [ManagedObjectID] = []
+    }
+
+    /// Adds the rows of whole entities read from a file: an entity the graph does not hold yet
+    /// takes the list as its table.
+    mutating func loadTables(_ loaded: [LoadedTable]) {
+        for table in loaded where !table.rows.isEmpty {
+            guard tables[table.entityName] == nil else {
+                for case let row? in table.rows { tables[table.entityName]?.insert(row) }
+                continue
+            }
+            var entityTable = EntityTable()
+            entityTable.positions.reserveCapacity(table.ids.count)
+            for (position, id) in table.ids.enumerated() { entityTable.positions[id] = position }
+            entityTable.rows = table.rows
+            tables[table.entityName] = entityTable
+        }
+    }
+
     // MARK: Fetching
 
     package func execute(_ request: StoreFetchRequest) throws -> StoreFetchResult {

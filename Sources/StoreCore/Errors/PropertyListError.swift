@@ -42,4 +42,9 @@ extension ErrorCode where Domain == PropertyListError {
     public static let nestingTooDeep = Self("nestingTooDeep")
     /// The value, with shared references expanded, has more nodes than the reader's limit.
     public static let tooManyValues = Self("tooManyValues")
+    /// The property list is not an `NSKeyedArchiver` archive (``KeyedArchive``).
+    public static let notKeyedArchive = Self("notKeyedArchive")
+    /// A keyed archive holds an object of a class outside ``KeyedArchive``'s allow-list, or a
+    /// value it cannot write.
+    public static let classNotAllowed = Self("classNotAllowed")
 }

@@ -122,7 +122,8 @@ extension Transformable: ManagedPropertyDeclaration {
         guard let attribute = property as? AttributeDescription, let name = attribute.valueTransformerName else {
             return "declared with @Transformable but it is not a transformable attribute"
         }
-        if let transformer = AttributeValueTransformers.transformer(named: name), transformer.valueType != Value.self {
+        if let transformer = AttributeValueTransformers.transformer(named: name), transformer.valueType != Value.self,
+            transformer.valueType != Any.self {
             return "transformer '\(name)' handles \(transformer.valueType), not \(Value.self)"
         }
         return nil

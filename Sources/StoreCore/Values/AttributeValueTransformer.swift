@@ -54,7 +54,10 @@ public struct TransformerError: Error, CustomStringConvertible, Sendable {
     public init(_ description: String) { self.description = description }
 }
 
-/// The registry of transformers for transformable attributes, by name.
+/// The registry of transformers for transformable attributes, by name. Core Data's default
+/// transformers (`NSSecureUnarchiveFromData`, `NSKeyedUnarchiveFromData`: a
+/// ``KeyedArchiveTransformer``) are registered from the start; registering another under
+/// their names replaces them.
 ///
 /// For example:
 ///
@@ -63,7 +66,8 @@ public struct TransformerError: Error, CustomStringConvertible, Sendable {
 /// AttributeValueTransformers.transformer(named: "PaletteTransformer")   // the transformer
 /// ```
 public enum AttributeValueTransformers {
-    private static let registry = Mutex<[String: any AttributeValueTransformer]>([:])
+    private static let registry = Mutex<[String: any AttributeValueTransformer]>(
+        Dictionary(uniqueKeysWithValues: KeyedArchiveTransformer.names.map { ($0, KeyedArchiveTransformer() as any AttributeValueTransformer) }))
 
     /// Registers (or replaces) a transformer.
     public static func register(_ transformer: any AttributeValueTransformer, named name: String) {

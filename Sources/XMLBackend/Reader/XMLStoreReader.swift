@@ -6,9 +6,10 @@ import StoreCore
 /// `<object>` per object with its `<attribute>` and `<relationship>` elements.
 ///
 /// Element and attribute names are compared by address (libxml2 interns them), property names
-/// by bytes, and values are parsed from the bytes; the only `String`s made are string values and
-/// the model's own names, shared. Objects with ids that are not `z<n>` get fresh keys once every
-/// object has been read, and references to them are then resolved.
+/// by bytes, and values are parsed from the bytes straight into each object's layout, at the
+/// property's index (``AtomicStoreObject``); the only `String`s made are string values. Objects
+/// with ids that are not `z<n>` get fresh keys once every object has been read, and references to
+/// them are then resolved.
 ///
 /// For example:
 ///
@@ -45,7 +46,8 @@ struct XMLStoreReader {
     /// A reference to an object whose id is not `z<n>`, resolved once every object is read.
     private struct PendingReference {
         let object: Int
-        let relationship: String
+        let relationshipName: String
+        let propertyIndex: Int
         let position: Int
         let id: String
     }
@@ -64,6 +66,8 @@ struct XMLStoreReader {
         var highestReference: (key: Int64, line: Int)?
         /// The entity of the previous object, tried first for the next.
         var entityHint = 0
+        /// The keys of the relationship being read (reused: a to-one's key needs no array of its own).
+        var keys: [Int64] = []
     }
 
     init(document: UnsafeRawBufferPointer, table: XMLEntityTable) throws(StoreError) {
@@ -171,8 +175,7 @@ struct XMLStoreReader {
         } else if let unkeyedID {
             state.unkeyedObjects.append((index, unkeyedID))
         }
-        var object = AtomicStoreObject(entityName: entity.description.name, primaryKey: key ?? 0)
-        object.attributes.reserveCapacity(entity.attributes.count)
+        var object = AtomicStoreObject(entity: entity.description, primaryKey: key ?? 0)
         if !isEmpty {
             var attributeHint = 0
             while let event = try cursor.next() {
@@ -186,7 +189,7 @@ struct XMLStoreReader {
                 }
             }
         }
-        state.objects.append(object)
+        state.objects.append(consume object)  // moved, not copied (a copy retains the entity)
     }
 
     /// Reads one `<attribute>` into `object` and returns the attribute's index in the entity.
@@ -217,17 +220,22 @@ struct XMLStoreReader {
             }
             throw cursor.error(.corrupt, "an <attribute> without a name")
         }
-        let attribute = entity.attributes[attributeIndex]
-        if let unknownKind { throw cursor.error(.corrupt, "'\(attribute.name)' has the type '\(unknownKind)', which an XML store does not have") }
-        if let fileKind, !fileKind.canBeRead(as: attribute.kind) {
+        // The fields needed, not a copy of the whole entry (its arrays and names).
+        let kind = entity.attributes[attributeIndex].kind
+        if let unknownKind {
+            throw cursor.error(.corrupt, "'\(entity.attributes[attributeIndex].name)' has the type '\(unknownKind)', which an XML store does not have")
+        }
+        if let fileKind, !fileKind.canBeRead(as: kind) {
+            let attribute = entity.attributes[attributeIndex]
             throw cursor.error(.corrupt, "'\(attribute.name)' is written as \(fileKind.name) where the model has a \(attribute.description.attributeType.name) attribute")
         }
         let text = try cursor.text(isEmpty: isEmpty)
-        guard let value = decoding.value(of: attribute.kind, from: text) else {
+        guard let value = decoding.value(of: kind, from: text) else {
             let shown = String(decoding: text.prefix(80), as: UTF8.self)
-            throw cursor.error(.corrupt, "'\(attribute.name)' of a \(entity.description.name): \"\(shown)\" is not a value of type \(attribute.kind.name)")
+            throw cursor.error(
+                .corrupt, "'\(entity.attributes[attributeIndex].name)' of a \(entity.description.name): \"\(shown)\" is not a value of type \(kind.name)")
         }
-        object.attributes[attribute.name] = value
+        object[entity.attributes[attributeIndex].propertyIndex] = value
         return attributeIndex
     }
 
@@ -236,7 +244,7 @@ struct XMLStoreReader {
     ) throws(StoreError) {
         var relationshipIndex: Int?
         var unknownName: String?
-        var keys: [Int64] = []
+        state.keys.removeAll(keepingCapacity: true)
         var pending: [(position: Int, id: String)] = []
         let line = cursor.reader.line
         try cursor.forEachAttribute { name, value throws(StoreError) in
@@ -252,11 +260,11 @@ struct XMLStoreReader {
                     guard end > start else { break }
                     let id = UnsafeBufferPointer(rebasing: value[start..<end])
                     if let key = XMLObjectIdentifier.primaryKey(inID: id) {
-                        keys.append(key)
+                        state.keys.append(key)
                         if key > state.highestReference?.key ?? 0 { state.highestReference = (key, line) }
                     } else {
-                        pending.append((keys.count, String(decoding: id, as: UTF8.self)))
-                        keys.append(0)
+                        pending.append((state.keys.count, String(decoding: id, as: UTF8.self)))
+                        state.keys.append(0)
                     }
                     start = end
                 }
@@ -269,11 +277,21 @@ struct XMLStoreReader {
             throw cursor.error(.corrupt, "a <relationship> without a name")
         }
         try cursor.skip(isEmpty: isEmpty)
-        let relationship = entity.relationships[relationshipIndex]
+        // The fields needed, not a copy of the whole entry.
+        let propertyIndex = entity.relationships[relationshipIndex].propertyIndex
         for reference in pending {
-            state.pendingReferences.append(PendingReference(object: objectIndex, relationship: relationship.name, position: reference.position, id: reference.id))
+            state.pendingReferences.append(
+                PendingReference(
+                    object: objectIndex, relationshipName: entity.relationships[relationshipIndex].name, propertyIndex: propertyIndex,
+                    position: reference.position, id: reference.id))
         }
-        if !keys.isEmpty { object.relationships[relationship.name] = keys }
+        if state.keys.count == 1, !entity.relationships[relationshipIndex].isToMany {
+            object.setTargetKey(state.keys[0], at: propertyIndex)
+        } else if !state.keys.isEmpty {
+            // A copy of its own size: the buffer stays this reader's, and a long list read once
+            // does not make every later one as large.
+            object.setKeys(state.keys.withUnsafeBufferPointer { Array($0) }, at: propertyIndex)
+        }
     }
 
     // MARK: Ids that are not z<n>
@@ -298,9 +316,13 @@ struct XMLStoreReader {
         state.highestObjectKey = next
         for reference in state.pendingReferences {
             guard let key = keysByID[reference.id] else {
-                throw StoreError(.danglingReference, "a '\(reference.relationship)' relationship refers to '\(reference.id)', an object the file does not have")
+                throw StoreError(.danglingReference, "a '\(reference.relationshipName)' relationship refers to '\(reference.id)', an object the file does not have")
             }
-            state.objects[reference.object].relationships[reference.relationship]?[reference.position] = key
+            let index = reference.propertyIndex
+            var keys = state.objects[reference.object].keys(at: index)
+            guard reference.position < keys.count else { continue }
+            keys[reference.position] = key
+            state.objects[reference.object].setKeys(keys, at: index)
         }
     }
 }

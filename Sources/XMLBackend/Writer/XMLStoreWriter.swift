@@ -7,6 +7,10 @@ import StoreCore
 /// written in the model's order and `nil` ones left out; relationships that hold objects are
 /// written with their `idrefs` (in order for an ordered to-many), empty ones left out.
 ///
+/// Objects laid out by the model's entities (the engine's) are written straight from their
+/// layout, each value read at its property index; objects held by name are laid out first, which
+/// refuses names the model does not have.
+///
 /// For example:
 ///
 /// ```swift
@@ -27,11 +31,28 @@ struct XMLStoreWriter {
         try writer.startElement(pool["database"])
         try writeInfo(file, writer: writer, pool: pool, buffer: buffer)
         let plans = table.entities.map { EntityPlan($0, pool: pool) }
-        for object in file.objects {
-            guard let index = table.indexByName[object.entityName] else {
-                throw StoreError(.unknownEntity, "object \(object.primaryKey) is a '\(object.entityName)', an entity the model does not have")
+        let names = ElementNames(pool)
+        var hint = 0
+        // Through a buffer pointer: each object is read in place (an array's element would be
+        // copied, retaining its entity).
+        try file.objects.withUnsafeBufferPointer { (objects) throws(StoreError) in
+            for position in objects.indices {
+                guard let index = table.entityIndex(of: objects[position], hint: hint) else {
+                    throw StoreError(
+                        .unknownEntity, "object \(objects[position].primaryKey) is a '\(objects[position].entityName)', an entity the model does not have")
+                }
+                hint = index
+                let entity = table.entities[index].description
+                if objects[position].isLaidOut(by: entity) {
+                    try write(objects[position], plan: plans[index], names: names, writer: writer, buffer: buffer)
+                } else {
+                    let key = objects[position].primaryKey
+                    let laidOut = try objects[position].laidOut(as: entity) { code, property, text in
+                        StoreError(code, "object \(key) (\(entity.name)), '\(property)': \(text)")
+                    }
+                    try write(laidOut, plan: plans[index], names: names, writer: writer, buffer: buffer)
+                }
             }
-            try write(object, plan: plans[index], writer: writer, pool: pool, buffer: buffer)
         }
         try writer.fullEndElement()
         return try writer.finish()
@@ -58,12 +79,30 @@ struct XMLStoreWriter {
         try writer.fullEndElement()
     }
 
-    /// An entity's names as the writer passes them to libxml2.
-    private struct EntityPlan {
+    /// The element and attribute names every object uses, looked up in the pool once.
+    private struct ElementNames {
+        let object, type, id, attribute, name, relationship, destination, idrefs: UnsafePointer<UInt8>
+
+        init(_ pool: XMLNamePool) {
+            object = pool["object"]
+            type = pool["type"]
+            id = pool["id"]
+            attribute = pool["attribute"]
+            name = pool["name"]
+            relationship = pool["relationship"]
+            destination = pool["destination"]
+            idrefs = pool["idrefs"]
+        }
+    }
+
+    /// An entity's names as the writer passes them to libxml2 (a class: one reference per object).
+    private final class EntityPlan {
         let entity: XMLEntityTable.Entity
         let type: UnsafePointer<UInt8>
         let attributeNames: [UnsafePointer<UInt8>]
         let attributeKinds: [UnsafePointer<UInt8>]
+        /// The model's type of each attribute, what values are coerced to.
+        let attributeTypes: [AttributeType]
         let relationshipNames: [UnsafePointer<UInt8>]
         let cardinalities: [UnsafePointer<UInt8>]
         let destinations: [UnsafePointer<UInt8>]
@@ -73,6 +112,7 @@ struct XMLStoreWriter {
             type = pool[entity.typeName]
             attributeNames = entity.attributes.map { pool[$0.name] }
             attributeKinds = entity.attributes.map { pool[$0.kind.name] }
+            attributeTypes = entity.attributes.map(\.description.attributeType)
             relationshipNames = entity.relationships.map { pool[$0.name] }
             cardinalities = entity.relationships.map { pool[$0.cardinality] }
             destinations = entity.destinationTypeNames.map { pool[$0] }
@@ -80,59 +120,66 @@ struct XMLStoreWriter {
     }
 
     private func write(
-        _ object: AtomicStoreObject, plan: EntityPlan, writer: XMLTextWriter, pool: XMLNamePool, buffer: XMLTextBuffer
+        _ object: AtomicStoreObject, plan: EntityPlan, names: ElementNames, writer: XMLTextWriter, buffer: XMLTextBuffer
     ) throws(StoreError) {
         let entity = plan.entity
-        try writer.startElement(pool["object"])
-        try writer.attribute(pool["type"], plan.type)
-        try writeID(object.primaryKey, name: pool["id"], writer: writer, buffer: buffer)
-        var written = 0
-        for (index, attribute) in entity.attributes.enumerated() {
-            guard let value = object.attributes[attribute.name], !value.isNull else { continue }
-            written += 1
-            guard let coerced = attribute.description.attributeType.coerce(value) else {
-                throw StoreError(.corrupt, "object \(object.primaryKey) (\(entity.description.name)), '\(attribute.name)': a \(value.kindName) value where the model has a \(attribute.description.attributeType.name) attribute")
+        try writer.startElement(names.object)
+        try writer.attribute(names.type, plan.type)
+        try writeID(object.primaryKey, name: names.id, writer: writer, buffer: buffer)
+        for index in entity.attributes.indices {
+            let value = object[entity.attributes[index].propertyIndex]
+            guard !value.isNull else { continue }
+            let type = plan.attributeTypes[index]
+            guard let coerced = type.coerce(value) else {
+                throw StoreError(.corrupt, "object \(object.primaryKey) (\(entity.description.name)), '\(entity.attributes[index].name)': a \(value.kindName) value where the model has a \(type.name) attribute")
             }
             buffer.removeAll()
             do {
-                try XMLValueEncoding.append(coerced, as: attribute.kind, to: buffer)
+                try XMLValueEncoding.append(coerced, as: entity.attributes[index].kind, to: buffer)
             } catch {
                 throw StoreError(
                     .invalidOption,
-                    "object \(object.primaryKey) (\(entity.description.name)), '\(attribute.name)': the string holds \(error.characterName), a character XML 1.0 cannot hold; the XML store cannot save it (nothing was saved)")
+                    "object \(object.primaryKey) (\(entity.description.name)), '\(entity.attributes[index].name)': the string holds \(error.characterName), a character XML 1.0 cannot hold; the XML store cannot save it (nothing was saved)")
             }
-            try writer.startElement(pool["attribute"])
-            try writer.attribute(pool["name"], plan.attributeNames[index])
-            try writer.attribute(pool["type"], plan.attributeKinds[index])
+            try writer.startElement(names.attribute)
+            try writer.attribute(names.name, plan.attributeNames[index])
+            try writer.attribute(names.type, plan.attributeKinds[index])
             try writer.raw(buffer.bytes)
             try writer.fullEndElement()
         }
-        if written != object.attributes.count, written != object.attributes.count(where: { !$0.value.isNull }) {
-            let unknown = object.attributes.keys.first { name in !entity.attributes.contains { $0.name == name } } ?? ""
-            throw StoreError(.unknownProperty, "object \(object.primaryKey) (\(entity.description.name)) has a value for '\(unknown)', which the model's \(entity.description.name) does not have as a stored attribute")
-        }
-        for (index, relationship) in entity.relationships.enumerated() {
-            guard let keys = object.relationships[relationship.name], !keys.isEmpty else { continue }
+        for index in entity.relationships.indices {
             buffer.removeAll()
-            for (position, key) in keys.enumerated() {
-                if position > 0 { buffer.append(UInt8(ascii: " ")) }
-                buffer.append(UInt8(ascii: "z"))
-                buffer.append(String(key))
+            let propertyIndex = entity.relationships[index].propertyIndex
+            if entity.relationships[index].isToMany {
+                let keys = object.keys(at: propertyIndex)
+                guard !keys.isEmpty else { continue }
+                for (position, key) in keys.enumerated() {
+                    if position > 0 { buffer.append(UInt8(ascii: " ")) }
+                    appendID(key, to: buffer)
+                }
+            } else {
+                guard let key = object.targetKey(at: propertyIndex) else { continue }
+                appendID(key, to: buffer)
             }
-            try writer.startElement(pool["relationship"])
-            try writer.attribute(pool["name"], plan.relationshipNames[index])
-            try writer.attribute(pool["type"], plan.cardinalities[index])
-            try writer.attribute(pool["destination"], plan.destinations[index])
-            try writer.attribute(pool["idrefs"], buffer.cString)
+            try writer.startElement(names.relationship)
+            try writer.attribute(names.name, plan.relationshipNames[index])
+            try writer.attribute(names.type, plan.cardinalities[index])
+            try writer.attribute(names.destination, plan.destinations[index])
+            try writer.attribute(names.idrefs, buffer.cString)
             try writer.fullEndElement()
         }
         try writer.endElement()
     }
 
-    private func writeID(_ key: Int64, name: UnsafePointer<UInt8>, writer: XMLTextWriter, buffer: XMLTextBuffer) throws(StoreError) {
-        buffer.removeAll()
+    /// `z<key>`, the id Core Data gives the object with `key`.
+    private func appendID(_ key: Int64, to buffer: XMLTextBuffer) {
         buffer.append(UInt8(ascii: "z"))
         buffer.append(String(key))
+    }
+
+    private func writeID(_ key: Int64, name: UnsafePointer<UInt8>, writer: XMLTextWriter, buffer: XMLTextBuffer) throws(StoreError) {
+        buffer.removeAll()
+        appendID(key, to: buffer)
         try writer.attribute(name, buffer.cString)
     }
 }

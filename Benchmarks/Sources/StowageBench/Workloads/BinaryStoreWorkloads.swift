@@ -29,10 +29,12 @@ enum BinaryStoreWorkloads {
         init(_ data: QuakeData, model: ManagedObjectModel) throws {
             self.model = model
             var file = AtomicStoreFile(metadata: StoreMetadata(storeType: "binary", modelVersionHashes: model.entityVersionHashesByName))
-            file.objects = data.quakes.enumerated().map { position, quake in
-                AtomicStoreObject(
-                    entityName: "Quake", primaryKey: Int64(position + 1),
-                    attributes: ["magnitude": .double(quake.magnitude), "place": .string(quake.place), "time": .date(quake.time)])
+            // Laid out by the model's entity, as the engine hands objects to a format.
+            let quake = try model.entity(named: "Quake")
+            file.objects = try data.quakes.enumerated().map { position, row in
+                try AtomicStoreObject(
+                    entity: quake, primaryKey: Int64(position + 1),
+                    attributes: ["magnitude": .double(row.magnitude), "place": .string(row.place), "time": .date(row.time)])
             }
             file.nextPrimaryKey = Int64(data.quakes.count + 1)
             self.file = file

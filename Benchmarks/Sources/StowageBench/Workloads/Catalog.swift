@@ -196,7 +196,7 @@ final class Fixtures {
     /// The 100,000 tremors as the atomic engine hands them to a format.
     func tremorFile() throws -> AtomicStoreFile {
         if let cachedTremorFile { return cachedTremorFile }
-        let file = XMLStoreWorkloads.makeFile(tremors, model: try tremorModel(indexed: false))
+        let file = try XMLStoreWorkloads.makeFile(tremors, model: try tremorModel(indexed: false))
         cachedTremorFile = file
         return file
     }

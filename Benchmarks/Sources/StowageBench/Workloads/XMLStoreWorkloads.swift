@@ -13,11 +13,13 @@ import XMLBackend
 /// opening the store costs: reading the file, parsing it and building the engine's snapshot
 /// graph (``AtomicStore`` with the XML format).
 enum XMLStoreWorkloads {
-    /// The tremors as the engine hands them to a format: one object per row, keys 1….
-    static func makeFile(_ rows: [TremorRow], model: ManagedObjectModel) -> AtomicStoreFile {
+    /// The tremors as the engine hands them to a format: one object per row, keys 1…, laid out
+    /// by the model's entity.
+    static func makeFile(_ rows: [TremorRow], model: ManagedObjectModel) throws -> AtomicStoreFile {
         var file = AtomicStoreFile(metadata: StoreMetadata(storeType: "xml", modelVersionHashes: model.entityVersionHashesByName))
-        file.objects = rows.enumerated().map { index, row in
-            AtomicStoreObject(entityName: "Tremor", primaryKey: Int64(index + 1), attributes: [
+        let tremor = try model.entity(named: "Tremor")
+        file.objects = try rows.enumerated().map { index, row in
+            try AtomicStoreObject(entity: tremor, primaryKey: Int64(index + 1), attributes: [
                 "magnitude": .double(row.magnitude), "depth": .double(row.depth), "latitude": .double(row.latitude),
                 "longitude": .double(row.longitude), "time": .date(Date(timeIntervalSince1970: row.time)),
                 "place": .string(row.place), "code": .string(row.code), "status": .string(row.status),

@@ -4,7 +4,9 @@ import Foundation
 ///
 /// `%@` takes any ``StoreValueConvertible`` value, `nil`, a ``ManagedObject`` (its object ID), a
 /// ``StoreExpression``, or an array or set of those (an aggregate). `%K` takes a key path string.
-/// `%d`, `%i`, `%ld`… take integers, `%f` and `%lf` numbers, `%s` strings.
+/// Integer conversions (`%d`, `%i`, `%ld`, `%lld`, `%u`, `%lu`, `%x`, `%o`, `%hd`, `%qi`…; `%c` a
+/// character's code, as an integer or a one-character string) take integers; floating-point
+/// conversions (`%f`, `%lf`, `%e`, `%g`, `%a`, `%la`…) numbers; `%s` strings.
 enum PredicateArgument {
     /// What a specifier expected, when its argument does not fit.
     struct Mismatch: Error {
@@ -14,7 +16,38 @@ enum PredicateArgument {
 
     /// The expression for `argument` given for the specifier `spec`, or a description of what
     /// the specifier expects.
+    /// The printf conversions a specifier may end with (after its length modifier).
+    static let conversions: Set<Character> = ["d", "i", "D", "u", "U", "o", "O", "x", "X", "c", "C", "e", "E", "f", "F", "g", "G", "a", "A", "s", "S"]
+
     static func expression(for argument: Any, specifier spec: String) -> Result<StoreExpression, Mismatch> {
+        guard spec != "@", spec != "K", let conversion = spec.last else { return keyOrObject(argument, specifier: spec) }
+        switch conversion {
+        case "d", "i", "D", "u", "U", "o", "O", "x", "X", "c", "C":
+            // Integers (%c, %C: a character's code), whatever the length modifier.
+            if let value = integer(argument) { return .success(.constant(.integer(value))) }
+            if conversion == "c" || conversion == "C", let scalar = singleScalar(argument) {
+                return .success(.constant(.integer(Int64(scalar.value))))
+            }
+            return .failure(Mismatch("%\(spec) expects an integer, got \(kind(of: argument))"))
+        case "e", "E", "f", "F", "g", "G", "a", "A":
+            if let value = argument as? any BinaryFloatingPoint { return .success(.constant(.double(Double(value)))) }
+            if let value = integer(argument) { return .success(.constant(.double(Double(value)))) }
+            if let value = argument as? Decimal { return .success(.constant(.double(NSDecimalNumber(decimal: value).doubleValue))) }
+            return .failure(Mismatch("%\(spec) expects a number, got \(kind(of: argument))"))
+        default:  // s, S
+            if let value = argument as? String { return .success(.constant(.string(value))) }
+            if let value = argument as? Substring { return .success(.constant(.string(String(value)))) }
+            return .failure(Mismatch("%\(spec) expects a string, got \(kind(of: argument))"))
+        }
+    }
+
+    private static func singleScalar(_ argument: Any) -> Unicode.Scalar? {
+        let text = (argument as? Character).map(String.init) ?? (argument as? String)
+        guard let text, text.unicodeScalars.count == 1 else { return nil }
+        return text.unicodeScalars.first
+    }
+
+    private static func keyOrObject(_ argument: Any, specifier spec: String) -> Result<StoreExpression, Mismatch> {
         switch spec {
         case "K":
             let path = (argument as? String) ?? (argument as? Substring).map(String.init)
@@ -24,18 +57,6 @@ enum PredicateArgument {
             }
             let got = path.map { "'\($0)'" } ?? kind(of: argument)
             return .failure(Mismatch("%K expects a key path (names and @operators joined by dots), got \(got)"))
-        case "d", "i", "ld", "lld", "u", "lu", "llu":
-            if let value = integer(argument) { return .success(.constant(.integer(value))) }
-            return .failure(Mismatch("%\(spec) expects an integer, got \(kind(of: argument))"))
-        case "f", "lf":
-            if let value = argument as? any BinaryFloatingPoint { return .success(.constant(.double(Double(value)))) }
-            if let value = integer(argument) { return .success(.constant(.double(Double(value)))) }
-            if let value = argument as? Decimal { return .success(.constant(.double(NSDecimalNumber(decimal: value).doubleValue))) }
-            return .failure(Mismatch("%\(spec) expects a number, got \(kind(of: argument))"))
-        case "s":
-            if let value = argument as? String { return .success(.constant(.string(value))) }
-            if let value = argument as? Substring { return .success(.constant(.string(String(value)))) }
-            return .failure(Mismatch("%s expects a string, got \(kind(of: argument))"))
         default:
             return object(argument, nestedIn: 0)
         }

@@ -96,14 +96,30 @@ struct PredicateLexer {
         return true
     }
 
+    /// A printf-style specifier as NSPredicate reads them: `%@`, `%K`, or an optional length
+    /// modifier (`hh`, `h`, `l`, `ll`, `q`, `L`, `z`, `t`, `j`) and a conversion (`d i D u U o O x X
+    /// c C e E f F g G a A s S`). Returned without the `%`, with its length modifier.
     private mutating func specifier() throws(PredicateSyntaxError) -> String {
         let start = position
         position += 1
-        for spec in ["@", "K", "lld", "llu", "ld", "lu", "lf", "d", "i", "u", "f", "s"] where matches(spec) {
-            position += spec.unicodeScalars.count
-            return spec
+        if matches("@") || matches("K") {
+            position += 1
+            return String(Character(scalars[position - 1]))
         }
-        throw error(.invalidCharacter, "unknown format specifier; expected %@, %K, %d, %i, %ld, %f, %lf or %s", at: start)
+        var spec = ""
+        for modifier in ["hh", "ll", "h", "l", "q", "L", "z", "t", "j"] where matches(modifier) {
+            spec = modifier
+            position += modifier.unicodeScalars.count
+            break
+        }
+        if let conversion = peek(), PredicateArgument.conversions.contains(Character(conversion)) {
+            position += 1
+            return spec + String(Character(conversion))
+        }
+        throw error(
+            .invalidCharacter,
+            "unknown format specifier; expected %@, %K, or a printf conversion such as %d, %ld, %lu, %x, %c, %f, %la, %e, %g or %s",
+            at: start)
     }
 
     private mutating func number() throws(PredicateSyntaxError) -> PredicateToken.Kind {

@@ -73,6 +73,15 @@ extension PredicateParser {
             switch current.kind {
             case .word(let w), .escapedWord(let w): key = w
             case .collectionOperator(let w): key = "@" + w
+            case .specifier("K"):
+                // `moods.%K`, `$x.%K`, `%K.%K`: the argument's key path continues this one.
+                let offset = current.offset
+                advance()
+                guard case .keyPath(let path) = try argument("K", at: offset) else {
+                    throw PredicateSyntaxError(.wrongArgumentType, "%K expects a key path", format: format, offset: offset)
+                }
+                expression = Self.member(of: expression, path)
+                continue
             default: throw unexpected("a key after '.'")
             }
             advance()
