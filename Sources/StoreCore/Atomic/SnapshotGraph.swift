@@ -88,34 +88,9 @@ package struct SnapshotGraph: Sendable {
             let total = names.reduce(0) { $0 + (tables[$1]?.live ?? 0) }
             return .count(max(0, min(request.fetchLimit > 0 ? request.fetchLimit : .max, total - request.fetchOffset)))
         }
-        let evaluator = PredicateEvaluator()
         let resolve: (ManagedObjectID) -> StoreSnapshot? = { self[$0] }
-        var matches: [StoreSnapshot] = []
-        for name in names {
-            guard let table = tables[name] else { continue }
-            for case let row? in table.rows {
-                if let predicate = request.predicate {
-                    guard try evaluator.evaluate(predicate, on: SnapshotSource(snapshot: row, model: model, resolve: resolve)) else { continue }
-                }
-                matches.append(row)
-            }
-        }
-        if !request.sortDescriptors.isEmpty {
-            let comparator = SortComparator(request.sortDescriptors)
-            let keys = try matches.map { try comparator.keys(for: SnapshotSource(snapshot: $0, model: model, resolve: resolve)) }
-            matches = comparator.sort(matches, keys: keys)
-        }
-        if request.resultType == .dictionary {
-            let sources = matches.map { SnapshotSource(snapshot: $0, model: model, resolve: resolve) }
-            return .dictionaries(try DictionaryFetch(request: request, entity: entity).rows(from: sources))
-        }
-        if request.fetchOffset > 0 { matches = Array(matches.dropFirst(request.fetchOffset)) }
-        if request.fetchLimit > 0 { matches = Array(matches.prefix(request.fetchLimit)) }
-        switch request.resultType {
-        case .count: return .count(matches.count)
-        case .managedObjectID: return .objectIDs(matches.map(\.objectID))
-        case .managedObject, .dictionary: return .snapshots(matches)
-        }
+        return try SnapshotFetch(request: request, entity: entity, model: model, resolve: resolve)
+            .run(over: names.compactMap { tables[$0]?.rows })
     }
 
     package func objectIDs(forRelationship name: String, of id: ManagedObjectID) -> [ManagedObjectID] {

@@ -122,15 +122,17 @@ extension ManagedObjectContext {
             return rows
         }
 
-        let evaluator = PredicateEvaluator()
+        var predicate = request.predicate.map { CompiledPredicate<ManagedObject>($0, fallbackSource: { $0 }) }
         let excluded = Set((pendingDeleted + pendingUpdated).map(\.objectID))
         var candidates: [ManagedObject] = rows.ids.filter { !excluded.contains($0) }.compactMap { registeredOrFaultObject(for: $0) }
         for object in pendingUpdated + pendingInserted {
-            if try request.predicate.map({ try evaluator.evaluate($0, on: object) }) ?? true { candidates.append(object) }
+            if try predicate?.evaluate(object) ?? true { candidates.append(object) }
         }
         if !request.sortDescriptors.isEmpty {
-            let comparator = SortComparator(request.sortDescriptors)
-            candidates = comparator.sort(candidates, keys: try candidates.map { try comparator.keys(for: $0) })
+            var sortKeys = CompiledSortKeys<ManagedObject>(request.sortDescriptors, fallbackSource: { $0 })
+            var keys: [StoreValue] = []
+            for object in candidates { try sortKeys.appendKeys(of: object, to: &keys) }
+            candidates = SortComparator(request.sortDescriptors).sort(candidates, flatKeys: keys)
         }
         if request.fetchOffset > 0 { candidates = Array(candidates.dropFirst(request.fetchOffset)) }
         if request.fetchLimit > 0 { candidates = Array(candidates.prefix(request.fetchLimit)) }

@@ -46,7 +46,7 @@ package enum ValueComparison {
             switch op {
             case .beginsWith: return fx.hasPrefix(fy)
             case .endsWith: return fx.hasSuffix(fy)
-            case .contains: return fx.contains(fy)
+            case .contains: return substring(fy, isIn: fx)
             case .like: return LikePattern.matches(fx, fy)
             default: return false
             }
@@ -57,7 +57,16 @@ package enum ValueComparison {
 
     package static func contains(_ container: StoreValue, _ element: StoreValue, _ options: StoreComparison.Options) -> Bool {
         guard case .string(let x) = container, case .string(let y) = element else { return false }
-        return fold(x, options).contains(fold(y, options))
+        return substring(fold(y, options), isIn: fold(x, options))
+    }
+
+    /// Whether `text` contains `needle`, by Foundation's search (an empty needle is never
+    /// contained) — except for a needle holding a NUL, which Foundation mishandles (it stops
+    /// reading the needle there, and traps on some texts): that one is searched for character
+    /// by character.
+    static func substring(_ needle: String, isIn text: String) -> Bool {
+        if needle.utf8.contains(0) { return text.firstRange(of: needle) != nil }
+        return text.contains(needle)
     }
 
     private static func isNumeric(_ value: StoreValue) -> Bool {
