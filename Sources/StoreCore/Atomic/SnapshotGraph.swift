@@ -83,6 +83,8 @@ package struct SnapshotGraph: Sendable {
 
     package func execute(_ request: StoreFetchRequest) throws -> StoreFetchResult {
         let entity = try model.entity(named: request.entityName)
+        // Refused whether or not there is anything to evaluate, as on SQLite.
+        try FetchRequestCheck.check(request, entity: entity)
         let names = request.includesSubentities ? entity.entityAndDescendantNames.sorted() : [entity.name]
         if request.predicate == nil, request.resultType == .count {
             let total = names.reduce(0) { $0 + (tables[$1]?.live ?? 0) }
