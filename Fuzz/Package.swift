@@ -9,7 +9,7 @@ let package = Package(
     platforms: [.macOS(.v15)],
     targets: [
         .target(name: "StoreCore"),
-        // libFuzzer's driver, shared by the three fuzzers.
+        // libFuzzer's driver, shared by the fuzzers.
         .target(name: "FuzzDriver"),
         .target(name: "PredicateFuzzTarget", dependencies: ["StoreCore"]),
         .executableTarget(name: "PredicateFuzzer", dependencies: ["PredicateFuzzTarget", "FuzzDriver"]),
@@ -21,6 +21,9 @@ let package = Package(
         .target(name: "BinaryBackend", dependencies: ["StoreCore"]),
         .target(name: "BinaryStoreFuzzTarget", dependencies: ["StoreCore", "BinaryBackend"]),
         .executableTarget(name: "BinaryStoreFuzzer", dependencies: ["BinaryStoreFuzzTarget", "FuzzDriver"]),
+        // NSKeyedArchiver archives (Core Data's default transformers).
+        .target(name: "KeyedArchiveFuzzTarget", dependencies: ["StoreCore"]),
+        .executableTarget(name: "KeyedArchiveFuzzer", dependencies: ["KeyedArchiveFuzzTarget", "FuzzDriver"]),
     ],
     swiftLanguageModes: [.v6]
 )

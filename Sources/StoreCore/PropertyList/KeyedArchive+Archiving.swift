@@ -7,8 +7,8 @@ extension KeyedArchive {
     /// `Decimal`, `Data`, `Date`, `URL`, `UUID`, `NSNull`, arrays, dictionaries with hashable
     /// keys and sets of those.
     ///
-    /// - Throws: ``PropertyListError`` with `.classNotAllowed` for a value of another type, or
-    ///   `.nestingTooDeep` beyond ``maxDepth``.
+    /// - Throws: ``PropertyListError`` with `.classNotAllowed` for a value of another type,
+    ///   `.corrupt` for a date that is NaN or infinite, or `.nestingTooDeep` beyond ``maxDepth``.
     public static func archive(_ value: Any) throws(PropertyListError) -> Data {
         var writer = ArchiveWriter()
         let root = try writer.add(value, depth: 0)
@@ -44,7 +44,12 @@ extension KeyedArchive {
                 return append(.integer(exact))
             case let real as any BinaryFloatingPoint: return append(.real(Double(real)))
             case let data as Data: return append(.data(data))
-            case let date as Date: return append(instance("NSDate", ["NS.time": .real(date.timeIntervalSinceReferenceDate)]))
+            case let date as Date:
+                // Refused here rather than written and then refused when read back.
+                guard date.timeIntervalSinceReferenceDate.isFinite else {
+                    throw PropertyListError(.corrupt, "a date of \(date.timeIntervalSinceReferenceDate) seconds is not a date")
+                }
+                return append(instance("NSDate", ["NS.time": .real(date.timeIntervalSinceReferenceDate)]))
             case let uuid as UUID:
                 let bytes = withUnsafeBytes(of: uuid.uuid) { Data($0) }
                 return append(instance("NSUUID", ["NS.uuidbytes": .data(bytes)]))
@@ -52,17 +57,42 @@ extension KeyedArchive {
                 let relative = append(.string(url.absoluteString))
                 return append(instance("NSURL", ["NS.base": .uid(0), "NS.relative": .uid(relative)]))
             case let set as Set<AnyHashable>:
-                let members = try set.map { (member: AnyHashable) throws(PropertyListError) in try add(member.base, depth: depth + 1) }
+                // In a stable order, so that the same set always archives to the same bytes.
+                let members = try set.sorted(by: Self.stableOrder).map { (member: AnyHashable) throws(PropertyListError) in
+                    try add(member.base, depth: depth + 1)
+                }
                 return append(instance("NSSet", ["NS.objects": .array(members.map(PropertyListValue.uid))]))
             case let dictionary as [String: Any]:
                 return try addDictionary(dictionary.sorted { $0.key < $1.key }.map { ($0.key as Any, $0.value) }, depth: depth)
             case let dictionary as [AnyHashable: Any]:
-                return try addDictionary(dictionary.map { ($0.key.base, $0.value) }, depth: depth)
+                return try addDictionary(dictionary.sorted { Self.stableOrder($0.key, $1.key) }.map { ($0.key.base, $0.value) }, depth: depth)
             case let array as [Any]:
                 let members = try array.map { (member: Any) throws(PropertyListError) in try add(member, depth: depth + 1) }
                 return append(instance("NSArray", ["NS.objects": .array(members.map(PropertyListValue.uid))]))
             default:
                 throw PropertyListError(.classNotAllowed, "a value of type \(type(of: value)) cannot be archived (only Foundation's value types)")
+            }
+        }
+
+        private static func stableOrder(_ lhs: AnyHashable, _ rhs: AnyHashable) -> Bool {
+            sortKey(lhs.base) < sortKey(rhs.base)
+        }
+
+        /// A deterministic key for the values an archive holds (never a value's `description`:
+        /// Foundation traps printing some dates).
+        private static func sortKey(_ value: Any) -> String {
+            switch value {
+            case let string as String: "s" + string
+            case let boolean as Bool: boolean ? "b1" : "b0"
+            case let integer as any BinaryInteger: "i" + String(integer)
+            case let real as Double: "d" + String(real.bitPattern)
+            case let date as Date: "t" + String(date.timeIntervalSinceReferenceDate.bitPattern)
+            case let data as Data: "x" + data.base64EncodedString()
+            case let uuid as UUID: "u" + uuid.uuidString
+            case let url as URL: "l" + url.absoluteString
+            case let decimal as Decimal: "m" + NSDecimalNumber(decimal: decimal).stringValue
+            case is NSNull: "n"
+            default: "~" + String(describing: type(of: value))
             }
         }
 

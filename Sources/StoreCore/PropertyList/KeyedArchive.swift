@@ -73,7 +73,7 @@ public enum KeyedArchive {
             case .real(let real): return real
             case .boolean(let boolean): return boolean
             case .data(let data): return data
-            case .date(let date): return date
+            case .date(let date): return try Self.finite(date.timeIntervalSinceReferenceDate)
             case .uid, .array: throw PropertyListError(.corrupt, "an archived object is a bare \(object.kindName)")
             case .dictionary(let fields): return try instance(fields, depth: depth)
             }
@@ -92,7 +92,7 @@ public enum KeyedArchive {
                 guard let seconds = fields["NS.time"]?.realValue ?? fields["NS.time"]?.integerValue.map(Double.init) else {
                     throw missing("NS.time", of: name)
                 }
-                return Date(timeIntervalSinceReferenceDate: seconds)
+                return try Self.finite(seconds)
             case "NSUUID":
                 guard let bytes = fields["NS.uuidbytes"]?.dataValue, bytes.count == 16 else { throw missing("NS.uuidbytes (16 bytes)", of: name) }
                 return bytes.withUnsafeBytes { raw in UUID(uuid: raw.loadUnaligned(as: uuid_t.self)) }
@@ -184,6 +184,13 @@ public enum KeyedArchive {
             var significand = Decimal(0)
             for byte in mantissa.reversed() { significand = significand * 256 + Decimal(Int(byte)) }
             return Decimal(sign: isNegative ? .minus : .plus, exponent: Int(exponent), significand: significand)
+        }
+
+        /// A date at `seconds` after the reference date; NaN and infinities are refused (Foundation
+        /// traps on printing such a date).
+        private static func finite(_ seconds: Double) throws(PropertyListError) -> Date {
+            guard seconds.isFinite else { throw PropertyListError(.corrupt, "a date of \(seconds) seconds is not a date") }
+            return Date(timeIntervalSinceReferenceDate: seconds)
         }
 
         private func missing(_ field: String, of name: String) -> PropertyListError {

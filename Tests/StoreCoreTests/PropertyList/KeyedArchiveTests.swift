@@ -70,6 +70,9 @@ final class KeyedArchiveTests: XCTestCase {
         XCTAssertEqual(code(archive([.string("$null"), .dictionary(["NS.objects": .array([.uid(9)]), "$class": .uid(2)]), classDescription("NSArray")])), .corrupt)
         XCTAssertEqual(code(archive([.string("$null"), .dictionary(["NS.string": .string("x")])])), .corrupt)
         XCTAssertEqual(code(archive([.string("$null"), .array([])])), .corrupt)
+        // A date that is no date (found by the fuzzer: Foundation traps printing it).
+        XCTAssertEqual(code(archive([.string("$null"), .dictionary(["NS.time": .real(.nan), "$class": .uid(2)]), classDescription("NSDate")])), .corrupt)
+        XCTAssertEqual(code(archive([.string("$null"), .date(Date(timeIntervalSinceReferenceDate: .infinity))])), .corrupt)
         // Not an archive at all.
         XCTAssertEqual(code(BinaryPropertyListWriter().write(.dictionary(["a": .integer(1)]))), .notKeyedArchive)
         XCTAssertEqual(code(Data("not a plist".utf8)), .notBinaryPropertyList)
@@ -86,6 +89,9 @@ final class KeyedArchiveTests: XCTestCase {
         }
         XCTAssertThrowsError(try KeyedArchive.archive(["a": [Point()]])) { error in
             XCTAssertEqual((error as? PropertyListError)?.code, .classNotAllowed)
+        }
+        XCTAssertThrowsError(try KeyedArchive.archive([Date(timeIntervalSinceReferenceDate: .nan)]), "would not read back") { error in
+            XCTAssertEqual((error as? PropertyListError)?.code, .corrupt)
         }
     }
 

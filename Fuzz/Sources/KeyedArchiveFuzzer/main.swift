@@ -1,0 +1,4 @@
+import FuzzDriver
+import KeyedArchiveFuzzTarget
+
+runFuzzer { data, size in keyedArchiveFuzzTestOneInput(data, size) }
