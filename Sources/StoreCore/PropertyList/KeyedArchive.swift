@@ -39,12 +39,15 @@ public enum KeyedArchive {
             throw PropertyListError(.notKeyedArchive, "the archive's $top has no root object")
         }
         var reader = ArchiveReader(objects: objects)
-        return try reader.value(at: reference, depth: 0) ?? NSNull()
+        return try reader.value(at: reference, depth: 0) ?? reader.null
     }
 
     /// Walks `$objects`, decoding each reference once and refusing cycles.
     private struct ArchiveReader {
         let objects: [PropertyListValue]
+        /// The one `NSNull` of the value: Foundation's `NSNull`s are equal but hash apart, so two
+        /// of them in a set would break it.
+        let null = NSNull()
         var decoded: [UInt64: Any?] = [:]
         var inProgress: Set<UInt64> = []
 
@@ -107,7 +110,7 @@ public enum KeyedArchive {
                 }
                 return url
             case "NSNull":
-                return NSNull()
+                return null
             case "NSDecimalNumber", "NSDecimal":
                 return try decimal(fields)
             case "NSArray", "NSMutableArray", "NSOrderedSet", "NSMutableOrderedSet":
@@ -168,7 +171,7 @@ public enum KeyedArchive {
                 guard case .uid(let reference) = element else {
                     throw PropertyListError(.corrupt, "\(name) holds a \(element.kindName), not a reference")
                 }
-                result.append(try value(at: reference, depth: depth + 1) ?? NSNull())
+                result.append(try value(at: reference, depth: depth + 1) ?? null)
             }
             return result
         }

@@ -70,6 +70,8 @@ final class KeyedArchiveTests: XCTestCase {
         XCTAssertEqual(code(archive([.string("$null"), .dictionary(["NS.objects": .array([.uid(9)]), "$class": .uid(2)]), classDescription("NSArray")])), .corrupt)
         XCTAssertEqual(code(archive([.string("$null"), .dictionary(["NS.string": .string("x")])])), .corrupt)
         XCTAssertEqual(code(archive([.string("$null"), .array([])])), .corrupt)
+        // A set holding `$null` twice (found by the fuzzer: two NSNulls are equal but hash apart).
+        XCTAssertNil(code(archive([.string("$null"), .dictionary(["NS.objects": .array([.uid(0), .uid(0)]), "$class": .uid(2)]), classDescription("NSSet")])))
         // A date that is no date (found by the fuzzer: Foundation traps printing it).
         XCTAssertEqual(code(archive([.string("$null"), .dictionary(["NS.time": .real(.nan), "$class": .uid(2)]), classDescription("NSDate")])), .corrupt)
         XCTAssertEqual(code(archive([.string("$null"), .date(Date(timeIntervalSinceReferenceDate: .infinity))])), .corrupt)
