@@ -7,15 +7,21 @@ import XCTest
 /// Saves: uniqueness constraints, optimistic locking under every merge policy, external
 /// binary storage.
 final class SQLiteSavingTests: XCTestCase {
-    func testUniquenessConflictGivesTypedErrorAndWritesNothing() throws {
-        let stack = try SQLiteTestStore()
+    /// Saves a tag (tag names are unique) and returns its ID.
+    @discardableResult
+    private func saveTag(named name: String, in stack: SQLiteTestStore) throws -> ManagedObjectID {
         let context = stack.container.newBackgroundContext()
-        let existing = try context.performAndWait {
+        return try context.performAndWait {
             let tag = try Tag(context: context)
-            tag.name = "fog"
+            tag.name = name
             try context.save()
             return tag.objectID
         }
+    }
+
+    func testUniquenessConflictGivesTypedErrorAndWritesNothing() throws {
+        let stack = try SQLiteTestStore()
+        let existing = try saveTag(named: "fog", in: stack)
         let other = stack.container.newBackgroundContext()
         try other.performAndWait {
             let post = try Post(context: other)
@@ -36,12 +42,7 @@ final class SQLiteSavingTests: XCTestCase {
 
     func testFailedSaveSpendsNoPrimaryKeysAndKeepsTemporaryIDs() throws {
         let stack = try SQLiteTestStore()
-        let context = stack.container.newBackgroundContext()
-        try context.performAndWait {
-            let tag = try Tag(context: context)
-            tag.name = "fog"
-            try context.save()
-        }
+        try saveTag(named: "fog", in: stack)
         let other = stack.container.newBackgroundContext()
         try other.performAndWait {
             let post = try Post(context: other)

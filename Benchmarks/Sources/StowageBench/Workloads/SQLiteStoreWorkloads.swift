@@ -212,25 +212,13 @@ enum SQLiteStoreWorkloads {
     /// `magnitude = magnitude + 1` on each, one `save()`. The context is released after the
     /// clock stops; the file is then read back with SQLite and checked.
     static func updateSave(from store: URL, model: ManagedObjectModel, count: Int) throws -> Duration {
-        let copy = try Scratch.copyDatabase(store, "update-stowage")
-        defer { Scratch.remove(copy.directory) }
-        var fetched = 0
-        let elapsed = try {
-            let context = makeContext(try makeContainer(model: model, url: copy.url))
-            var request = FetchRequest<Tremor>()
-            request.returnsObjectsAsFaults = false
-            return try measure {
-                try context.performAndWait {
-                    let tremors = try context.fetch(request)
-                    fetched = tremors.count
-                    for tremor in tremors { tremor.magnitude = updated(magnitude: tremor.magnitude) }
-                    try context.save()
-                }
-            }
-        }()
-        guard fetched == count else { throw BenchmarkError.wrongResultCount(found: fetched, expected: count) }
-        try RawSQLiteBaselines.checkUpdated(path: copy.url.path, count: count, "stowage update-save")
-        return elapsed
+        var request = FetchRequest<Tremor>()
+        request.returnsObjectsAsFaults = false
+        return try saveOnCopy(of: store, "update-stowage", model: model, count: count, request: request) { tremors, _ in
+            for tremor in tremors { tremor.magnitude = updated(magnitude: tremor.magnitude) }
+        } check: { path in
+            try RawSQLiteBaselines.checkUpdated(path: path, count: count, "stowage update-save")
+        }
     }
 
     // MARK: (g) fetch, delete every object, save
@@ -239,23 +227,35 @@ enum SQLiteStoreWorkloads {
     /// untimed), fetch every object (as faults, the default), `delete` each, one `save()`. The
     /// context is released after the clock stops; the table must then be empty.
     static func deleteSave(from store: URL, model: ManagedObjectModel, count: Int) throws -> Duration {
-        let copy = try Scratch.copyDatabase(store, "delete-stowage")
+        try saveOnCopy(of: store, "delete-stowage", model: model, count: count, request: FetchRequest<Tremor>()) { tremors, context in
+            for tremor in tremors { context.delete(tremor) }
+        } check: { path in
+            try RawSQLiteBaselines.checkEmpty(path: path, "stowage delete-save")
+        }
+    }
+
+    /// Times fetching `request` on a fresh copy of `store`, `change` and one `save()`; checks the
+    /// row count and then the file (`check`, untimed).
+    private static func saveOnCopy(
+        of store: URL, _ name: String, model: ManagedObjectModel, count: Int, request: FetchRequest<Tremor>,
+        change: ([Tremor], ManagedObjectContext) -> Void, check: (String) throws -> Void
+    ) throws -> Duration {
+        let copy = try Scratch.copyDatabase(store, name)
         defer { Scratch.remove(copy.directory) }
         var fetched = 0
         let elapsed = try {
             let context = makeContext(try makeContainer(model: model, url: copy.url))
-            let request = FetchRequest<Tremor>()
             return try measure {
                 try context.performAndWait {
                     let tremors = try context.fetch(request)
                     fetched = tremors.count
-                    for tremor in tremors { context.delete(tremor) }
+                    change(tremors, context)
                     try context.save()
                 }
             }
         }()
         guard fetched == count else { throw BenchmarkError.wrongResultCount(found: fetched, expected: count) }
-        try RawSQLiteBaselines.checkEmpty(path: copy.url.path, "stowage delete-save")
+        try check(copy.url.path)
         return elapsed
     }
 }
