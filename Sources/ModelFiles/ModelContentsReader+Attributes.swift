@@ -15,7 +15,9 @@ extension ModelContentsReader {
     mutating func readAttribute(_ element: ModelXMLElement) throws(ModelFileError) -> AttributeDescription? {
         checkAttributes(of: element, known: Self.attributeAttributes)
         let name = try required("name", of: element)
-        let typeName = try required("attributeType", of: element)
+        // Xcode leaves `attributeType` out for an "Undefined" attribute, which Core Data allows
+        // only on transient attributes.
+        let typeName = element.attribute("attributeType") ?? "Undefined"
         let transformerName = element.attribute("valueTransformerName").flatMap { $0.isEmpty ? nil : $0 }
         let type: AttributeType
         switch typeName {
@@ -32,6 +34,12 @@ extension ModelContentsReader {
         case "UUID": type = .uuid
         case "URI": type = .uri
         case "ObjectID": type = .objectID
+        case "Undefined":
+            guard flag("transient", of: element) else {
+                warn(element, "attribute \(name) has no type (Undefined), which Core Data allows only on transient attributes; the attribute was left out")
+                return nil
+            }
+            type = .undefined
         case "Transformable":
             // Core Data's default for a transformable attribute without a transformer name.
             type = .transformable(named: transformerName ?? "NSKeyedUnarchiveFromData")
@@ -132,7 +140,7 @@ extension ModelContentsReader {
         case .date:
             // Seconds since the reference date (2001-01-01 UTC), as Core Data stores dates.
             value = Double(text.trimmingCharacters(in: .whitespaces)).map { StoreValue.date(Date(timeIntervalSinceReferenceDate: $0)) }
-        case .binaryData, .transformable, .objectID:
+        case .binaryData, .transformable, .objectID, .undefined:
             value = nil
         }
         guard let value, type.coerce(value) != nil else {

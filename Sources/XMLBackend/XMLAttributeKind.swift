@@ -49,6 +49,8 @@ enum XMLAttributeKind: CaseIterable {
         case .uuid: self = .uuid
         case .uri: self = .uri
         case .objectID: self = .objectID
+        // Never written: undefined attributes are transient (the model refuses others).
+        case .undefined: self = .binary
         }
     }
 

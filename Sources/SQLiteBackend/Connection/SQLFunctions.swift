@@ -14,8 +14,12 @@ import StoreCore
 /// - `stowage_cast(value, type)`: `CAST(value, 'NSNumber' | 'NSString' | …)` of a column value.
 /// - Collations `STOWAGE_CASE_INSENSITIVE`, `STOWAGE_LOCALIZED`, `STOWAGE_LOCALIZED_CASE_INSENSITIVE`:
 ///   the string orders of the sort descriptor comparisons, by the same Foundation calls as in memory.
-/// - `NSCoreDataDATriggerInsertUpdatedAffectedObjectValue(…)`: called by the triggers of
-///   Apple-written stores with derived attributes; a no-op here, so writes to them succeed.
+/// - `NSCoreDataNow()`, `NSCoreDataToLower(text)`, `NSCoreDataToUpper(text)`,
+///   `NSCoreDataCanonical(text)`: what the triggers computing derived attributes call (Core
+///   Data's names, so an Apple-written store's triggers work too).
+/// - `NSCoreDataDATriggerInsertUpdatedAffectedObjectValue(…)`, `NSCoreDataDATriggerUpdatedAffectedObjectValue(…)`:
+///   how Core Data's triggers tell its context a derived value changed; no-ops here (the context
+///   reads derived values back after each save).
 ///
 /// `options` is ``StoreComparison/Options``' raw value. A bad regular expression fails the
 /// statement with the same message as the in-memory evaluator.
@@ -73,6 +77,17 @@ enum SQLFunctions {
         collate(caseInsensitiveCollation, on: connection) { $0.caseInsensitiveCompare($1) }
         collate(localizedCollation, on: connection) { $0.localizedCompare($1) }
         collate(localizedCaseInsensitiveCollation, on: connection) { $0.localizedCaseInsensitiveCompare($1) }
+        // Derived attributes: the functions the triggers of Core Data's stores (and Stowage's)
+        // call. Dates are seconds since 2001-01-01, as Core Data stores them.
+        create("NSCoreDataNow", arity: 0, deterministic: false, on: connection) { _ in
+            .real(Date().timeIntervalSinceReferenceDate)
+        }
+        for function in [AttributeDerivation.TextFunction.lowercase, .uppercase, .canonical] {
+            create(SQLiteSchema.sqlFunction(for: function), arity: 1, on: connection) { arguments in
+                guard case .text(let text) = arguments[0] else { return arguments[0] }
+                return .text(function.apply(text))
+            }
+        }
         create("NSCoreDataDATriggerInsertUpdatedAffectedObjectValue", arity: -1, deterministic: false, on: connection) { _ in .null }
         create("NSCoreDataDATriggerUpdatedAffectedObjectValue", arity: -1, deterministic: false, on: connection) { _ in .null }
     }

@@ -33,6 +33,7 @@ struct StoreOpener {
             {
                 try checkLayout(schema, numbers: numbers, on: connection)
             }
+            if !readOnly { try addMissingDerivedAttributeTriggers(schema, on: connection) }
             return Opened(schema: schema, metadata: metadata)
         }
     }
@@ -49,7 +50,7 @@ struct StoreOpener {
         let compiler = SQLCompiler(schema: schema, model: model)
         let statements = try schema.createStatements(model: model) { table, format in
             try compiler.indexPredicate(format, on: table)
-        }
+        } + schema.derivedAttributeTriggers(model: model).map(\.sql)
         // Core Data's hashes, so that Core Data on Apple platforms opens the store without migrating it.
         let metadata = StoreMetadata(storeType: PersistentStoreType.sqlite.rawValue, modelVersionHashes: model.coreDataEntityVersionHashesByName)
         try connection.transaction {
@@ -57,6 +58,23 @@ struct StoreOpener {
             try Self.writeMetadata(metadata, on: connection)
         }
         return Opened(schema: schema, metadata: metadata)
+    }
+
+    /// Creates the triggers of derived attributes that have none — neither ours nor Core Data's
+    /// (an Apple-written store brings its own, which compute the same values) — so a store made
+    /// before the model derived an attribute computes it from now on.
+    private func addMissingDerivedAttributeTriggers(_ schema: SQLiteSchema, on connection: SQLiteConnection) throws {
+        let triggers = schema.derivedAttributeTriggers(model: model)
+        guard !triggers.isEmpty else { return }
+        var existing: [String] = []
+        try connection.query("SELECT name FROM sqlite_master WHERE type = 'trigger' AND name LIKE 'Z_DA_%'") { row in
+            if let name = row.string(at: 0) { existing.append(name) }
+        }
+        let missing = triggers.filter { trigger in !existing.contains { $0.contains(trigger.attributeMarker + "_") } }
+        guard !missing.isEmpty else { return }
+        try connection.transaction {
+            for trigger in missing { try connection.execute(trigger.sql) }
+        }
     }
 
     /// Each model entity's number in `Z_PRIMARYKEY`: by its name, or — for an entity renamed

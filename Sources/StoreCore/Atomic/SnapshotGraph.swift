@@ -5,7 +5,9 @@ import Foundation
 /// existence, uniqueness constraints) before any of it is applied.
 package struct SnapshotGraph: Sendable {
     package let model: ManagedObjectModel
-    private var tables: [String: EntityTable] = [:]
+    var tables: [String: EntityTable] = [:]
+    /// What the graph computes on save (see `computeDerivedAttributes(after:)`).
+    var derivedAttributes: DerivedAttributePlan { model.derivedAttributes }
 
     /// The snapshots of one entity (not its sub-entities) in insertion order; deleted rows
     /// leave holes that are compacted when they outnumber the live ones.
@@ -146,6 +148,7 @@ package struct SnapshotGraph: Sendable {
             }
             throw error
         }
+        computeDerivedAttributes(after: changes)
     }
 
     private mutating func remove(_ id: ManagedObjectID) {

@@ -163,6 +163,7 @@ extension ManagedObjectContext {
 
         for object in inserted + updated + deleted { object.didSave() }
         for object in deleted { object.detach() }
+        if !toParent { readDerivedAttributes() }
 
         let changes = makeChanges(.didSave, inserted: inserted, updated: updated, deletedIDs: deletedIDs)
         post(.managedObjectContextDidSave, changes, inserted: inserted, updated: updated, deleted: deleted)

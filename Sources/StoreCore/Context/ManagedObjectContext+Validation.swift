@@ -46,7 +46,8 @@ extension ManagedObjectContext {
             if let attribute = property as? AttributeDescription {
                 let value = object.attributeValue(at: index)
                 if value.isNull {
-                    if !attribute.isOptional { fail(.missingValue, attribute.name, nil, "a value is required") }
+                    // A derived attribute's value is the store's to compute when it saves.
+                    if !attribute.isOptional, attribute.derivation == nil { fail(.missingValue, attribute.name, nil, "a value is required") }
                     continue
                 }
                 guard attribute.attributeType.coerce(value) != nil else {

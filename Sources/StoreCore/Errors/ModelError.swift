@@ -59,4 +59,8 @@ extension ErrorCode where Domain == ModelError {
     public static let invalidRelationshipCount = Self("invalidRelationshipCount")
     public static let classMismatch = Self("classMismatch")
     public static let unknownFetchRequestTemplate = Self("unknownFetchRequestTemplate")
+    /// An attribute type an attribute cannot have (Undefined on a stored attribute).
+    public static let invalidAttributeType = Self("invalidAttributeType")
+    /// A derivation expression Stowage (like Core Data) cannot compute, or whose keys do not exist.
+    public static let invalidDerivation = Self("invalidDerivation")
 }

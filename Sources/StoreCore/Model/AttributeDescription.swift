@@ -29,8 +29,9 @@ public final class AttributeDescription: PropertyDescription, @unchecked Sendabl
     public let customClassName: String?
     /// For a derived attribute (Core Data's `NSDerivedAttributeDescription`), the expression it is
     /// computed from, as written in the model (`"children.@count"`, `"now()"`); `nil` otherwise.
-    /// Recorded, not evaluated: Stowage stores the value like any other attribute.
     public let derivationExpression: String?
+    /// How the store computes a derived attribute on save (resolved when the model is built).
+    public internal(set) var derivation: AttributeDerivation?
 
     /// Whether the attribute is derived (has a ``derivationExpression``).
     public var isDerived: Bool { derivationExpression != nil }

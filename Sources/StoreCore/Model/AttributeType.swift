@@ -25,6 +25,9 @@ public enum AttributeType: Sendable, Hashable {
     /// (see ``AttributeValueTransformers``).
     case transformable(named: String)
     case objectID
+    /// Core Data's "Undefined" type: a transient attribute holding any value (Xcode writes
+    /// such attributes without an `attributeType`). Only transient attributes may have it.
+    case undefined
 
     /// The name Core Data's model files use for the type.
     public var name: String {
@@ -43,6 +46,7 @@ public enum AttributeType: Sendable, Hashable {
         case .uri: "URI"
         case .transformable: "Transformable"
         case .objectID: "ObjectID"
+        case .undefined: "Undefined"
         }
     }
 
@@ -76,6 +80,7 @@ public enum AttributeType: Sendable, Hashable {
         case (.uuid, .uuid): return value
         case (.uri, .uri): return value
         case (.objectID, .objectID): return value
+        case (.undefined, _): return value
         default: return nil
         }
     }

@@ -18,32 +18,36 @@ public struct EntityProperties {
 
     // MARK: Attributes
 
-    /// An attribute; see ``AttributeDescription``.
+    /// An attribute; see ``AttributeDescription``. `derivation` makes it a derived attribute
+    /// (see ``AttributeDerivation``): `"comments.@count"`, `"now()"`, `"lowercase:(title)"`.
     public static func attribute(
         _ name: String, _ type: AttributeType, optional: Bool = true, defaultValue: StoreValue = .null,
         transient: Bool = false, rules: [AttributeValidationRule] = [],
         allowsExternalBinaryDataStorage: Bool = false, preservesValueInHistoryOnDeletion: Bool = false,
-        userInfo: [String: String] = [:], renamingIdentifier: String? = nil, versionHashModifier: String? = nil
+        userInfo: [String: String] = [:], renamingIdentifier: String? = nil, versionHashModifier: String? = nil,
+        derivation: String? = nil
     ) -> EntityProperties {
         EntityProperties([AttributeDescription(
             name: name, type: type, isOptional: optional, defaultValue: defaultValue, isTransient: transient,
             validationRules: rules, allowsExternalBinaryDataStorage: allowsExternalBinaryDataStorage,
             preservesValueInHistoryOnDeletion: preservesValueInHistoryOnDeletion, userInfo: userInfo,
-            renamingIdentifier: renamingIdentifier, versionHashModifier: versionHashModifier)])
+            renamingIdentifier: renamingIdentifier, versionHashModifier: versionHashModifier,
+            derivationExpression: derivation)])
     }
 
-    /// Adds an attribute; see ``attribute(_:_:optional:defaultValue:transient:rules:allowsExternalBinaryDataStorage:preservesValueInHistoryOnDeletion:userInfo:renamingIdentifier:versionHashModifier:)-swift.type.method``.
+    /// Adds an attribute; see ``attribute(_:_:optional:defaultValue:transient:rules:allowsExternalBinaryDataStorage:preservesValueInHistoryOnDeletion:userInfo:renamingIdentifier:versionHashModifier:derivation:)-swift.type.method``.
     public func attribute(
         _ name: String, _ type: AttributeType, optional: Bool = true, defaultValue: StoreValue = .null,
         transient: Bool = false, rules: [AttributeValidationRule] = [],
         allowsExternalBinaryDataStorage: Bool = false, preservesValueInHistoryOnDeletion: Bool = false,
-        userInfo: [String: String] = [:], renamingIdentifier: String? = nil, versionHashModifier: String? = nil
+        userInfo: [String: String] = [:], renamingIdentifier: String? = nil, versionHashModifier: String? = nil,
+        derivation: String? = nil
     ) -> EntityProperties {
         self + .attribute(
             name, type, optional: optional, defaultValue: defaultValue, transient: transient, rules: rules,
             allowsExternalBinaryDataStorage: allowsExternalBinaryDataStorage,
             preservesValueInHistoryOnDeletion: preservesValueInHistoryOnDeletion, userInfo: userInfo,
-            renamingIdentifier: renamingIdentifier, versionHashModifier: versionHashModifier)
+            renamingIdentifier: renamingIdentifier, versionHashModifier: versionHashModifier, derivation: derivation)
     }
 
     // MARK: Relationships

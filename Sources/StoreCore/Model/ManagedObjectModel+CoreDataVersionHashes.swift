@@ -107,6 +107,7 @@ enum CoreDataVersionHash {
         case .uri: 1200
         case .transformable: 1800
         case .objectID: 2000
+        case .undefined: 0
         }
     }
 

@@ -42,6 +42,8 @@ public final class ManagedObjectModel: @unchecked Sendable, CustomStringConverti
     public let fetchRequestTemplatesByName: [String: StoreFetchRequest]
     /// A stable hash of every entity's version hash.
     public private(set) var versionHash = Data()
+    /// The derived attributes stores compute on save, entity by entity.
+    package private(set) var derivedAttributes = DerivedAttributePlan.none
 
     /// Builds and checks a model.
     ///
@@ -94,6 +96,7 @@ public final class ManagedObjectModel: @unchecked Sendable, CustomStringConverti
         }
         guard problems.isEmpty else { throw Self.combined(problems) }
         for entity in list { entity.model = self }
+        derivedAttributes = DerivedAttributePlan(model: self)
 
         var modelHash = "M|"
         for entity in list {

@@ -32,6 +32,12 @@ struct ModelLinker {
             checkConstraintsAndIndexes(of: entity, into: &problems)
         }
         guard problems.isEmpty else { return }
+        for entity in model.entities {
+            for case let attribute as AttributeDescription in entity.declaredProperties where attribute.isDerived {
+                resolveDerivation(of: attribute, in: entity, into: &problems)
+            }
+        }
+        guard problems.isEmpty else { return }
         for entity in model.entities { checkClass(of: entity, into: &problems) }
     }
 
@@ -86,6 +92,9 @@ struct ModelLinker {
     }
 
     private func check(_ attribute: AttributeDescription, of entity: EntityDescription, into problems: inout [ModelError]) {
+        if attribute.attributeType == .undefined, !attribute.isTransient {
+            problems.append(ModelError(.invalidAttributeType, entity: entity.name, key: attribute.name, "an Undefined attribute must be transient"))
+        }
         if attribute.attributeType.coerce(attribute.defaultValue) == nil {
             problems.append(ModelError(
                 .invalidDefaultValue, entity: entity.name, key: attribute.name,
@@ -166,6 +175,23 @@ struct ModelLinker {
             if let message = declared.mismatch(with: property) {
                 problems.append(ModelError(.classMismatch, entity: entity.name, key: declared.key, "\(entity.managedObjectClass).\(declared.key): \(message)"))
             }
+        }
+    }
+
+    private func resolveDerivation(of attribute: AttributeDescription, in entity: EntityDescription, into problems: inout [ModelError]) {
+        let expression = attribute.derivationExpression ?? ""
+        guard let derivation = AttributeDerivation(parsing: expression) else {
+            problems.append(ModelError(
+                .invalidDerivation, entity: entity.name, key: attribute.name,
+                "'\(expression)' is not a derivation Core Data computes (now(), key, toOne.key, lowercase:/uppercase:/canonical:(key), toMany.@count, toMany.@sum/@min/@max.key)"))
+            return
+        }
+        if attribute.isTransient {
+            problems.append(ModelError(.invalidDerivation, entity: entity.name, key: attribute.name, "a derived attribute is stored; it cannot be transient"))
+        } else if let problem = derivation.check(attribute, of: entity) {
+            problems.append(ModelError(.invalidDerivation, entity: entity.name, key: attribute.name, problem))
+        } else {
+            attribute.derivation = derivation
         }
     }
 }
