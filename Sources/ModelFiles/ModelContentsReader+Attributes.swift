@@ -81,11 +81,16 @@ extension ModelContentsReader {
         let isDerived = flag("derived", of: element)
         var derivation = element.attribute("derivationExpression")
         if !isDerived, derivation != nil {
-            warn(element, "attribute \(name) has a derivationExpression but is not marked derived; the expression is kept")
+            warn(element, "attribute \(name) has a derivationExpression but is not marked derived; it is stored as given")
         }
         if isDerived, derivation == nil {
-            warn(element, "attribute \(name) is derived but has no derivationExpression")
-            derivation = ""
+            warn(element, "attribute \(name) is derived but has no derivationExpression; it is stored as given")
+        }
+        if let expression = derivation, AttributeDerivation(parsing: expression) == nil {
+            warn(element, "attribute \(name): derivation '\(expression)' is not one Core Data computes; the attribute is stored as given")
+            derivation = nil
+        } else if !isDerived {
+            derivation = nil
         }
         return AttributeDescription(
             name: name, type: type, isOptional: flag("optional", of: element),
