@@ -129,7 +129,8 @@ extension QueryTranslator {
         throw FetchError(.unsupported, "the function \(name) is not one Core Data supports in fetches")
     }
 
-    /// `abs:` … `trunc:`: integers stay integers for `abs:` and `onesComplement:`, the rest are doubles.
+    /// `abs:` … `trunc:`: integers stay integers for `abs:`; `onesComplement:` (`~x`) needs
+    /// integers; the rest are doubles.
     private func unary(_ name: String, _ sqlName: String, _ x: SQLScalar) throws -> SQLScalar {
         if x.isNullConstant { return .null }
         guard x.kind.isNumericOrUnknown else {
@@ -142,7 +143,7 @@ extension QueryTranslator {
             switch x.kind {
             case .integer: return SQLScalar(sql: "(~\(x.sql))", kind: .integer, nullable: x.nullable)
             case .unknown, .number: return SQLScalar(sql: "(CASE WHEN typeof(\(x.sql)) = 'integer' THEN ~\(x.sql) ELSE \(x.sql) END)", kind: .number, nullable: x.nullable)
-            default: return SQLScalar(sql: x.sql, kind: .real, nullable: x.nullable)
+            default: throw FetchError(.invalidArgument, "onesComplement: needs an integer, got \(x.kind) values")
             }
         default:
             return SQLScalar(sql: "\(sqlName)(\(x.sql))", kind: .real, nullable: true)

@@ -69,13 +69,13 @@ final class PredicateFormatTests: XCTestCase {
     }
 
     func testStringLiteralThatDoesNotParseFailsAtEvaluation() throws {
-        let p: StorePredicate = "magnitude >> 2.5"
+        let p: StorePredicate = "magnitude > * 2.5"
         XCTAssertNotNil(p.literalSyntaxError)
         let fixture = try QueryFixture()
         let q1 = try XCTUnwrap(fixture.source("q1"))
         XCTAssertThrowsError(try PredicateEvaluator().evaluate(p, on: q1)) { error in
             XCTAssertEqual((error as? FetchError)?.code, .invalidPredicate)
-            XCTAssertTrue("\(error)".contains("at character 11"), "\(error)")
+            XCTAssertTrue("\(error)".contains("at character 12"), "\(error)")
         }
     }
 
@@ -115,5 +115,67 @@ extension PredicateFormatTests {
         let p = try StorePredicate(format: "a == CAST('nan', 'NSNumber')")
         XCTAssertEqual(try StorePredicate(format: p.description), p)
         guard case .comparison(let c) = p, case .function("castObject:toType:", _) = c.right else { return XCTFail("\(p)") }
+    }
+}
+
+extension PredicateFormatTests {
+    func testBitwiseOperatorsParseIntoCoreDataFunctions() throws {
+        func left(_ format: String, _ arguments: Any...) throws -> StoreExpression? {
+            guard case .comparison(let c) = try StorePredicate(format: format, argumentArray: arguments) else { return nil }
+            return c.left
+        }
+        let flags = StoreExpression.keyPath("flags")
+        XCTAssertEqual(try left("(%K & %d) = %d", "flags", 4, 4), .function("bitwiseAnd:with:", [flags, .constant(4)]))
+        XCTAssertEqual(try left("flags & 4 == 0"), .function("bitwiseAnd:with:", [flags, .constant(4)]))
+        XCTAssertEqual(try left("(flags | 2) != 0"), .function("bitwiseOr:with:", [flags, .constant(2)]))
+        XCTAssertEqual(try left("flags ^ 1 == 0"), .function("bitwiseXor:with:", [flags, .constant(1)]))
+        XCTAssertEqual(try left("~mask == 0"), .function("onesComplement:", [.keyPath("mask")]))
+        XCTAssertEqual(try left("1 << 3 == 8"), .function("leftshift:by:", [.constant(1), .constant(3)]))
+        XCTAssertEqual(try left("flags >> 2 == 8"), .function("rightshift:by:", [flags, .constant(2)]))
+        // C's precedence: | looser than ^, looser than &, looser than shifts, looser than + -.
+        XCTAssertEqual(
+            try left("a | b ^ c & d << e + f == 0"),
+            .function("bitwiseOr:with:", [
+                .keyPath("a"),
+                .function("bitwiseXor:with:", [
+                    .keyPath("b"),
+                    .function("bitwiseAnd:with:", [
+                        .keyPath("c"),
+                        .function("leftshift:by:", [.keyPath("d"), .function("add:to:", [.keyPath("e"), .keyPath("f")])]),
+                    ]),
+                ]),
+            ]))
+        // `&&` and `||` stay the logical operators.
+        XCTAssertEqual(
+            try StorePredicate(format: "a & 1 == 1 && b | 2 == 2 || c == 3"),
+            .or([
+                .and([
+                    .comparison(StoreComparison(.function("bitwiseAnd:with:", [.keyPath("a"), .constant(1)]), .equalTo, .constant(1))),
+                    .comparison(StoreComparison(.function("bitwiseOr:with:", [.keyPath("b"), .constant(2)]), .equalTo, .constant(2))),
+                ]),
+                .comparison(StoreComparison(.keyPath("c"), .equalTo, .constant(3))),
+            ]))
+    }
+
+    func testBitwiseOperatorsPrintBackInAFormThatParsesToTheSameTree() throws {
+        let cases: [(String, String)] = [
+            ("(flags & 4) == 4", "flags & 4 == 4"),
+            ("(a | b) & c == 0", "(a | b) & c == 0"),
+            ("a | (b & c) == 0", "a | b & c == 0"),
+            ("a ^ (b ^ c) == 0", "a ^ (b ^ c) == 0"),
+            ("(a << 1) + 2 == 0", "(a << 1) + 2 == 0"),
+            ("a << (1 + 2) == 0", "a << 1 + 2 == 0"),
+            ("~(a & b) == 0", "~(a & b) == 0"),
+            ("~-5 == 4", "~-5 == 4"),
+            ("-~a == 1", "-~a == 1"),
+            ("~a ** 2 == 1", "~a ** 2 == 1"),
+            ("bitwiseAnd:with:(a, 1) == onesComplement:(b)", "a & 1 == ~b"),
+            ("leftshift:by:(a, rightshift:by:(b, 2)) == 0", "a << (b >> 2) == 0"),
+        ]
+        for (format, expected) in cases {
+            let parsed = try StorePredicate(format: format)
+            XCTAssertEqual(parsed.description, expected, format)
+            XCTAssertEqual(try StorePredicate(format: parsed.description), parsed, format)
+        }
     }
 }

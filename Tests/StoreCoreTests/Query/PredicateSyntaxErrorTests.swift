@@ -12,11 +12,11 @@ final class PredicateSyntaxErrorTests: XCTestCase {
     }
 
     func testErrorSaysWhatWasExpectedWhereAndShowsACaret() throws {
-        let e = try XCTUnwrap(error("magnitude >> 2"))
+        let e = try XCTUnwrap(error("magnitude > * 2"))
         XCTAssertEqual(e.code, .unexpectedToken)
-        XCTAssertEqual(e.offset, 11)
-        XCTAssertEqual(e.message, "expected an expression, found '>'")
-        XCTAssertEqual(e.description, "expected an expression, found '>' at character 11\n  magnitude >> 2\n             ^")
+        XCTAssertEqual(e.offset, 12)
+        XCTAssertEqual(e.message, "expected an expression, found '*'")
+        XCTAssertEqual(e.description, "expected an expression, found '*' at character 12\n  magnitude > * 2\n              ^")
     }
 
     func testUnterminatedStringPointsAtItsOpeningQuote() throws {

@@ -44,7 +44,12 @@ extension PredicateEvaluator {
             let operand = args[0].storeValue
             if operand.isNull { return .null }
             if name == "abs:", case .integer(let v) = operand, v != .min { return .value(.integer(Swift.abs(v))) }
-            if name == "onesComplement:", case .integer(let v) = operand { return .value(.integer(~v)) }
+            if name == "onesComplement:" {
+                guard case .integer(let v) = operand else {
+                    throw FetchError(.invalidArgument, "onesComplement: needs an integer, got the \(operand.kindName) \(operand)")
+                }
+                return .value(.integer(~v))
+            }
             return .value(.double(unary(try Self.number(operand, name))))
         }
         if Self.binaryFunctions.contains(name) {
@@ -62,7 +67,7 @@ extension PredicateEvaluator {
     static let unaryNumeric: [String: @Sendable (Double) -> Double] = [
         "abs:": { Swift.abs($0) }, "sqrt:": { $0.squareRoot() }, "log:": { Foundation.log10($0) },
         "ln:": { Foundation.log($0) }, "exp:": { Foundation.exp($0) }, "floor:": { $0.rounded(.down) },
-        "ceiling:": { $0.rounded(.up) }, "trunc:": { $0.rounded(.towardZero) }, "onesComplement:": { $0 },
+        "ceiling:": { $0.rounded(.up) }, "trunc:": { $0.rounded(.towardZero) }, "onesComplement:": { $0 },  // (integers only, above)
     ]
 
     static func number(_ value: StoreValue, _ function: String) throws -> Double {

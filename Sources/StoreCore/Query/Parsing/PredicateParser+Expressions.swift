@@ -8,9 +8,35 @@ extension PredicateParser {
         "FALSEPREDICATE", "SUBQUERY", "FUNCTION", "CAST", "TERNARY", "FIRST", "LAST", "SIZE",
     ]
 
+    // MARK: Bitwise operators
+
+    /// The binary operators looser than `+ -`, loosest first (C's order): `|`, `^`, `&`, then
+    /// the shifts `<< >>`. Each level is left-associative.
+    static let bitwiseLevels: [[(symbol: String, function: String)]] = [
+        [("|", "bitwiseOr:with:")],
+        [("^", "bitwiseXor:with:")],
+        [("&", "bitwiseAnd:with:")],
+        [("<<", "leftshift:by:"), (">>", "rightshift:by:")],
+    ]
+
+    /// An expression: `|` chains of `^` chains of `&` chains of shifts of sums.
+    mutating func parseExpression() throws(PredicateSyntaxError) -> StoreExpression {
+        try parseBitwise(level: 0)
+    }
+
+    private mutating func parseBitwise(level: Int) throws(PredicateSyntaxError) -> StoreExpression {
+        guard level < Self.bitwiseLevels.count else { return try parseSum() }
+        var left = try parseBitwise(level: level + 1)
+        while let op = Self.bitwiseLevels[level].first(where: { current.isSymbol($0.symbol) }) {
+            advance()
+            left = .function(op.function, [left, try parseBitwise(level: level + 1)])
+        }
+        return left
+    }
+
     // MARK: Arithmetic
 
-    mutating func parseExpression() throws(PredicateSyntaxError) -> StoreExpression {
+    mutating func parseSum() throws(PredicateSyntaxError) -> StoreExpression {
         var left = try parseTerm()
         while true {
             if accept("+") {
@@ -43,6 +69,10 @@ extension PredicateParser {
     }
 
     mutating func parseUnary() throws(PredicateSyntaxError) -> StoreExpression {
+        if accept("~") {
+            let operand = try nested { (p: inout PredicateParser) throws(PredicateSyntaxError) in try p.parseUnary() }
+            return .function("onesComplement:", [operand])
+        }
         guard current.isSymbol("-") else { return try parsePostfix() }
         advance()
         // A minus directly before an integer literal is part of it, so Int64.min fits.
