@@ -80,6 +80,9 @@ extension QueryTranslator {
             let message = arguments.first.flatMap { if case .constant(.string(let m)) = $0 { m } else { nil } } ?? "syntax error"
             throw FetchError(.invalidPredicate, "the predicate string literal does not parse: \(message)")
         }
+        if name == StoreExpression.indexFunctionName {
+            return try indexed(arguments, scope)
+        }
         if name == "FUNCTION" {
             throw FetchError(.unsupported, "FUNCTION(…) calls methods on objects, which neither SQL nor the in-memory evaluator does")
         }

@@ -179,3 +179,40 @@ extension PredicateFormatTests {
         }
     }
 }
+
+extension PredicateFormatTests {
+    func testIndexSubscriptsParseIntoObjectFromWithIndex() throws {
+        func left(_ format: String, _ arguments: Any...) throws -> StoreExpression? {
+            guard case .comparison(let c) = try StorePredicate(format: format, argumentArray: arguments) else { return nil }
+            return c.left
+        }
+        let items = StoreExpression.keyPath("items")
+        XCTAssertEqual(try left("items[FIRST] == nil"), .function("objectFrom:withIndex:", [items, .function("FIRST", [])]))
+        XCTAssertEqual(try left("items[last] == nil"), .index(items, .last))
+        XCTAssertEqual(try left("items[SIZE] == 2"), .index(items, .size))
+        XCTAssertEqual(try left("items[2] == nil"), .index(items, .constant(2)))
+        XCTAssertEqual(try left("items[%d] == nil", 3), .index(items, .constant(3)))
+        XCTAssertEqual(try left("items[$i] == nil"), .index(items, .variable("i")))
+        XCTAssertEqual(try left("items[FIRST].name == 'x'"), .member(.index(items, .first), "name"))
+        XCTAssertEqual(try left("%@[FIRST] == 1", [1, 2]), .index(.aggregate([.constant(1), .constant(2)]), .first))
+        XCTAssertEqual(try left("a.items[1 + 1][LAST] == 1"), .index(.index(.keyPath("a.items"), .function("add:to:", [.constant(1), .constant(1)])), .last))
+        // `[c]` after an operator stays the comparison's options.
+        XCTAssertEqual(try StorePredicate(format: "items[FIRST] ==[c] 'x'"), .comparison(StoreComparison(.index(items, .first), .equalTo, .constant("x"), options: .caseInsensitive)))
+    }
+
+    func testIndexSubscriptsPrintBackInAFormThatParsesToTheSameTree() throws {
+        let cases: [(String, String)] = [
+            ("items[first].name == 'x'", "items[FIRST].name == \"x\""),
+            ("items[SIZE] > 2 AND items[LAST] != nil", "items[SIZE] > 2 AND items[LAST] != NULL"),
+            ("(a + b)[0] == 1", "(a + b)[0] == 1"),
+            ("objectFrom:withIndex:(items, 2) == nil", "items[2] == NULL"),
+            ("{1, 2}[depth - 1] == 2", "{1, 2}[depth - 1] == 2"),
+            ("SUBQUERY(items, $x, $x.ok == TRUE)[LAST].name == 'x'", "SUBQUERY(items, $x, $x.ok == TRUE)[LAST].name == \"x\""),
+        ]
+        for (format, expected) in cases {
+            let parsed = try StorePredicate(format: format)
+            XCTAssertEqual(parsed.description, expected, format)
+            XCTAssertEqual(try StorePredicate(format: parsed.description), parsed, format)
+        }
+    }
+}

@@ -72,3 +72,22 @@ extension PredicateSyntaxErrorTests {
         XCTAssertNil(error("%K == 1", "author.posts.@count"))
     }
 }
+
+extension PredicateSyntaxErrorTests {
+    func testMalformedBitwiseAndIndexFormsSayWhereAndWhatWasExpected() throws {
+        let cases: [(String, Int, String)] = [
+            ("flags &", 7, "expected an expression, found the end of the format string"),
+            ("flags & == 1", 8, "expected an expression, found '=='"),
+            ("flags <<< 1 == 0", 8, "expected an expression, found '<'"),
+            ("items[", 6, "expected an index (FIRST, LAST, SIZE or an integer), found the end of the format string"),
+            ("items[] == 1", 6, "expected an index (FIRST, LAST, SIZE or an integer), found ']'"),
+            ("items[FIRST == 1", 12, "expected ']' to close the index, found '=='"),
+        ]
+        for (format, offset, message) in cases {
+            let e = try XCTUnwrap(error(format), format)
+            XCTAssertEqual(e.code, .unexpectedToken, format)
+            XCTAssertEqual(e.offset, offset, format)
+            XCTAssertEqual(e.message, message, format)
+        }
+    }
+}

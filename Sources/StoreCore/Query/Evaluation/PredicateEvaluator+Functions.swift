@@ -9,10 +9,16 @@ extension PredicateEvaluator {
             let message = arguments.first.flatMap { if case .constant(.string(let m)) = $0 { m } else { nil } } ?? "syntax error"
             throw FetchError(.invalidPredicate, "the predicate string literal does not parse: \(message)")
         }
+        if name == StoreExpression.indexFunctionName {
+            return try indexedValue(arguments, with: subject)
+        }
         if name == "FUNCTION" {
             throw FetchError(.unsupported, "FUNCTION(…) calls methods on objects, which the in-memory evaluator does not do")
         }
         let args = try arguments.map { try value(of: $0, with: subject) }
+        if let keyword = StoreExpression.IndexKeyword(rawValue: name), args.isEmpty {
+            throw FetchError(.invalidArgument, "\(keyword.rawValue) is an index: write collection[\(keyword.rawValue)]")
+        }
         if name == "now" || name == "now:" {
             try Self.requireCount(name, args, 0)
             return .value(.date(Date()))

@@ -98,7 +98,12 @@ extension PredicateParser {
 
     mutating func parsePostfix() throws(PredicateSyntaxError) -> StoreExpression {
         var expression = try parsePrimary()
-        while accept(".") {
+        while true {
+            if current.isSymbol("[") {
+                expression = .index(expression, try parseIndex())
+                continue
+            }
+            guard accept(".") else { return expression }
             let key: String
             switch current.kind {
             case .word(let w), .escapedWord(let w): key = w
@@ -117,7 +122,22 @@ extension PredicateParser {
             advance()
             expression = Self.member(of: expression, key)
         }
-        return expression
+    }
+
+    /// `[FIRST]`, `[LAST]`, `[SIZE]` or `[expression]` after a collection.
+    mutating func parseIndex() throws(PredicateSyntaxError) -> StoreExpression {
+        advance()
+        let index: StoreExpression
+        if case .word(let word) = current.kind, let keyword = StoreExpression.IndexKeyword(rawValue: word.uppercased()) {
+            advance()
+            index = .indexKeyword(keyword)
+        } else if current.kind == .end || current.isSymbol("]") {
+            throw unexpected("an index (FIRST, LAST, SIZE or an integer)")
+        } else {
+            index = try nested { (p: inout PredicateParser) throws(PredicateSyntaxError) in try p.parseExpression() }
+        }
+        try expect("]", "to close the index")
+        return index
     }
 
     static func member(of base: StoreExpression, _ key: String) -> StoreExpression {

@@ -91,6 +91,11 @@ extension StoreExpression: CustomStringConvertible {
     }
 
     private static func functionDescription(_ name: String, _ args: [StoreExpression]) -> String {
+        if name == indexFunctionName, args.count == 2 {
+            let index = args[1].symbolicIndex?.rawValue ?? args[1].description
+            return "\(args[0].operandDescription)[\(index)]"
+        }
+        if let keyword = IndexKeyword(rawValue: name), args.isEmpty { return keyword.rawValue }
         if name == "onesComplement:", args.count == 1 { return "~" + args[0].operandDescription(binding: prefixPrecedence) }
         if args.count == 2, let symbol = infixOperators[name] {
             if printsAsNegation(name, args) { return "-" + args[1].operandDescription(binding: prefixPrecedence) }
