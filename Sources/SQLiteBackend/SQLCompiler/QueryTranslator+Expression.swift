@@ -84,7 +84,7 @@ extension QueryTranslator {
             return try indexed(arguments, scope)
         }
         if name == "FUNCTION" {
-            throw FetchError(.unsupported, "FUNCTION(…) calls methods on objects, which neither SQL nor the in-memory evaluator does")
+            return try functionOnReceiver(arguments, scope)
         }
         let args = try arguments.map { try operand($0, scope) }
         func require(_ count: Int) throws {
@@ -115,9 +115,31 @@ extension QueryTranslator {
             guard text.kind.mayBeString else { return .scalar(.null) }
             let function = name == "lowercase:" ? SQLFunctions.lowercaseName : SQLFunctions.uppercaseName
             return .scalar(SQLScalar(sql: try stowageFunction(function, [text.sql]), kind: .string, nullable: text.nullable || text.kind == .unknown))
+        case "canonical:":
+            try require(1)
+            let text = args[0].scalar
+            guard text.kind.mayBeString else { return .scalar(.null) }
+            let options = StoreComparison.Options([.caseInsensitive, .diacriticInsensitive]).rawValue
+            return .scalar(SQLScalar(sql: try stowageFunction(SQLFunctions.foldName, [text.sql, String(options)]), kind: .string, nullable: text.nullable || text.kind == .unknown))
+        case "length:":
+            try require(1)
+            return .scalar(try selectorCall("length", args[0].scalar, [], name))
         case "random":
             try requireBindable("random")
             return .scalar(SQLScalar(sql: "(random() / 18446744073709551616.0 + 0.5)", kind: .real, nullable: false))
+        case "randomn:":
+            try require(1)
+            try requireBindable("randomn:")
+            let bound = args[0].scalar
+            if bound.isNullConstant { return .scalar(.null) }
+            guard bound.kind == .integer || bound.kind == .unknown || bound.kind == .number else {
+                throw FetchError(.invalidArgument, "randomn: needs a positive integer, got \(bound.kind) values")
+            }
+            if case .integer(let n)? = bound.constant, n <= 0 {
+                throw FetchError(.invalidArgument, "randomn: needs a positive integer, got \(n)")
+            }
+            let b = bound.sql
+            return .scalar(SQLScalar(sql: "(CASE WHEN \(b) > 0 THEN ((random() % \(b)) + \(b)) % \(b) END)", kind: .integer, nullable: true))
         default:
             break
         }

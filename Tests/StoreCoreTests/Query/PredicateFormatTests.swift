@@ -216,3 +216,38 @@ extension PredicateFormatTests {
         }
     }
 }
+
+extension PredicateFormatTests {
+    func testFunctionOnAReceiverRoundTrips() throws {
+        let p = try StorePredicate(format: "FUNCTION(place, 'hasPrefix:', %@) == YES AND FUNCTION(time, 'timeIntervalSince1970') > 0", "Ridge")
+        XCTAssertEqual(p.description, "FUNCTION(place, \"hasPrefix:\", \"Ridge\") == TRUE AND FUNCTION(time, \"timeIntervalSince1970\") > 0")
+        XCTAssertEqual(try StorePredicate(format: p.description), p)
+        guard case .and(let parts) = p, case .comparison(let c) = parts[0] else { return XCTFail("\(p)") }
+        XCTAssertEqual(c.left, .function("FUNCTION", [.keyPath("place"), .constant("hasPrefix:"), .constant("Ridge")]))
+    }
+
+    func testFunctionSelectorsGiveFoundationsAnswers() throws {
+        func call(_ selector: String, _ receiver: StoreValue, _ arguments: StoreValue...) throws -> StoreValue {
+            try FunctionSelector.apply(selector, to: receiver, arguments: arguments)
+        }
+        XCTAssertEqual(try call("length", "🙂é"), .integer(3), "UTF-16 code units, as NSString")
+        XCTAssertEqual(try call("integerValue", "  -42abc"), .integer(-42))
+        XCTAssertEqual(try call("intValue", "99999999999"), .integer(Int64(Int32.max)))
+        XCTAssertEqual(try call("doubleValue", " 2.5e1x"), .double(25))
+        XCTAssertEqual(try call("boolValue", " +007"), .boolean(true))
+        XCTAssertEqual(try call("boolValue", "no"), .boolean(false))
+        XCTAssertEqual(try call("boolValue", "Yes"), .boolean(true))
+        XCTAssertEqual(try call("stringValue", .double(1e20)), .string("1e+20"))
+        XCTAssertEqual(try call("stringValue", .boolean(true)), .string("1"))
+        XCTAssertEqual(try call("hasPrefix:", "abc", ""), .boolean(false), "NSString: an empty prefix never matches")
+        XCTAssertEqual(try call("substringToIndex:", "🙂x", .integer(2)), .string("🙂"))
+        XCTAssertEqual(try call("description", .date(Date(timeIntervalSinceReferenceDate: 0))), .string("2001-01-01 00:00:00 +0000"))
+        XCTAssertEqual(try call("lowercaseString", .null), .null, "a message to nil is nil")
+        XCTAssertThrowsError(try call("substringFromIndex:", "abc", .integer(4))) { error in
+            XCTAssertEqual((error as? FetchError)?.code, .invalidArgument)
+        }
+        XCTAssertThrowsError(try call("timeIntervalSince1970", "abc")) { error in
+            XCTAssertEqual((error as? FetchError)?.code, .invalidArgument)
+        }
+    }
+}

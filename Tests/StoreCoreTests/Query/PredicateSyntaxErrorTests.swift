@@ -91,3 +91,23 @@ extension PredicateSyntaxErrorTests {
         }
     }
 }
+
+extension PredicateSyntaxErrorTests {
+    func testFunctionWithAnUnknownSelectorPointsAtTheSelectorAndListsTheKnownOnes() throws {
+        let e = try XCTUnwrap(error("FUNCTION(name, 'noSuchSelector') == 1"))
+        XCTAssertEqual(e.code, .unexpectedToken)
+        XCTAssertEqual(e.offset, 15)
+        XCTAssertTrue(e.message.hasPrefix("expected a FUNCTION selector Stowage can call ("), e.message)
+        XCTAssertTrue(e.message.contains("lowercaseString"), e.message)
+        XCTAssertTrue(e.message.hasSuffix("found 'noSuchSelector'"), e.message)
+        let arguments = try XCTUnwrap(error("FUNCTION(name, 'hasPrefix:') == YES"))
+        XCTAssertEqual(arguments.offset, 27)
+        XCTAssertEqual(arguments.message, "expected ',' and 1 more argument(s) for hasPrefix:, found ')'")
+        let extra = try XCTUnwrap(error("FUNCTION(name, 'length', 2) == 1"))
+        XCTAssertEqual(extra.offset, 26)
+        XCTAssertEqual(extra.message, "expected ')' after the 0 argument(s) of length, found ')'")
+        let notAString = try XCTUnwrap(error("FUNCTION(name, length) == 1"))
+        XCTAssertEqual(notAString.offset, 15)
+        XCTAssertEqual(notAString.message, "expected a selector string such as 'lowercaseString', found 'length'")
+    }
+}

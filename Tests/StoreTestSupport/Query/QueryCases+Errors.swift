@@ -96,7 +96,7 @@ extension QueryCases {
     ]
 
     static let errors2: [QueryCase] = [
-        evalFails("FUNCTION(place, 'uppercaseString') == 'X'", .unsupported),
+        evalFails("FUNCTION(SELF, 'uppercaseString') == 'X'", .unsupported),
         evalFails("reports.@median.rating == 1", .invalidKeyPath),
         evalFails("foo:(1) == 1", .unsupported),
         evalFails("sqrt:(place) == 1", .invalidArgument),

@@ -299,14 +299,37 @@ extension PredicateParser {
             }
             return ConstantCast.fold(args[0], args[1])
         default:
-            let startOffset = current.offset
-            let args = try parseArguments(closing: "FUNCTION")
-            guard args.count >= 2, case .constant(.string) = args[1] else {
-                throw PredicateSyntaxError(
-                    .unexpectedToken, "FUNCTION takes a receiver, a selector string and arguments", format: format, offset: startOffset)
-            }
-            return .function("FUNCTION", args)
+            return try parseFunctionCallOnReceiver()
         }
+    }
+
+    /// `FUNCTION(receiver, 'selector:', arguments…)` after `FUNCTION(`: the selector must be one
+    /// ``FunctionSelector`` knows, with as many arguments as it has colons.
+    mutating func parseFunctionCallOnReceiver() throws(PredicateSyntaxError) -> StoreExpression {
+        let receiver = try parseExpression()
+        try expect(",", "after the FUNCTION receiver (FUNCTION takes a receiver, a selector string and arguments)")
+        let selectorToken = current
+        let selectorExpression = try parseExpression()
+        guard case .constant(.string(let selector)) = selectorExpression else {
+            throw PredicateSyntaxError(
+                .unexpectedToken, "expected a selector string such as 'lowercaseString', found \(selectorToken.display)",
+                format: format, offset: selectorToken.offset)
+        }
+        guard let signature = FunctionSelector.signatures[selector] else {
+            throw PredicateSyntaxError(
+                .unexpectedToken, "expected a FUNCTION selector Stowage can call (\(FunctionSelector.names)), found '\(selector)'",
+                format: format, offset: selectorToken.offset)
+        }
+        var args = [receiver, selectorExpression]
+        while accept(",") { args.append(try parseExpression()) }
+        guard args.count - 2 == signature.argumentCount else {
+            throw unexpected(
+                args.count - 2 < signature.argumentCount
+                    ? "',' and \(signature.argumentCount - (args.count - 2)) more argument(s) for \(selector)"
+                    : "')' after the \(signature.argumentCount) argument(s) of \(selector)")
+        }
+        try expect(")", "to close FUNCTION")
+        return .function("FUNCTION", args)
     }
 
     // MARK: Literals and arguments
