@@ -17,7 +17,7 @@ extension PredicateEvaluator {
             return try functionOnReceiver(arguments, with: subject)
         }
         let args = try arguments.map { try value(of: $0, with: subject) }
-        if let keyword = StoreExpression.IndexKeyword(rawValue: name), args.isEmpty {
+        if args.isEmpty, let keyword = StoreExpression.IndexKeyword(rawValue: name) {
             throw FetchError(.invalidArgument, "\(keyword.rawValue) is an index: write collection[\(keyword.rawValue)]")
         }
         if name == "now" || name == "now:" {
