@@ -292,7 +292,7 @@ final class SQLCompilerAtlasTests: XCTestCase {
     func testWhatCannotCompileThrowsUnsupportedNamingIt() throws {
         let (database, _) = try AtlasFixture.database()
         let cases: [(String, String)] = [
-            ("FUNCTION(title, 'uppercaseString') == 'X'", "FUNCTION"),
+            ("FUNCTION(author, 'description') == 'X'", "FUNCTION"),
             ("tags.name == {'history', 'travel'}", "to-many collection"),
             ("tags == fans", "two to-many collections"),
             ("views BETWEEN tags.posts.views", "BETWEEN"),

@@ -49,11 +49,28 @@ final class CompilerTestDatabase {
         let placeholders = values.indices.map { "?\($0 + 1)" }.joined(separator: ", ")
         try connection.run("INSERT INTO \(table.table) (\(names.joined(separator: ", "))) VALUES (\(placeholders))", values)
         for (name, members) in snapshot.toManyByName {
-            guard case .joinTable(_, let joinTable, let ownerColumn, let memberColumn, _)? = table.toMany[name] else { continue }
-            for member in members {
-                guard let memberKey = member.primaryKey else { continue }
-                try connection.run(
-                    "INSERT OR IGNORE INTO \(joinTable) (\(ownerColumn), \(memberColumn)) VALUES (?1, ?2)", [.integer(key), .integer(memberKey)])
+            switch table.toMany[name] {
+            case .foreignKey(_, let memberTable, _, let orderColumn?)?:
+                // An ordered one-to-many: the members' positions (members come first in key order).
+                for (position, member) in members.enumerated() {
+                    guard let memberKey = member.primaryKey else { continue }
+                    try connection.run(
+                        "UPDATE \(memberTable) SET \(orderColumn) = ?1 WHERE Z_PK = ?2", [.integer(Int64(position + 1)), .integer(memberKey)])
+                }
+            case .joinTable(_, let joinTable, let ownerColumn, let memberColumn, let orderColumn)?:
+                for (position, member) in members.enumerated() {
+                    guard let memberKey = member.primaryKey else { continue }
+                    if let orderColumn {
+                        try connection.run(
+                            "INSERT OR IGNORE INTO \(joinTable) (\(ownerColumn), \(memberColumn), \(orderColumn)) VALUES (?1, ?2, ?3)",
+                            [.integer(key), .integer(memberKey), .integer(Int64(position + 1))])
+                    } else {
+                        try connection.run(
+                            "INSERT OR IGNORE INTO \(joinTable) (\(ownerColumn), \(memberColumn)) VALUES (?1, ?2)", [.integer(key), .integer(memberKey)])
+                    }
+                }
+            default:
+                continue
             }
         }
     }

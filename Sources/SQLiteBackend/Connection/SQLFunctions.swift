@@ -12,6 +12,9 @@ import StoreCore
 /// - `stowage_lowercase(text)`, `stowage_uppercase(text)`: Unicode case mapping, as the
 ///   `lowercase:`/`uppercase:` expression functions (SQLite's `lower`/`upper` map ASCII only).
 /// - `stowage_cast(value, type)`: `CAST(value, 'NSNumber' | 'NSString' | …)` of a column value.
+/// - `stowage_function(selector, kind, receiver, kind, argument, …)`: `FUNCTION(receiver,
+///   'selector', …)` by the evaluator's ``FunctionSelector``; each value follows its kind (`s`
+///   string, `i` integer, `r` double, `b` boolean, `t` date, `?` by storage class).
 /// - Collations `STOWAGE_CASE_INSENSITIVE`, `STOWAGE_LOCALIZED`, `STOWAGE_LOCALIZED_CASE_INSENSITIVE`:
 ///   the string orders of the sort descriptor comparisons, by the same Foundation calls as in memory.
 /// - `NSCoreDataNow()`, `NSCoreDataToLower(text)`, `NSCoreDataToUpper(text)`,
@@ -30,6 +33,7 @@ enum SQLFunctions {
     static let lowercaseName = "stowage_lowercase"
     static let uppercaseName = "stowage_uppercase"
     static let castName = "stowage_cast"
+    static let functionName = "stowage_function"
     static let caseInsensitiveCollation = "STOWAGE_CASE_INSENSITIVE"
     static let localizedCollation = "STOWAGE_LOCALIZED"
     static let localizedCaseInsensitiveCollation = "STOWAGE_LOCALIZED_CASE_INSENSITIVE"
@@ -74,6 +78,16 @@ enum SQLFunctions {
             }
             return ConstantCast.cast(value, to: type).map(SQLiteValueCoder.encode) ?? .null
         }
+        // Not deterministic: `timeIntervalSinceNow` reads the clock.
+        create(functionName, arity: -1, deterministic: false, on: connection) { arguments in
+            guard arguments.count >= 3, arguments.count % 2 == 1, case .text(let selector) = arguments[0] else { return .null }
+            var values: [StoreValue] = []
+            for pair in stride(from: 1, to: arguments.count, by: 2) {
+                guard case .text(let kind) = arguments[pair] else { return .null }
+                values.append(storeValue(arguments[pair + 1], kind: kind))
+            }
+            return SQLiteValueCoder.encode(try FunctionSelector.apply(selector, to: values[0], arguments: Array(values.dropFirst())))
+        }
         collate(caseInsensitiveCollation, on: connection) { $0.caseInsensitiveCompare($1) }
         collate(localizedCollation, on: connection) { $0.localizedCompare($1) }
         collate(localizedCaseInsensitiveCollation, on: connection) { $0.localizedCaseInsensitiveCompare($1) }
@@ -90,6 +104,21 @@ enum SQLFunctions {
         }
         create("NSCoreDataDATriggerInsertUpdatedAffectedObjectValue", arity: -1, deterministic: false, on: connection) { _ in .null }
         create("NSCoreDataDATriggerUpdatedAffectedObjectValue", arity: -1, deterministic: false, on: connection) { _ in .null }
+    }
+
+    /// A SQL value as the store value of `kind` (see `stowage_function`).
+    private static func storeValue(_ value: SQLValue, kind: String) -> StoreValue {
+        switch (value, kind) {
+        case (.null, _): return .null
+        case (.integer(let n), "b"): return .boolean(n != 0)
+        case (.integer(let n), "t"): return .date(Date(timeIntervalSinceReferenceDate: Double(n)))
+        case (.real(let n), "t"): return .date(Date(timeIntervalSinceReferenceDate: n))
+        case (.integer(let n), "r"): return .double(Double(n))
+        case (.integer(let n), _): return .integer(n)
+        case (.real(let n), _): return .double(n)
+        case (.text(let text), _): return .string(text)
+        case (.blob(let data), _): return .data(data)
+        }
     }
 
     private static func options(_ value: SQLValue) -> StoreComparison.Options {

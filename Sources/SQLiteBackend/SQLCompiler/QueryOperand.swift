@@ -83,6 +83,18 @@ struct RowCollection {
     /// When the collection was reached through a to-one that can be NULL, the SQL that is NULL
     /// exactly then: the evaluator then has NULL, not an empty collection (`region.quakes == nil`).
     var nullWhenNull: String?
+    /// How the rows are ordered for index subscripts (`[FIRST]`, `[n]`).
+    var order: RowOrder = .none(FetchError(.unsupported, "an index subscript of this collection does not compile to SQL"))
+}
+
+/// How a collection's rows are ordered for index subscripts, as the evaluator orders them.
+enum RowOrder {
+    /// By a position column (the `Z_FOK_…` of an ordered relationship).
+    case position(String)
+    /// Members of an unordered to-many, by their key (`Z_PK`): FIRST is the lowest, LAST the highest.
+    case key(String)
+    /// No order a subscript can use: indexing throws this error.
+    case none(FetchError)
 }
 
 /// The FROM and WHERE clauses of one SELECT (the fetch itself, or a subquery): a base table,

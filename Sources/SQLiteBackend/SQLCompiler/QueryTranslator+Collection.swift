@@ -38,6 +38,9 @@ extension QueryTranslator {
                 collection.level.restrict("\(element.sql) IS NOT NULL")
             }
             if name == "@distinctUnionOfObjects" { collection.distinct = true }
+            if case .key = collection.order {
+                collection.order = .none(FetchError(.invalidArgument, "the elements of a collection operator's result have no order"))
+            }
             collection.nullWhenNull = nil
             return .collection(collection)
         default:

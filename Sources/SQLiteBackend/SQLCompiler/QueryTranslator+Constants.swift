@@ -12,7 +12,7 @@ extension QueryTranslator {
         case .evaluatedObject, .keyPath, .variable: return false
         case .aggregate(let items): return items.allSatisfy(isConstant)
         case .member(let base, _): return isConstant(base)
-        case .function(let name, let arguments): return name != "random" && arguments.allSatisfy(isConstant)
+        case .function(let name, let arguments): return name != "random" && name != "randomn:" && arguments.allSatisfy(isConstant)
         case .conditional(let predicate, let then, let otherwise):
             return isConstant(predicate) && isConstant(then) && isConstant(otherwise)
         case .subquery(let collection, let variable, let predicate):

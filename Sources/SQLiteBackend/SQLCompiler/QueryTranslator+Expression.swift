@@ -80,8 +80,11 @@ extension QueryTranslator {
             let message = arguments.first.flatMap { if case .constant(.string(let m)) = $0 { m } else { nil } } ?? "syntax error"
             throw FetchError(.invalidPredicate, "the predicate string literal does not parse: \(message)")
         }
+        if name == StoreExpression.indexFunctionName {
+            return try indexed(arguments, scope)
+        }
         if name == "FUNCTION" {
-            throw FetchError(.unsupported, "FUNCTION(…) calls methods on objects, which neither SQL nor the in-memory evaluator does")
+            return try functionOnReceiver(arguments, scope)
         }
         let args = try arguments.map { try operand($0, scope) }
         func require(_ count: Int) throws {
@@ -112,9 +115,31 @@ extension QueryTranslator {
             guard text.kind.mayBeString else { return .scalar(.null) }
             let function = name == "lowercase:" ? SQLFunctions.lowercaseName : SQLFunctions.uppercaseName
             return .scalar(SQLScalar(sql: try stowageFunction(function, [text.sql]), kind: .string, nullable: text.nullable || text.kind == .unknown))
+        case "canonical:":
+            try require(1)
+            let text = args[0].scalar
+            guard text.kind.mayBeString else { return .scalar(.null) }
+            let options = StoreComparison.Options([.caseInsensitive, .diacriticInsensitive]).rawValue
+            return .scalar(SQLScalar(sql: try stowageFunction(SQLFunctions.foldName, [text.sql, String(options)]), kind: .string, nullable: text.nullable || text.kind == .unknown))
+        case "length:":
+            try require(1)
+            return .scalar(try selectorCall("length", args[0].scalar, [], name))
         case "random":
             try requireBindable("random")
             return .scalar(SQLScalar(sql: "(random() / 18446744073709551616.0 + 0.5)", kind: .real, nullable: false))
+        case "randomn:":
+            try require(1)
+            try requireBindable("randomn:")
+            let bound = args[0].scalar
+            if bound.isNullConstant { return .scalar(.null) }
+            guard bound.kind == .integer || bound.kind == .unknown || bound.kind == .number else {
+                throw FetchError(.invalidArgument, "randomn: needs a positive integer, got \(bound.kind) values")
+            }
+            if case .integer(let n)? = bound.constant, n <= 0 {
+                throw FetchError(.invalidArgument, "randomn: needs a positive integer, got \(n)")
+            }
+            let b = bound.sql
+            return .scalar(SQLScalar(sql: "(CASE WHEN \(b) > 0 THEN ((random() % \(b)) + \(b)) % \(b) END)", kind: .integer, nullable: true))
         default:
             break
         }
@@ -129,7 +154,8 @@ extension QueryTranslator {
         throw FetchError(.unsupported, "the function \(name) is not one Core Data supports in fetches")
     }
 
-    /// `abs:` … `trunc:`: integers stay integers for `abs:` and `onesComplement:`, the rest are doubles.
+    /// `abs:` … `trunc:`: integers stay integers for `abs:`; `onesComplement:` (`~x`) needs
+    /// integers; the rest are doubles.
     private func unary(_ name: String, _ sqlName: String, _ x: SQLScalar) throws -> SQLScalar {
         if x.isNullConstant { return .null }
         guard x.kind.isNumericOrUnknown else {
@@ -142,7 +168,7 @@ extension QueryTranslator {
             switch x.kind {
             case .integer: return SQLScalar(sql: "(~\(x.sql))", kind: .integer, nullable: x.nullable)
             case .unknown, .number: return SQLScalar(sql: "(CASE WHEN typeof(\(x.sql)) = 'integer' THEN ~\(x.sql) ELSE \(x.sql) END)", kind: .number, nullable: x.nullable)
-            default: return SQLScalar(sql: x.sql, kind: .real, nullable: x.nullable)
+            default: throw FetchError(.invalidArgument, "onesComplement: needs an integer, got \(x.kind) values")
             }
         default:
             return SQLScalar(sql: "\(sqlName)(\(x.sql))", kind: .real, nullable: true)

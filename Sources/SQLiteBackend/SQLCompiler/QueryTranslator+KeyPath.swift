@@ -38,6 +38,7 @@ extension QueryTranslator {
             case .collection(var collection):
                 // (A key of a NULL is NULL: `nullWhenNull` carries over.)
                 if collection.distinct { collection = try materialized(collection) }
+                collection.order = Self.order(collection.order, afterReading: key, of: collection.element)
                 collection.element = try stepElement(collection.element, key, in: collection.level)
                 current = .collection(collection)
             case .list(let items):
@@ -51,6 +52,32 @@ extension QueryTranslator {
             }
         }
         return current
+    }
+
+    /// The order of a collection's rows once `key` is read from each element, with the
+    /// evaluator's rules: a position order survives reading attributes and to-ones, a key order
+    /// does not; reading an unordered to-many loses any order, an ordered one gives an order
+    /// of two levels the compiler does not write.
+    private static func order(_ order: RowOrder, afterReading key: String, of element: QueryOperand) -> RowOrder {
+        guard case .none = order else {
+            var toMany: RelationshipDescription?
+            if case .object(let object) = element, let relationship = object.entity.propertiesByName[key] as? RelationshipDescription,
+                relationship.isToMany
+            {
+                toMany = relationship
+            }
+            switch order {
+            case .key:
+                return .none(FetchError(.invalidArgument, "values read through an unordered to-many relationship have no order; index the relationship itself, as in relationship[FIRST].key"))
+            case .position where toMany.map({ !$0.isOrdered }) == true:
+                return .none(FetchError(.invalidArgument, "the members of the unordered to-many relationship \(key) have no order"))
+            case .position where toMany != nil:
+                return .none(FetchError(.unsupported, "an index subscript of a key path through two ordered to-many relationships does not compile to SQL"))
+            default:
+                return order
+            }
+        }
+        return order
     }
 
     private func stepElement(_ element: QueryOperand, _ key: String, in level: QueryLevel) throws -> QueryOperand {
@@ -93,18 +120,21 @@ extension QueryTranslator {
     private func members(_ storage: ToManyStorage, of owner: ObjectReference, destination: EntityDescription) throws -> RowCollection {
         let element: ObjectReference
         let level: QueryLevel
+        let order: RowOrder
         switch storage {
-        case .foreignKey(_, let table, let column, _):
+        case .foreignKey(_, let table, let column, let orderColumn):
             let alias = newAlias()
             level = QueryLevel("\(table) \(alias)", conditions: ["\(alias).\(column) = \(owner.key)"])
             element = ObjectReference(key: "\(alias).Z_PK", alias: alias, entity: destination, level: level, nullable: false)
-        case .joinTable(_, let table, let ownerColumn, let memberColumn, _):
+            order = orderColumn.map { .position("\(alias).\($0), \(alias).Z_PK") } ?? .key("\(alias).Z_PK")
+        case .joinTable(_, let table, let ownerColumn, let memberColumn, let orderColumn):
             // The member's key is in the join table; its row is joined only if a path reads it.
             let alias = newAlias("j")
             level = QueryLevel("\(table) \(alias)", conditions: ["\(alias).\(ownerColumn) = \(owner.key)"])
             element = ObjectReference(key: "\(alias).\(memberColumn)", alias: nil, entity: destination, level: level, nullable: false)
+            order = orderColumn.map { .position("\(alias).\($0), \(alias).\(memberColumn)") } ?? .key("\(alias).\(memberColumn)")
         }
-        return RowCollection(level: level, element: .object(element), nullWhenNull: owner.nullable ? owner.key : nil)
+        return RowCollection(level: level, element: .object(element), nullWhenNull: owner.nullable ? owner.key : nil, order: order)
     }
 
     /// The members of a to-many joined into an existing level (a collection being mapped).

@@ -5,6 +5,13 @@ package protocol PredicateEvaluationSource {
     var evaluationObjectID: ManagedObjectID? { get }
     /// The value of one property: an attribute, a to-one destination or a to-many collection.
     func evaluationValue(forKey key: String) throws -> EvaluatedValue
+    /// The entity the source is an instance of, when it has one: index subscripts read whether
+    /// a to-many relationship is ordered from it.
+    var evaluationEntity: EntityDescription? { get }
+}
+
+extension PredicateEvaluationSource {
+    package var evaluationEntity: EntityDescription? { nil }
 }
 
 /// A value met while evaluating an expression.

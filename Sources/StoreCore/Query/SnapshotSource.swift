@@ -14,6 +14,7 @@ package final class SnapshotSource: PredicateEvaluationSource {
     }
 
     package var evaluationObjectID: ManagedObjectID? { snapshot.objectID }
+    package var evaluationEntity: EntityDescription? { snapshot.entity }
 
     package func evaluationValue(forKey key: String) throws -> EvaluatedValue {
         let entity = snapshot.entity
@@ -39,6 +40,7 @@ package final class SnapshotSource: PredicateEvaluationSource {
 
 extension ManagedObject: PredicateEvaluationSource {
     package var evaluationObjectID: ManagedObjectID? { objectID }
+    package var evaluationEntity: EntityDescription? { entity }
 
     package func evaluationValue(forKey key: String) throws -> EvaluatedValue {
         guard let index = entity.propertyIndexes[key] else {

@@ -12,11 +12,11 @@ final class PredicateSyntaxErrorTests: XCTestCase {
     }
 
     func testErrorSaysWhatWasExpectedWhereAndShowsACaret() throws {
-        let e = try XCTUnwrap(error("magnitude >> 2"))
+        let e = try XCTUnwrap(error("magnitude > * 2"))
         XCTAssertEqual(e.code, .unexpectedToken)
-        XCTAssertEqual(e.offset, 11)
-        XCTAssertEqual(e.message, "expected an expression, found '>'")
-        XCTAssertEqual(e.description, "expected an expression, found '>' at character 11\n  magnitude >> 2\n             ^")
+        XCTAssertEqual(e.offset, 12)
+        XCTAssertEqual(e.message, "expected an expression, found '*'")
+        XCTAssertEqual(e.description, "expected an expression, found '*' at character 12\n  magnitude > * 2\n              ^")
     }
 
     func testUnterminatedStringPointsAtItsOpeningQuote() throws {
@@ -70,5 +70,44 @@ extension PredicateSyntaxErrorTests {
             XCTAssertEqual(error("%K == 1", bad)?.code, .wrongArgumentType, bad)
         }
         XCTAssertNil(error("%K == 1", "author.posts.@count"))
+    }
+}
+
+extension PredicateSyntaxErrorTests {
+    func testMalformedBitwiseAndIndexFormsSayWhereAndWhatWasExpected() throws {
+        let cases: [(String, Int, String)] = [
+            ("flags &", 7, "expected an expression, found the end of the format string"),
+            ("flags & == 1", 8, "expected an expression, found '=='"),
+            ("flags <<< 1 == 0", 8, "expected an expression, found '<'"),
+            ("items[", 6, "expected an index (FIRST, LAST, SIZE or an integer), found the end of the format string"),
+            ("items[] == 1", 6, "expected an index (FIRST, LAST, SIZE or an integer), found ']'"),
+            ("items[FIRST == 1", 12, "expected ']' to close the index, found '=='"),
+        ]
+        for (format, offset, message) in cases {
+            let e = try XCTUnwrap(error(format), format)
+            XCTAssertEqual(e.code, .unexpectedToken, format)
+            XCTAssertEqual(e.offset, offset, format)
+            XCTAssertEqual(e.message, message, format)
+        }
+    }
+}
+
+extension PredicateSyntaxErrorTests {
+    func testFunctionWithAnUnknownSelectorPointsAtTheSelectorAndListsTheKnownOnes() throws {
+        let e = try XCTUnwrap(error("FUNCTION(name, 'noSuchSelector') == 1"))
+        XCTAssertEqual(e.code, .unexpectedToken)
+        XCTAssertEqual(e.offset, 15)
+        XCTAssertTrue(e.message.hasPrefix("expected a FUNCTION selector Stowage can call ("), e.message)
+        XCTAssertTrue(e.message.contains("lowercaseString"), e.message)
+        XCTAssertTrue(e.message.hasSuffix("found 'noSuchSelector'"), e.message)
+        let arguments = try XCTUnwrap(error("FUNCTION(name, 'hasPrefix:') == YES"))
+        XCTAssertEqual(arguments.offset, 27)
+        XCTAssertEqual(arguments.message, "expected ',' and 1 more argument(s) for hasPrefix:, found ')'")
+        let extra = try XCTUnwrap(error("FUNCTION(name, 'length', 2) == 1"))
+        XCTAssertEqual(extra.offset, 26)
+        XCTAssertEqual(extra.message, "expected ')' after the 0 argument(s) of length, found ')'")
+        let notAString = try XCTUnwrap(error("FUNCTION(name, length) == 1"))
+        XCTAssertEqual(notAString.offset, 15)
+        XCTAssertEqual(notAString.message, "expected a selector string such as 'lowercaseString', found 'length'")
     }
 }

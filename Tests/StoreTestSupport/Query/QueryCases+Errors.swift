@@ -34,7 +34,8 @@ extension QueryCases {
         parseFailsArgs("magnitude > %la", [.string("x")], .wrongArgumentType),
         parseFailsArgs("ANY reports.%K == 5", [.int(1)], .wrongArgumentType),
         parseFails("magnitude > %", .invalidCharacter),
-        parseFails("magnitude ~ 5", .invalidCharacter),
+        parseFails("magnitude ~ 5", .unexpectedToken),
+        parseFails("magnitude ` 5", .invalidCharacter),
         parseFails("magnitude ; 5", .invalidCharacter),
         parseFails("magnitude > 0x", .invalidNumber),
         parseFails("magnitude > 0xZZ", .invalidNumber),
@@ -95,7 +96,7 @@ extension QueryCases {
     ]
 
     static let errors2: [QueryCase] = [
-        evalFails("FUNCTION(place, 'uppercaseString') == 'X'", .unsupported),
+        evalFails("FUNCTION(SELF, 'uppercaseString') == 'X'", .unsupported),
         evalFails("reports.@median.rating == 1", .invalidKeyPath),
         evalFails("foo:(1) == 1", .unsupported),
         evalFails("sqrt:(place) == 1", .invalidArgument),

@@ -7,7 +7,7 @@ import StoreCore
 /// `parseFails`…) and kept in arrays of at most 40, so the compiler type-checks them quickly.
 public enum QueryCases {
     public static var all: [QueryCase] {
-        [values0, values1, values2, values3, graph0, graph1, graph2, functions0, functions1, functions2, errors0, errors1, errors2]
+        [values0, values1, values2, values3, graph0, graph1, graph2, functions0, functions1, functions2, bitwise0, index0, index1, selectors0, selectors1, errors0, errors1, errors2]
             .flatMap { $0 }
     }
 

@@ -14,6 +14,8 @@ import StoreCore
 ///
 /// Reports (rating, author, text): p1 (5, ada, "Strong shaking"), p2 (3, bob, "Felt it"),
 /// p3 (4, Ćelik, "Çok güçlü"), p4 (1, carol, "nothing"), p5 (2, ada, "meh"), p6 (2, dave, "ok").
+/// Regions' ordered `highlights` (inverse `Report.highlightOf`): California [p3, p1, p5] (not in
+/// key order), Alaska [p4]. Unordered `reports` and `Region.quakes` hold keys in creation order.
 /// Times are seconds after 2001-01-01 (`CAST(1000, "NSDate")`).
 public struct QueryFixture: Sendable {
     public let model: ManagedObjectModel
@@ -40,10 +42,12 @@ public struct QueryFixture: Sendable {
                 .attribute("author", .string)
                 .attribute("text", .string)
                 .toOne("quake", destination: "Quake", inverse: "reports")
+                .toOne("highlightOf", destination: "Region", inverse: "highlights")
             }
             EntityDescription("Region") {
                 .attribute("name", .string)
                 .toMany("quakes", destination: "Quake", inverse: "region")
+                .toMany("highlights", destination: "Report", inverse: "highlightOf", ordered: true)
             }
         }
     }
@@ -93,17 +97,17 @@ public struct QueryFixture: Sendable {
         quake("q3", 5.0, 0, "Résumé Island", 3000, true, .null, "yellow", nil, [])
         quake("q4", 2.25, 120, "calexico", nil, false, "ci0001", "green", "ca", ["p5", "p6"])
         quake("q5", .null, .null, .null, 500, .null, "", .null, "ak", [])
-        func report(_ name: String, _ rating: Int64, _ author: String, _ text: String, _ quake: String) {
-            add(name, ["rating": .integer(rating), "author": .string(author), "text": .string(text), "quake": ref(quake)])
+        func report(_ name: String, _ rating: Int64, _ author: String, _ text: String, _ quake: String, highlightOf region: String? = nil) {
+            add(name, ["rating": .integer(rating), "author": .string(author), "text": .string(text), "quake": ref(quake), "highlightOf": ref(region)])
         }
-        report("p1", 5, "ada", "Strong shaking", "q1")
+        report("p1", 5, "ada", "Strong shaking", "q1", highlightOf: "ca")
         report("p2", 3, "bob", "Felt it", "q1")
-        report("p3", 4, "Ćelik", "Çok güçlü", "q1")
-        report("p4", 1, "carol", "nothing", "q2")
-        report("p5", 2, "ada", "meh", "q4")
+        report("p3", 4, "Ćelik", "Çok güçlü", "q1", highlightOf: "ca")
+        report("p4", 1, "carol", "nothing", "q2", highlightOf: "ak")
+        report("p5", 2, "ada", "meh", "q4", highlightOf: "ca")
         report("p6", 2, "dave", "ok", "q4")
-        add("ca", ["name": "California"], ["quakes": ["q1", "q4"]])
-        add("ak", ["name": "Alaska"], ["quakes": ["q2", "q5"]])
+        add("ca", ["name": "California"], ["quakes": ["q1", "q4"], "highlights": ["p3", "p1", "p5"]])
+        add("ak", ["name": "Alaska"], ["quakes": ["q2", "q5"], "highlights": ["p4"]])
         if let failure { throw failure }
         self.snapshots = snapshots
         self.ids = ids

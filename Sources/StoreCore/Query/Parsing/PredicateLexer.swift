@@ -76,11 +76,11 @@ struct PredicateLexer {
         default:
             break
         }
-        for symbol in ["**", "==", "=<", "=>", "!=", "<>", "<=", ">=", "&&", "||"] where matches(symbol) {
+        for symbol in ["**", "==", "=<", "=>", "!=", "<>", "<=", ">=", "&&", "||", "<<", ">>"] where matches(symbol) {
             position += 2
             return token(.symbol(symbol))
         }
-        if "=<>!+-*/(){}[],.:".unicodeScalars.contains(c) {
+        if "=<>!+-*/(){}[],.:&|^~".unicodeScalars.contains(c) {
             position += 1
             return token(.symbol(String(Character(c))))
         }

@@ -8,9 +8,35 @@ extension PredicateParser {
         "FALSEPREDICATE", "SUBQUERY", "FUNCTION", "CAST", "TERNARY", "FIRST", "LAST", "SIZE",
     ]
 
+    // MARK: Bitwise operators
+
+    /// The binary operators looser than `+ -`, loosest first (C's order): `|`, `^`, `&`, then
+    /// the shifts `<< >>`. Each level is left-associative.
+    static let bitwiseLevels: [[(symbol: String, function: String)]] = [
+        [("|", "bitwiseOr:with:")],
+        [("^", "bitwiseXor:with:")],
+        [("&", "bitwiseAnd:with:")],
+        [("<<", "leftshift:by:"), (">>", "rightshift:by:")],
+    ]
+
+    /// An expression: `|` chains of `^` chains of `&` chains of shifts of sums.
+    mutating func parseExpression() throws(PredicateSyntaxError) -> StoreExpression {
+        try parseBitwise(level: 0)
+    }
+
+    private mutating func parseBitwise(level: Int) throws(PredicateSyntaxError) -> StoreExpression {
+        guard level < Self.bitwiseLevels.count else { return try parseSum() }
+        var left = try parseBitwise(level: level + 1)
+        while let op = Self.bitwiseLevels[level].first(where: { current.isSymbol($0.symbol) }) {
+            advance()
+            left = .function(op.function, [left, try parseBitwise(level: level + 1)])
+        }
+        return left
+    }
+
     // MARK: Arithmetic
 
-    mutating func parseExpression() throws(PredicateSyntaxError) -> StoreExpression {
+    mutating func parseSum() throws(PredicateSyntaxError) -> StoreExpression {
         var left = try parseTerm()
         while true {
             if accept("+") {
@@ -43,6 +69,10 @@ extension PredicateParser {
     }
 
     mutating func parseUnary() throws(PredicateSyntaxError) -> StoreExpression {
+        if accept("~") {
+            let operand = try nested { (p: inout PredicateParser) throws(PredicateSyntaxError) in try p.parseUnary() }
+            return .function("onesComplement:", [operand])
+        }
         guard current.isSymbol("-") else { return try parsePostfix() }
         advance()
         // A minus directly before an integer literal is part of it, so Int64.min fits.
@@ -68,7 +98,12 @@ extension PredicateParser {
 
     mutating func parsePostfix() throws(PredicateSyntaxError) -> StoreExpression {
         var expression = try parsePrimary()
-        while accept(".") {
+        while true {
+            if current.isSymbol("[") {
+                expression = .index(expression, try parseIndex())
+                continue
+            }
+            guard accept(".") else { return expression }
             let key: String
             switch current.kind {
             case .word(let w), .escapedWord(let w): key = w
@@ -87,7 +122,22 @@ extension PredicateParser {
             advance()
             expression = Self.member(of: expression, key)
         }
-        return expression
+    }
+
+    /// `[FIRST]`, `[LAST]`, `[SIZE]` or `[expression]` after a collection.
+    mutating func parseIndex() throws(PredicateSyntaxError) -> StoreExpression {
+        advance()
+        let index: StoreExpression
+        if case .word(let word) = current.kind, let keyword = StoreExpression.IndexKeyword(rawValue: word.uppercased()) {
+            advance()
+            index = .indexKeyword(keyword)
+        } else if current.kind == .end || current.isSymbol("]") {
+            throw unexpected("an index (FIRST, LAST, SIZE or an integer)")
+        } else {
+            index = try nested { (p: inout PredicateParser) throws(PredicateSyntaxError) in try p.parseExpression() }
+        }
+        try expect("]", "to close the index")
+        return index
     }
 
     static func member(of base: StoreExpression, _ key: String) -> StoreExpression {
@@ -249,14 +299,37 @@ extension PredicateParser {
             }
             return ConstantCast.fold(args[0], args[1])
         default:
-            let startOffset = current.offset
-            let args = try parseArguments(closing: "FUNCTION")
-            guard args.count >= 2, case .constant(.string) = args[1] else {
-                throw PredicateSyntaxError(
-                    .unexpectedToken, "FUNCTION takes a receiver, a selector string and arguments", format: format, offset: startOffset)
-            }
-            return .function("FUNCTION", args)
+            return try parseFunctionCallOnReceiver()
         }
+    }
+
+    /// `FUNCTION(receiver, 'selector:', arguments…)` after `FUNCTION(`: the selector must be one
+    /// ``FunctionSelector`` knows, with as many arguments as it has colons.
+    mutating func parseFunctionCallOnReceiver() throws(PredicateSyntaxError) -> StoreExpression {
+        let receiver = try parseExpression()
+        try expect(",", "after the FUNCTION receiver (FUNCTION takes a receiver, a selector string and arguments)")
+        let selectorToken = current
+        let selectorExpression = try parseExpression()
+        guard case .constant(.string(let selector)) = selectorExpression else {
+            throw PredicateSyntaxError(
+                .unexpectedToken, "expected a selector string such as 'lowercaseString', found \(selectorToken.display)",
+                format: format, offset: selectorToken.offset)
+        }
+        guard let signature = FunctionSelector.signatures[selector] else {
+            throw PredicateSyntaxError(
+                .unexpectedToken, "expected a FUNCTION selector Stowage can call (\(FunctionSelector.names)), found '\(selector)'",
+                format: format, offset: selectorToken.offset)
+        }
+        var args = [receiver, selectorExpression]
+        while accept(",") { args.append(try parseExpression()) }
+        guard args.count - 2 == signature.argumentCount else {
+            throw unexpected(
+                args.count - 2 < signature.argumentCount
+                    ? "',' and \(signature.argumentCount - (args.count - 2)) more argument(s) for \(selector)"
+                    : "')' after the \(signature.argumentCount) argument(s) of \(selector)")
+        }
+        try expect(")", "to close FUNCTION")
+        return .function("FUNCTION", args)
     }
 
     // MARK: Literals and arguments

@@ -1,7 +1,7 @@
 /// A recursive-descent parser for Core Data's predicate format-string grammar.
 ///
-/// Precedence, loosest first: `OR`/`||`, `AND`/`&&`, `NOT`/`!`, comparison, `+ -`, `* /`, `**`,
-/// unary minus, `.key` member access. `AND` and `OR` chains become one n-ary node; parentheses
+/// Precedence, loosest first: `OR`/`||`, `AND`/`&&`, `NOT`/`!`, comparison, `|`, `^`, `&`,
+/// `<< >>`, `+ -`, `* /`, `**`, unary `-` and `~`, `.key` member access and `[index]`. `AND` and `OR` chains become one n-ary node; parentheses
 /// keep their own node, so printing and parsing again gives the same tree.
 /// Arguments (`%@`, `%K`…) are substituted as they are met; `$NAME` variables stay in the tree.
 struct PredicateParser {

@@ -5,12 +5,12 @@
 ///
 /// ```swift
 /// do {
-///     _ = try StorePredicate(format: "magnitude >> 2")
+///     _ = try StorePredicate(format: "magnitude > * 2")
 /// } catch {
 ///     print(error)
-///     // expected an expression, found '>' at character 11
-///     //   magnitude >> 2
-///     //              ^
+///     // expected an expression, found '*' at character 12
+///     //   magnitude > * 2
+///     //               ^
 /// }
 /// ```
 public struct PredicateSyntaxError: Error, CustomStringConvertible, Sendable, Hashable {

@@ -17,7 +17,7 @@ struct PredicateToken: Equatable {
         case string(String)
         /// A format specifier (`%@`, `%K`, `%d`, `%ld`, `%f`, `%s`…), without the `%`.
         case specifier(String)
-        /// Punctuation or an operator symbol (`(`, `,`, `==`, `**`, `&&`…).
+        /// Punctuation or an operator symbol (`(`, `,`, `==`, `**`, `&&`, `&`, `<<`…).
         case symbol(String)
         case end
     }

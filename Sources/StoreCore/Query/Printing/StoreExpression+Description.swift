@@ -1,6 +1,6 @@
 import Foundation
 
-/// Expressions print in format-string syntax: arithmetic infix, functions as `name:(args)`,
+/// Expressions print in format-string syntax: arithmetic and bitwise operators infix, functions as `name:(args)`,
 /// constants as literals (or `CAST(…)` for values without a literal), key paths with keywords
 /// escaped by `#`.
 ///
@@ -13,7 +13,13 @@ import Foundation
 extension StoreExpression: CustomStringConvertible {
     static let infixOperators: [String: String] = [
         "add:to:": "+", "from:subtract:": "-", "multiply:by:": "*", "divide:by:": "/", "raise:toPower:": "**",
+        "bitwiseOr:with:": "|", "bitwiseXor:with:": "^", "bitwiseAnd:with:": "&", "leftshift:by:": "<<", "rightshift:by:": ">>",
     ]
+
+    /// How tightly a primary (a key path, a literal, a call) binds: the highest ``precedence``.
+    static let primaryPrecedence = 9
+    /// How tightly a leading `-` or `~` binds.
+    static let prefixPrecedence = 8
 
     public var description: String {
         switch self {
@@ -38,24 +44,31 @@ extension StoreExpression: CustomStringConvertible {
         }
     }
 
-    /// How tightly the printed form binds, as in the grammar: 1 for `+ -`, 2 for `* /`, 3 for
-    /// `**`, 4 for a leading minus (negation or a negative number), 5 for everything else.
+    /// How tightly the printed form binds, as in the grammar: 1 for `|`, 2 for `^`, 3 for `&`,
+    /// 4 for `<< >>`, 5 for `+ -`, 6 for `* /`, 7 for `**`, 8 for a leading `-` or `~` (negation,
+    /// ones' complement, a negative number), 9 for everything else.
     var precedence: Int {
         switch self {
+        case .function("onesComplement:", let args) where args.count == 1:
+            return Self.prefixPrecedence
         case .function(let name, let args) where args.count == 2:
-            if Self.printsAsNegation(name, args) { return 4 }
+            if Self.printsAsNegation(name, args) { return Self.prefixPrecedence }
             switch name {
-            case "add:to:", "from:subtract:": return 1
-            case "multiply:by:", "divide:by:": return 2
-            case "raise:toPower:": return 3
-            default: return 5
+            case "bitwiseOr:with:": return 1
+            case "bitwiseXor:with:": return 2
+            case "bitwiseAnd:with:": return 3
+            case "leftshift:by:", "rightshift:by:": return 4
+            case "add:to:", "from:subtract:": return 5
+            case "multiply:by:", "divide:by:": return 6
+            case "raise:toPower:": return 7
+            default: return Self.primaryPrecedence
             }
         case .constant(.integer(let v)):
-            return v < 0 ? 4 : 5
+            return v < 0 ? Self.prefixPrecedence : Self.primaryPrecedence
         case .constant(.double(let v)):
-            return v.sign == .minus ? 4 : 5
+            return v.sign == .minus ? Self.prefixPrecedence : Self.primaryPrecedence
         default:
-            return 5
+            return Self.primaryPrecedence
         }
     }
 
@@ -65,7 +78,7 @@ extension StoreExpression: CustomStringConvertible {
     }
 
     /// The description as the base of `.key`: parenthesized unless it is a primary.
-    var operandDescription: String { operandDescription(binding: 5) }
+    var operandDescription: String { operandDescription(binding: Self.primaryPrecedence) }
 
     /// `multiply:by:(-1, x)` prints as `-x`, unless `x` is a number (`-5` would read back as the
     /// constant -5).
@@ -78,8 +91,14 @@ extension StoreExpression: CustomStringConvertible {
     }
 
     private static func functionDescription(_ name: String, _ args: [StoreExpression]) -> String {
+        if name == indexFunctionName, args.count == 2 {
+            let index = args[1].symbolicIndex?.rawValue ?? args[1].description
+            return "\(args[0].operandDescription)[\(index)]"
+        }
+        if let keyword = IndexKeyword(rawValue: name), args.isEmpty { return keyword.rawValue }
+        if name == "onesComplement:", args.count == 1 { return "~" + args[0].operandDescription(binding: prefixPrecedence) }
         if args.count == 2, let symbol = infixOperators[name] {
-            if printsAsNegation(name, args) { return "-" + args[1].operandDescription(binding: 4) }
+            if printsAsNegation(name, args) { return "-" + args[1].operandDescription(binding: prefixPrecedence) }
             // Every level is left-associative: a right operand of the same level needs parentheses.
             let level = StoreExpression.function(name, args).precedence
             return "\(args[0].operandDescription(binding: level)) \(symbol) \(args[1].operandDescription(binding: level + 1))"
