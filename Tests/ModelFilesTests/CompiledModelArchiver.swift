@@ -391,6 +391,8 @@ struct CompiledModelArchiver {
             return builder.add("NSVariableExpression", superclasses: ["NSExpression"], fields: ["NSVariable": try string(name), "NSExpressionType": .integer(2)])
         case .keyPath(let path):
             return try keyPath(path)
+        case .member(let base, let key):
+            return try keyPath(key, on: try encodeExpression(base))
         case .aggregate(let members):
             var references: [UInt64] = []
             for member in members { references.append(try encodeExpression(member)) }
@@ -403,8 +405,8 @@ struct CompiledModelArchiver {
     }
 
     /// A key path as Core Data archives it: `valueForKey:` on `SELF` with a key path specifier.
-    private mutating func keyPath(_ path: String) throws -> UInt64 {
-        let operand = builder.add("NSSelfExpression", superclasses: ["NSExpression"], fields: ["NSExpressionType": .integer(1)])
+    private mutating func keyPath(_ path: String, on base: UInt64? = nil) throws -> UInt64 {
+        let operand = base ?? builder.add("NSSelfExpression", superclasses: ["NSExpression"], fields: ["NSExpressionType": .integer(1)])
         let specifier = builder.add("NSKeyPathSpecifierExpression", superclasses: ["NSExpression"], fields: [
             "NSKeyPath": try string(path), "NSExpressionType": .integer(10),
         ])
