@@ -9,33 +9,45 @@ import StoreCore
 /// `NSMutableDictionary` pointing back at their entity, `_P` flag words, relationships naming
 /// their destination and inverse both by reference and by name, fetch requests with archived
 /// predicates. Tests use it to build compiled models without committing Apple-written files.
-struct CompiledModelArchiver {
-    struct Options {
+///
+/// For example:
+///
+/// ```swift
+/// try CompiledModelArchiver.archive(try BlogModel.make()).write(to: directory.file("Blog.mom"))
+/// ```
+public struct CompiledModelArchiver {
+    public struct Options {
         /// The pre-iOS 11 layout: `NSEntities` as a plain dictionary, compound indexes and
         /// `NSIsIndexed` instead of fetch index descriptions.
-        var oldLayout = false
+        public var oldLayout = false
         /// Also list inherited properties in a sub-entity's `NSProperties` (their `NSEntity` is
         /// the ancestor).
-        var listInheritedProperties = false
+        public var listInheritedProperties = false
         /// Write the flags only as `_P` (no `NSIsOptional`/`NSIsTransient`/`NSIsOrdered` booleans).
-        var flagsOnlyInP = false
+        public var flagsOnlyInP = false
+
+        public init(oldLayout: Bool = false, listInheritedProperties: Bool = false, flagsOnlyInP: Bool = false) {
+            self.oldLayout = oldLayout
+            self.listInheritedProperties = listInheritedProperties
+            self.flagsOnlyInP = flagsOnlyInP
+        }
     }
 
-    struct Unsupported: Error { let what: String }
+    public struct Unsupported: Error { public let what: String }
 
-    var options = Options()
+    public var options = Options()
     private var builder = KeyedArchiveGraph.Builder()
     private var entityRefs: [String: UInt64] = [:]
     private var propertyRefs: [String: UInt64] = [:]  // "Entity.property"
     private var modelRef: UInt64 = 0
 
-    init(options: Options = Options()) { self.options = options }
+    public init(options: Options = Options()) { self.options = options }
 
     /// Fetch request templates left out because their predicate uses what the archiver does
     /// not write (subqueries, functions).
-    private(set) var skippedTemplates: Set<String> = []
+    public private(set) var skippedTemplates: Set<String> = []
 
-    static func archive(_ model: ManagedObjectModel, options: Options = Options()) throws -> Data {
+    public static func archive(_ model: ManagedObjectModel, options: Options = Options()) throws -> Data {
         var archiver = CompiledModelArchiver(options: options)
         return try archiver.encode(model)
     }
@@ -62,7 +74,7 @@ struct CompiledModelArchiver {
         ]))
     }
 
-    mutating func encode(_ model: ManagedObjectModel) throws -> Data {
+    public mutating func encode(_ model: ManagedObjectModel) throws -> Data {
         modelRef = builder.reserve()
         for entity in model.entities { entityRefs[entity.name] = builder.reserve() }
         for entity in model.entities {

@@ -4,8 +4,14 @@ import StoreCore
 /// A model as lines of text naming everything a model file can say — entities, properties with
 /// every setting, indexes, constraints, fetched properties, configurations, templates — so two
 /// models read from different files compare line by line, and a difference reads well.
-enum ModelSummary {
-    static func lines(_ model: ManagedObjectModel, templates: Bool = true) -> [String] {
+///
+/// For example:
+///
+/// ```swift
+/// #expect(ModelSummary.difference(ModelSummary.lines(compiled), ModelSummary.lines(source)) == nil)
+/// ```
+public enum ModelSummary {
+    public static func lines(_ model: ManagedObjectModel, templates: Bool = true) -> [String] {
         var lines: [String] = []
         for entity in model.entities {
             // No class and NSManagedObject say the same (Core Data records NSManagedObject for both).
@@ -39,14 +45,14 @@ enum ModelSummary {
     }
 
     /// The lines only in `actual` and the lines only in `expected`, or `nil` when they are equal.
-    static func difference(_ actual: [String], _ expected: [String]) -> String? {
+    public static func difference(_ actual: [String], _ expected: [String]) -> String? {
         guard actual != expected else { return nil }
         let extra = actual.filter { !expected.contains($0) }
         let missing = expected.filter { !actual.contains($0) }
         return "only in the compiled model:\n" + extra.joined(separator: "\n") + "\nonly in the expected model:\n" + missing.joined(separator: "\n")
     }
 
-    static func request(_ request: StoreFetchRequest) -> String {
+    public static func request(_ request: StoreFetchRequest) -> String {
         "\(request.entityName) predicate=\(request.predicate.map { "\($0)" } ?? "-") limit=\(request.fetchLimit) offset=\(request.fetchOffset) batch=\(request.fetchBatchSize) distinct=\(request.returnsDistinctResults) subentities=\(request.includesSubentities) pending=\(request.includesPendingChanges) values=\(request.includesPropertyValues) faults=\(request.returnsObjectsAsFaults) result=\(request.resultType)"
     }
 
