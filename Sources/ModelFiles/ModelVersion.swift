@@ -37,6 +37,25 @@ public struct ModelVersion: Sendable {
         }
     }
 
+    /// Decodes the bytes of a compiled model (a `.mom` file's contents) that did not come from a
+    /// file of their own — embedded in another file, or downloaded.
+    ///
+    /// For example:
+    ///
+    /// ```swift
+    /// let version = try ModelVersion(compiledModel: bytes, name: "Blog", url: sourceURL)
+    /// ```
+    ///
+    /// - Parameters:
+    ///   - data: The `NSKeyedArchiver` archive of an `NSManagedObjectModel`.
+    ///   - name: The version's name.
+    ///   - url: Where the bytes came from, named in errors and warnings.
+    /// - Throws: ``ModelFileError`` — `tooLarge`, `malformed` (not a compiled model) or
+    ///   `invalidModel`.
+    public init(compiledModel data: Data, name: String, url: URL) throws(ModelFileError) {
+        self = try CompiledModelFile.decode(data, name: name, url: url)
+    }
+
     init(name: String, url: URL, model: ManagedObjectModel, warnings: [ModelFileWarning]) {
         self.name = name
         self.url = url
