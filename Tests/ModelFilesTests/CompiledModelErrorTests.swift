@@ -116,6 +116,13 @@ import Testing
         #expect(version.warnings.allSatisfy { $0.url == url })
     }
 
+    @Test func aPropertyThatNamesAnUnrelatedEntityIsReadWithAWarning() throws {
+        // NSEntity refers to the model (reference 1), neither the entity nor an ancestor.
+        let version = try read(try model(attribute: ["NSEntity": .uid(1)]))
+        #expect(version.model.entitiesByName["Note"]?.attributesByName["title"] != nil)
+        #expect(version.warnings.contains { $0.message.contains("not an ancestor") }, "\(version.warnings)")
+    }
+
     @Test func deeplyNestedPredicatesAreRefusedNotFollowed() throws {
         let version = try read(try model { builder in
             var predicate = builder.add("NSTruePredicate", superclasses: ["NSPredicate"], fields: [:])

@@ -40,7 +40,10 @@ extension CompiledModelReader {
             }
             // A property declared by an ancestor belongs to the ancestor's description.
             let owner = try archive(place, { () throws(PropertyListError) in try graph.reference(property.fields["NSEntity"]) })
-            if let owner, owner != reference { continue }
+            if let owner, owner != reference {
+                if try ancestors(of: entity).contains(owner) { continue }
+                warn("\(place) names another entity (not an ancestor) as its own; it is read as \(name)'s")
+            }
             switch property.className {
             case "NSAttributeDescription", "NSDerivedAttributeDescription", "NSCompositeAttributeDescription":
                 guard let attribute = try readAttribute(property, entity: name) else { continue }
@@ -77,6 +80,21 @@ extension CompiledModelReader {
             versionHashModifier: modifier?.isEmpty == true ? nil : modifier,
             representedClassName: className, fetchedProperties: fetchedProperties
         ) { EntityProperties(properties) }
+    }
+
+    /// The references of an entity's ancestors, nearest first (at most 256; a cycle stops the walk
+    /// and is reported by the model's own checks).
+    private func ancestors(of entity: KeyedArchiveGraph.Instance) throws(ModelFileError) -> [UInt64] {
+        let graph = graph
+        var result: [UInt64] = []
+        var current = entity
+        while result.count < 256,
+            let parent = try archive("the parents of entity \(entity.reference)", { () throws(PropertyListError) in try graph.instance(current["NSSuperentity"]) }),
+            !result.contains(parent.reference), parent.reference != entity.reference {
+            result.append(parent.reference)
+            current = parent
+        }
+        return result
     }
 
     /// `NSFetchIndexDescriptions`: `NSFetchIndexDescription`s (`NSIndexName`, `NSIndexElements`
