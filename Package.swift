@@ -37,8 +37,15 @@ let package = Package(
         ),
         .target(name: "XMLBackend", dependencies: ["StoreCore", "CXML"]),
         .target(name: "BinaryBackend", dependencies: ["StoreCore"]),
-        // Xcode model files (.xcdatamodeld / .xcdatamodel), read with libxml2.
-        .target(name: "ModelFiles", dependencies: ["StoreCore", "CXML"]),
+        // Raw deflate, for the compiled model Core Data caches in its SQLite stores (Z_MODELCACHE).
+        .systemLibrary(
+            name: "CZlib",
+            pkgConfig: "zlib",
+            providers: [.apt(["zlib1g-dev"])]
+        ),
+        // Model files: Xcode's (.xcdatamodeld / .xcdatamodel, read with libxml2) and compiled
+        // ones (.momd / .mom, and a store's model cache).
+        .target(name: "ModelFiles", dependencies: ["StoreCore", "CXML", "CZlib"]),
         .target(name: "Stowage", dependencies: ["StoreCore", "MemoryBackend", "SQLiteBackend", "XMLBackend", "BinaryBackend", "ModelFiles"]),
         .executableTarget(
             name: "StowageCLI",

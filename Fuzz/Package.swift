@@ -1,6 +1,6 @@
 // swift-tools-version: 6.0
 // libFuzzer targets, kept out of the root package's default build (see docs/fuzzing.md).
-// StoreCore (and XMLBackend, CXML, BinaryBackend) are compiled here from symlinks to ../Sources, so the harness does not
+// StoreCore (and XMLBackend, CXML, BinaryBackend, ModelFiles, CZlib) are compiled here from symlinks to ../Sources, so the harness does not
 // depend on the root package's identity (its checkout directory name) and may use `package` API.
 import PackageDescription
 
@@ -24,6 +24,12 @@ let package = Package(
         // NSKeyedArchiver archives (Core Data's default transformers).
         .target(name: "KeyedArchiveFuzzTarget", dependencies: ["StoreCore"]),
         .executableTarget(name: "KeyedArchiveFuzzer", dependencies: ["KeyedArchiveFuzzTarget", "FuzzDriver"]),
+        // Compiled Core Data models (.mom) and the model cache of SQLite stores: ModelFiles and
+        // CZlib are symlinks too.
+        .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
+        .target(name: "ModelFiles", dependencies: ["StoreCore", "CXML", "CZlib"]),
+        .target(name: "CompiledModelFuzzTarget", dependencies: ["StoreCore", "ModelFiles"]),
+        .executableTarget(name: "CompiledModelFuzzer", dependencies: ["CompiledModelFuzzTarget", "FuzzDriver"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -2,9 +2,11 @@ import Foundation
 import StoreCore
 
 extension ManagedObjectModel {
-    /// Loads the model of an Xcode model file, as Core Data's `NSManagedObjectModel(contentsOf:)`:
+    /// Loads the model of a model file, as Core Data's `NSManagedObjectModel(contentsOf:)`:
     /// a `.xcdatamodeld` package (its current version, named by `.xccurrentversion`), a
-    /// `.xcdatamodel` folder, or that folder's `contents` file.
+    /// `.xcdatamodel` folder, or that folder's `contents` file — or a compiled model, as an
+    /// application bundle ships it: a `.momd` (its current version, named by
+    /// `VersionInfo.plist`) or a `.mom` file.
     ///
     /// Use ``ManagedObjectModelBundle`` for every version of a package and for the warnings the
     /// reader collected.
@@ -20,13 +22,24 @@ extension ManagedObjectModel {
     ///   unsupported file, or a model that fails its checks.
     public convenience init(contentsOf url: URL) throws(ModelFileError) {
         let contents: URL
+        let read: ModelContentsReader.Contents
         switch try ModelFileLocation(url) {
         case .version(_, let file):
             contents = file
+            read = try ModelVersion.readContents(file).0
         case .package(let package):
             contents = try ManagedObjectModelBundle.currentVersionFolder(of: package).contents
+            read = try ModelVersion.readContents(contents).0
+        case .compiledVersion(_, let file):
+            contents = file
+            read = try CompiledModelFile.readContents(file).0
+        case .compiledBundle(let bundle):
+            let files = CompiledModelFile.versionFiles(in: bundle)
+            let info = try CompiledModelFile.versionInfo(in: bundle)
+            let current = try CompiledModelFile.currentVersion(of: bundle, files: files, info: info).name
+            contents = files.first { CompiledModelFile.versionName(of: $0) == current } ?? bundle
+            read = try CompiledModelFile.readContents(contents).0
         }
-        let (read, _) = try ModelVersion.readContents(contents)
         do {
             try self.init(
                 configurations: read.configurations, versionIdentifiers: read.versionIdentifiers,

@@ -1,8 +1,9 @@
 import Foundation
 import StoreCore
 
-/// Every version of an Xcode model package (`.xcdatamodeld`), with the current one — what
-/// Core Data compiles into a `.momd`. A single `.xcdatamodel` loads as a bundle of one version.
+/// Every version of an Xcode model package (`.xcdatamodeld`) or of the compiled `.momd` Core Data
+/// makes of it, with the current one. A single `.xcdatamodel` or `.mom` loads as a bundle of one
+/// version.
 ///
 /// For example:
 ///
@@ -23,10 +24,12 @@ public struct ManagedObjectModelBundle: Sendable {
     /// Warnings about the package itself (its `.xccurrentversion`); each version has its own.
     public let packageWarnings: [ModelFileWarning]
 
-    /// Loads every version of a `.xcdatamodeld` package, or the one version of a `.xcdatamodel`
-    /// folder or `contents` file. A version other than the current one that cannot be read (an
-    /// Xcode 3 version, a broken inverse in an old version) is left out with a package warning
-    /// naming it and why; every other version stays usable.
+    /// Loads every version of a `.xcdatamodeld` package or `.momd` bundle, or the one version of
+    /// a `.xcdatamodel` folder, `contents` file or `.mom` file. A version other than the current
+    /// one that cannot be read (an Xcode 3 version, a broken inverse in an old version) is left
+    /// out with a package warning naming it and why; every other version stays usable. In a
+    /// `.momd`, `VersionInfo.plist` names the current version; a version whose Core Data entity
+    /// hashes differ from the ones it records gets a warning.
     ///
     /// - Throws: ``ModelFileError`` when the current version cannot be loaded (its error), or
     ///   for a package with no versions.
@@ -37,6 +40,32 @@ public struct ManagedObjectModelBundle: Sendable {
             versions = [try ModelVersion.load(name: name, contents: contents)]
             currentVersionName = name
             packageWarnings = []
+        case .compiledVersion(let name, let file):
+            self.url = url
+            versions = [try CompiledModelFile.loadVersion(name: name, file: file)]
+            currentVersionName = name
+            packageWarnings = []
+        case .compiledBundle(let bundle):
+            let files = CompiledModelFile.versionFiles(in: bundle)
+            let info = try CompiledModelFile.versionInfo(in: bundle)
+            let current = try CompiledModelFile.currentVersion(of: bundle, files: files, info: info)
+            var loaded: [ModelVersion] = []
+            var warnings = current.warnings + CompiledModelFile.orphanOptimizedModels(in: bundle)
+            for file in files {
+                let name = CompiledModelFile.versionName(of: file)
+                do {
+                    let version = try CompiledModelFile.loadVersion(name: name, file: file)
+                    warnings += CompiledModelFile.hashWarnings(version, info: info)
+                    loaded.append(version)
+                } catch {
+                    if name == current.name { throw error }
+                    warnings.append(ModelFileWarning(url: file, line: 0, "version \(name) cannot be read and was left out: \(error.message)"))
+                }
+            }
+            self.url = bundle
+            versions = loaded
+            currentVersionName = current.name
+            packageWarnings = warnings
         case .package(let package):
             let current = try Self.currentVersionFolder(of: package)
             var loaded: [ModelVersion] = []
@@ -78,9 +107,10 @@ public struct ManagedObjectModelBundle: Sendable {
     /// Every warning: the package's, then each version's.
     public var warnings: [ModelFileWarning] { packageWarnings + versions.flatMap(\.warnings) }
 
-    /// The version named `name` ("BookmarksModel 2"; a trailing `.xcdatamodel` is allowed).
+    /// The version named `name` ("BookmarksModel 2"; a trailing `.xcdatamodel` or `.mom` is allowed).
     public func version(named name: String) -> ModelVersion? {
-        let bare = name.hasSuffix(".xcdatamodel") ? String(name.dropLast(".xcdatamodel".count)) : name
+        var bare = name.hasSuffix(".xcdatamodel") ? String(name.dropLast(".xcdatamodel".count)) : name
+        if bare.hasSuffix(".mom") { bare = String(bare.dropLast(4)) }
         return versions.first { $0.name == bare }
     }
 

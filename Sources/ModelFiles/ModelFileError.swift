@@ -1,9 +1,10 @@
 import Foundation
 import StoreCore
 
-/// A model file that cannot be read: not there, not a model, malformed XML (with the line), a
-/// format Stowage does not read (compiled `.mom`/`.momd`, Xcode 3 `elements`), or a model that
-/// fails the model's own checks (the ``ModelError`` is attached).
+/// A model file that cannot be read: not there, not a model, malformed XML (with the line) or a
+/// malformed compiled model, a format Stowage does not read (Xcode 3 `elements`, an `.omo`
+/// without its `.mom`), a file or model cache beyond the size limits, or a model that fails the
+/// model's own checks (the ``ModelError`` is attached).
 ///
 /// For example:
 ///
@@ -41,10 +42,13 @@ public struct ModelFileError: Error, CustomStringConvertible, Sendable {
 extension ErrorCode where Domain == ModelFileError {
     /// Nothing (or nothing readable) at the path.
     public static let notFound = Self("notFound")
-    /// Not well-formed XML, or not the structure a model file has.
+    /// Not well-formed XML, not a well-formed compiled model, or not the structure a model file has.
     public static let malformed = Self("malformed")
-    /// A model format Stowage cannot read (compiled `.mom`/`.momd`, Xcode 3 `elements`).
+    /// A model format Stowage cannot read (Xcode 3 `elements`, an `.omo` without its `.mom`).
     public static let unsupportedFormat = Self("unsupportedFormat")
+    /// A compiled model, or a store's compressed model cache once inflated, larger than the
+    /// reader accepts (``ManagedObjectModel/maxCompiledModelSize``).
+    public static let tooLarge = Self("tooLarge")
     /// The file was read but the model it describes is inconsistent (see `modelError`).
     public static let invalidModel = Self("invalidModel")
 }

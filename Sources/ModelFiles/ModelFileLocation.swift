@@ -1,8 +1,8 @@
 import Foundation
 
 /// What a path handed to the model loaders is: a `.xcdatamodeld` package (several versions), a
-/// `.xcdatamodel` folder or its `contents` file (one version), or a compiled model Stowage cannot
-/// read. Checks the file system, not just the name.
+/// `.xcdatamodel` folder or its `contents` file (one version), a compiled `.momd` bundle
+/// (several versions) or `.mom` file (one version). Checks the file system, not just the name.
 ///
 /// For example:
 ///
@@ -13,6 +13,10 @@ enum ModelFileLocation {
     case package(URL)
     /// The version's name and its `contents` file.
     case version(name: String, contents: URL)
+    /// A compiled `.momd` bundle of `.mom` versions.
+    case compiledBundle(URL)
+    /// A compiled `.mom` file: its version name and the file.
+    case compiledVersion(name: String, file: URL)
 
     init(_ url: URL) throws(ModelFileError) {
         let url = url.standardizedFileURL
@@ -21,8 +25,19 @@ enum ModelFileLocation {
             throw ModelFileError(.notFound, url: url, "there is no model file here")
         }
         let fileExtension = url.pathExtension.lowercased()
-        if fileExtension == "mom" || fileExtension == "momd" || fileExtension == "omo" {
-            throw ModelFileError(.unsupportedFormat, url: url, "a compiled Core Data model (.\(fileExtension)) is an archive of Objective-C objects that Stowage cannot read; ship the .xcdatamodeld package (or .xcdatamodel folder) instead")
+        switch fileExtension {
+        case "momd" where isDirectory.boolValue:
+            self = .compiledBundle(url)
+            return
+        case "mom" where !isDirectory.boolValue:
+            self = .compiledVersion(name: url.deletingPathExtension().lastPathComponent, file: url)
+            return
+        case "omo":
+            throw ModelFileError(.unsupportedFormat, url: url, "an optimized compiled model (.omo) is Core Data's private load-time copy of the .mom beside it, in an undocumented format; load the .mom (or the .momd bundle) instead")
+        case "mom", "momd":
+            throw ModelFileError(.malformed, url: url, "a .\(fileExtension) should be a \(fileExtension == "mom" ? "file" : "folder")")
+        default:
+            break
         }
         if !isDirectory.boolValue {
             let folder = url.deletingLastPathComponent()
@@ -37,7 +52,7 @@ enum ModelFileLocation {
         if FileManager.default.fileExists(atPath: contents.path) {
             self = .version(name: Self.versionName(of: url), contents: contents)
         } else if FileManager.default.fileExists(atPath: url.appendingPathComponent("elements").path) {
-            throw ModelFileError(.unsupportedFormat, url: url, "an Xcode 3 model (an 'elements' binary property list, no 'contents' XML); open it in a current Xcode, which saves it as XML, and use that")
+            throw ModelFileError(.unsupportedFormat, url: url, "an Xcode 3 model: its 'elements' file is a keyed archive of Xcode 3's own model-editor classes (XDUMLClassImp, XDUMLPropertyImp, …), not of Core Data's model classes, so it is read neither as XML nor as a compiled model; open it in Xcode 4 or later, which saves it as XML ('contents'), or ship the .mom Xcode compiles from it")
         } else if Self.versionFolders(in: url).isEmpty == false {
             self = .package(url)
         } else {

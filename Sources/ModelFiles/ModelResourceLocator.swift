@@ -6,10 +6,10 @@ import Foundation
 /// to the executable.
 ///
 /// In each directory of ``defaultSearchDirectories()`` (or the ones given), in order, it takes the
-/// first of `<name>.xcdatamodeld`, `<name>.xcdatamodel`. Compiled models (`<name>.momd`,
-/// `<name>.mom`) are recognised but cannot be read: the error says to ship the source package.
-/// Declare the package as a resource with `.copy("Blog.xcdatamodeld")` (`.process` would ask
-/// Xcode to compile it on macOS).
+/// first of `<name>.xcdatamodeld`, `<name>.xcdatamodel`; when no directory has the model's
+/// source, the first compiled `<name>.momd` or `<name>.mom` (what `.process` makes of the
+/// package on macOS, and what an app bundle ships). Declare the package as a resource with
+/// `.copy("Blog.xcdatamodeld")`.
 ///
 /// For example:
 ///
@@ -49,10 +49,11 @@ public enum ModelResourceLocator {
         return directories.filter { seen.insert($0.standardizedFileURL.path).inserted }
     }
 
-    /// The first `<name>.xcdatamodeld` or `<name>.xcdatamodel` in `directories`.
+    /// The first `<name>.xcdatamodeld` or `<name>.xcdatamodel` in `directories`, else the first
+    /// `<name>.momd` or `<name>.mom`.
     ///
-    /// - Throws: ``ModelFileError`` — ``ErrorCode/unsupportedFormat`` when only a compiled model
-    ///   was found, ``ErrorCode/notFound`` (listing every place searched) when nothing was.
+    /// - Throws: ``ModelFileError`` — ``ErrorCode/notFound`` (listing every place searched) when
+    ///   nothing was found.
     public static func modelURL(named name: String, searching directories: [URL]? = nil) throws(ModelFileError) -> URL {
         let directories = directories ?? defaultSearchDirectories()
         var compiled: URL?
@@ -66,10 +67,8 @@ public enum ModelResourceLocator {
                 if FileManager.default.fileExists(atPath: candidate.path) { compiled = candidate }
             }
         }
-        if let compiled {
-            throw ModelFileError(.unsupportedFormat, url: compiled, "found only the compiled model; Stowage reads Xcode's model source: add \(name).xcdatamodeld to the target's resources with .copy(\"\(name).xcdatamodeld\")")
-        }
+        if let compiled { return compiled }
         let places = directories.map(\.path).joined(separator: ", ")
-        throw ModelFileError(.notFound, url: URL(fileURLWithPath: name + ".xcdatamodeld"), "no \(name).xcdatamodeld or \(name).xcdatamodel found; searched: \(places)")
+        throw ModelFileError(.notFound, url: URL(fileURLWithPath: name + ".xcdatamodeld"), "no \(name).xcdatamodeld, \(name).xcdatamodel, \(name).momd or \(name).mom found; searched: \(places)")
     }
 }

@@ -1,8 +1,8 @@
 import Foundation
 import StoreCore
 
-/// One version of an Xcode model — an `.xcdatamodel` folder — loaded: its name, the model and
-/// the warnings the reader collected (elements and attributes it read past).
+/// One version of a model — an `.xcdatamodel` folder, or a compiled `.mom` file — loaded: its
+/// name, the model and the warnings the reader collected (what it read past).
 ///
 /// For example:
 ///
@@ -13,16 +13,16 @@ import StoreCore
 /// version.warnings        // what was not understood, with file and line
 /// ```
 public struct ModelVersion: Sendable {
-    /// The version's name: the folder's name without `.xcdatamodel`.
+    /// The version's name: the folder's name without `.xcdatamodel` (the file's without `.mom`).
     public let name: String
-    /// The `contents` file it was read from.
+    /// The `contents` file (or `.mom` file, or store) it was read from.
     public let url: URL
     /// The model.
     public let model: ManagedObjectModel
     /// Everything read past, with its line.
     public let warnings: [ModelFileWarning]
 
-    /// Loads a `.xcdatamodel` folder or its `contents` file.
+    /// Loads a `.xcdatamodel` folder, its `contents` file, or a compiled `.mom` file.
     ///
     /// - Throws: ``ModelFileError``: the file is missing, malformed (with the line), of a format
     ///   Stowage cannot read, or describes an inconsistent model.
@@ -30,9 +30,30 @@ public struct ModelVersion: Sendable {
         switch try ModelFileLocation(url) {
         case .version(let name, let contents):
             self = try Self.load(name: name, contents: contents)
-        case .package:
-            throw ModelFileError(.malformed, url: url, "this is an .xcdatamodeld package of versions; load it with ManagedObjectModelBundle(contentsOf:)")
+        case .compiledVersion(let name, let file):
+            self = try CompiledModelFile.loadVersion(name: name, file: file)
+        case .package, .compiledBundle:
+            throw ModelFileError(.malformed, url: url, "this is a package of versions; load it with ManagedObjectModelBundle(contentsOf:)")
         }
+    }
+
+    /// Decodes the bytes of a compiled model (a `.mom` file's contents) that did not come from a
+    /// file of their own — embedded in another file, or downloaded.
+    ///
+    /// For example:
+    ///
+    /// ```swift
+    /// let version = try ModelVersion(compiledModel: bytes, name: "Blog", url: sourceURL)
+    /// ```
+    ///
+    /// - Parameters:
+    ///   - data: The `NSKeyedArchiver` archive of an `NSManagedObjectModel`.
+    ///   - name: The version's name.
+    ///   - url: Where the bytes came from, named in errors and warnings.
+    /// - Throws: ``ModelFileError`` — `tooLarge`, `malformed` (not a compiled model) or
+    ///   `invalidModel`.
+    public init(compiledModel data: Data, name: String, url: URL) throws(ModelFileError) {
+        self = try CompiledModelFile.decode(data, name: name, url: url)
     }
 
     init(name: String, url: URL, model: ManagedObjectModel, warnings: [ModelFileWarning]) {

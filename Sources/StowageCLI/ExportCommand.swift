@@ -10,7 +10,8 @@ struct ExportCommand: ParsableCommand {
         abstract: "Copy a store into a new store of another type (sqlite, xml, binary).",
         discussion: """
             The input's type is detected from the file. --model names the model the store was \
-            written with: `demo` (`stowage demo --path FILE`) or an Xcode model file.
+            written with: `demo` (`stowage demo --path FILE`), an Xcode model file (.xcdatamodeld, \
+            .xcdatamodel) or a compiled one from an app bundle (.momd, .mom).
             """
     )
 
@@ -23,7 +24,7 @@ struct ExportCommand: ParsableCommand {
     @Argument(help: "Where to write the new store (nothing may exist there yet).")
     var output: String
 
-    @Option(help: "The model the store was written with: `demo`, or a .xcdatamodeld / .xcdatamodel path.")
+    @Option(help: "The model the store was written with: `demo`, or a model file: .xcdatamodeld / .xcdatamodel (Xcode) or .momd / .mom (compiled).")
     var model: ModelChoice = .demo
 
     func run() throws {
@@ -55,8 +56,8 @@ enum StoreKind: String, ExpressibleByArgument, CaseIterable {
     }
 }
 
-/// The models the tool knows: `demo`, or an Xcode model file (`.xcdatamodeld` package,
-/// `.xcdatamodel` folder, or its `contents`).
+/// The models the tool knows: `demo`, or a model file — Xcode's (`.xcdatamodeld` package,
+/// `.xcdatamodel` folder, or its `contents`) or a compiled one (`.momd` bundle, `.mom` file).
 enum ModelChoice: ExpressibleByArgument, CustomStringConvertible {
     case demo
     case file(String)

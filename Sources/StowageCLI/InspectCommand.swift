@@ -10,16 +10,17 @@ struct InspectCommand: ParsableCommand {
         abstract: "Show a store's type, metadata, entities, object counts and first rows.",
         discussion: """
             The store's type is detected from the file, which is opened read-only and never changed. \
-            Without --model the model is inferred from the store itself (inspection mode; see \
-            docs/inspection.md): entity and property names as the file records them, made-up names \
-            for inverses it does not record.
+            Without --model, a SQLite store Core Data wrote is read with its own copy of its model \
+            (Z_MODELCACHE) when it has one; otherwise the model is inferred from the store itself \
+            (inspection mode; see docs/inspection.md): entity and property names as the file \
+            records them, made-up names for inverses it does not record. The output says which.
             """
     )
 
     @Argument(help: "The store to inspect.")
     var store: String
 
-    @Option(help: "The model the store was written with: `demo`, or a .xcdatamodeld / .xcdatamodel path. Default: inferred from the store.")
+    @Option(help: "The model the store was written with: `demo`, or a model file: .xcdatamodeld / .xcdatamodel (Xcode) or .momd / .mom (compiled). Default: inferred from the store.")
     var model: ModelChoice?
 
     @Option(help: "How many objects of each entity to show.")
@@ -52,13 +53,17 @@ struct InspectCommand: ParsableCommand {
         var output = InspectionPrinter()
         output.line("Store:    \(url.path)")
         output.line("Type:     \(type.rawValue) (detected from the file's first bytes)")
-        output.line(model == nil
-            ? "Model:    inferred from the store (inspection mode: read-only)"
-            : "Model:    \(model?.description ?? "") (read-only)")
+        if let model {
+            output.line("Model:    \(model.description) (read-only)")
+        } else if inferred?.source == .modelCache {
+            output.line("Model:    the store's own copy of its model (Z_MODELCACHE, written by Core Data; read-only)")
+        } else {
+            output.line("Model:    inferred from the store's layout (inspection mode: read-only)")
+        }
         output.line("")
         output.section("Metadata", metadata(inferred: inferred, stored: loaded.metadata))
         if model == nil, let notes = inferred?.notes, !notes.isEmpty {
-            output.section("Notes on the inferred model", notes.map { "- " + $0 })
+            output.section(inferred?.source == .modelCache ? "Notes on the store's model" : "Notes on the inferred model", notes.map { "- " + $0 })
         }
 
         let context = container.newBackgroundContext()

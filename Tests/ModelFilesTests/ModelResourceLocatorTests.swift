@@ -36,12 +36,15 @@ final class ModelResourceLocatorTests: XCTestCase {
         }
     }
 
-    func testCompiledModelAloneIsReportedAsUnsupported() throws {
-        let directory = try TemporaryDirectory()
-        try FileManager.default.createDirectory(at: directory.url.appendingPathComponent("Blog.momd"), withIntermediateDirectories: true)
-        XCTAssertThrowsError(try ModelResourceLocator.modelURL(named: "Blog", searching: [directory.url])) { error in
-            XCTAssertEqual((error as? ModelFileError)?.code, .unsupportedFormat)
-        }
+    func testCompiledModelIsFoundWhenNoSourceIs() throws {
+        let compiledOnly = try TemporaryDirectory()
+        let momd = compiledOnly.url.appendingPathComponent("Blog.momd")
+        try FileManager.default.createDirectory(at: momd, withIntermediateDirectories: true)
+        XCTAssertEqual(try ModelResourceLocator.modelURL(named: "Blog", searching: [compiledOnly.url]).lastPathComponent, "Blog.momd")
+        // The source wins wherever it is.
+        let withSource = try TemporaryDirectory()
+        try FileManager.default.createDirectory(at: withSource.url.appendingPathComponent("Blog.xcdatamodeld"), withIntermediateDirectories: true)
+        XCTAssertEqual(try ModelResourceLocator.modelURL(named: "Blog", searching: [compiledOnly.url, withSource.url]).lastPathComponent, "Blog.xcdatamodeld")
     }
 
     func testDefaultSearchLooksNextToTheExecutable() {

@@ -44,6 +44,20 @@ final class ExportCommandTests: XCTestCase {
         XCTAssertTrue(output.contains("already there"), output)
     }
 
+    func testExportTakesACompiledModel() throws {
+        let directory = try TemporaryDirectory()
+        guard let url = try CoreDataFixtures.copyOfStore("bignerdranch__CoreDataStack/TestModel.sqlite", into: directory.url),
+            let package = CoreDataFixtures.model("bignerdranch__CoreDataStack/Sample.xcdatamodeld")
+        else { throw XCTSkip("the Core Data fixtures are not present") }
+        let mom = directory.file("TestModel.mom")
+        try CompiledModelArchiver.archive(try XCTUnwrap(try ManagedObjectModelBundle(contentsOf: package).version(named: "TestModel")).model).write(to: mom)
+        let output = directory.file("TestModel.xml").path
+        let (status, text) = try runStowage(["export", url.path, "--to", "xml", output, "--model", mom.path])
+        XCTAssertEqual(status, 0, text)
+        XCTAssertTrue(text.contains("into a new xml store"), text)
+        XCTAssertEqual(try PersistentStoreType(detectingStoreAt: URL(fileURLWithPath: output)), .xml)
+    }
+
     func testExportRefusesAFileThatIsNotAStore() throws {
         let directory = try TemporaryDirectory()
         let text = directory.file("notes.txt")

@@ -21,8 +21,9 @@ extension KeyedArchive {
         return BinaryPropertyListWriter().write(archive)
     }
 
-    /// Builds `$objects`: `$null` first, each class description once.
-    private struct ArchiveWriter {
+    /// Builds `$objects`: `$null` first, each class description once (also used by
+    /// ``KeyedArchiveGraph/Builder`` for archives of other classes).
+    struct ArchiveWriter {
         var objects: [PropertyListValue] = [.string("$null")]
         var classes: [String: UInt64] = [:]
 
@@ -106,13 +107,13 @@ extension KeyedArchive {
             return append(instance("NSDictionary", ["NS.keys": .array(keys), "NS.objects": .array(values)]))
         }
 
-        private mutating func append(_ object: PropertyListValue) -> UInt64 {
+        mutating func append(_ object: PropertyListValue) -> UInt64 {
             objects.append(object)
             return UInt64(objects.count - 1)
         }
 
         /// An object of class `name`: its fields and a reference to its class description.
-        private mutating func instance(_ name: String, _ fields: [String: PropertyListValue], superclasses: [String] = []) -> PropertyListValue {
+        mutating func instance(_ name: String, _ fields: [String: PropertyListValue], superclasses: [String] = []) -> PropertyListValue {
             let reference: UInt64
             if let known = classes[name] {
                 reference = known

@@ -42,8 +42,9 @@ public enum KeyedArchive {
         return try reader.value(at: reference, depth: 0) ?? reader.null
     }
 
-    /// Walks `$objects`, decoding each reference once and refusing cycles.
-    private struct ArchiveReader {
+    /// Walks `$objects`, decoding each reference once and refusing cycles (also used by
+    /// ``KeyedArchiveGraph`` for the value objects inside other archives).
+    struct ArchiveReader {
         let objects: [PropertyListValue]
         /// The one `NSNull` of the value: Foundation's `NSNull`s are equal but hash apart, so two
         /// of them in a set would break it.

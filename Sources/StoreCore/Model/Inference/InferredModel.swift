@@ -37,12 +37,24 @@ public struct InferredModel: Sendable {
     /// text; nested dictionaries are flattened into dotted keys
     /// (`NSStoreModelVersionHashes.Author`).
     public let metadata: [String: String]
+    /// Where ``model`` came from.
+    public let source: Source
 
-    public init(model: ManagedObjectModel, storeType: PersistentStoreType, notes: [String], metadata: [String: String] = [:]) {
+    /// Where an inspection model came from.
+    public enum Source: Sendable, Hashable {
+        /// Rebuilt from the store's layout (tables and columns, or the file's structure).
+        case storeLayout
+        /// The store's own copy of the model it was written with: Core Data's `Z_MODELCACHE`
+        /// in its SQLite stores (`InferredModel(storeAt:)` in `Stowage` reads it).
+        case modelCache
+    }
+
+    public init(model: ManagedObjectModel, storeType: PersistentStoreType, notes: [String], metadata: [String: String] = [:], source: Source = .storeLayout) {
         self.model = model
         self.storeType = storeType
         self.notes = notes
         self.metadata = metadata
+        self.source = source
     }
 }
 

@@ -1,0 +1,4 @@
+import CompiledModelFuzzTarget
+import FuzzDriver
+
+runFuzzer { data, size in compiledModelFuzzTestOneInput(data, size) }

@@ -1,0 +1,12 @@
+#ifndef STOWAGE_CZLIB_SHIM_H
+#define STOWAGE_CZLIB_SHIM_H
+
+#include <zlib.h>
+
+/// `inflateInit2` is a macro Swift cannot import: starts a raw-deflate (`windowBits` -15) or
+/// zlib/gzip stream on `stream`.
+static inline int stowage_inflate_init2(z_streamp stream, int windowBits) {
+    return inflateInit2(stream, windowBits);
+}
+
+#endif
