@@ -89,6 +89,10 @@ import Testing
             #expect(version.model.entitiesByName["Note"]?.propertiesByName["title"] == nil)
             #expect(version.warnings.contains { $0.message.contains(words) }, "\(version.warnings)")
         }
+        // A transient Undefined attribute is what Xcode compiles for "Undefined": it loads.
+        let undefined = try read(try model(attribute: ["NSAttributeType": .integer(0), "NSIsTransient": .boolean(true)]))
+        #expect(undefined.model.entitiesByName["Note"]?.attributesByName["title"]?.attributeType == .undefined)
+        #expect(undefined.model.entitiesByName["Note"]?.attributesByName["title"]?.isTransient == true)
         let composite = try read(try model(attributeClass: "NSCompositeAttributeDescription"))
         #expect(composite.model.entitiesByName["Note"]?.propertiesByName["title"] == nil)
         let unknown = try read(try model(attributeClass: "NSExpressionDescription"))

@@ -46,7 +46,7 @@ extension CompiledModelReader {
     }
 
     /// `NSAttributeDescription` (and its derived form); `nil`, with a warning, for the types
-    /// Stowage has no counterpart for (undefined, composite).
+    /// Stowage has no counterpart for (composite, a stored Undefined attribute).
     mutating func readAttribute(_ property: KeyedArchiveGraph.Instance, entity: String) throws(ModelFileError) -> AttributeDescription? {
         let graph = graph
         let (name, renaming, modifier, userInfo) = try common(property, entity: entity, known: Self.attributeKeys)
@@ -75,8 +75,12 @@ extension CompiledModelReader {
             type = .transformable(named: name ?? "NSKeyedUnarchiveFromData")
         case 2000: type = .objectID
         case 0:
-            warn("attribute \(place) has the Undefined type, which Stowage does not support; the attribute was left out")
-            return nil
+            // Xcode's "Undefined": only a transient attribute may have it, as in a source model.
+            guard flags.transient else {
+                warn("attribute \(place) has the Undefined type but is not transient; the attribute was left out")
+                return nil
+            }
+            type = .undefined
         case 2100:
             warn("attribute \(place) is a composite attribute, which Stowage does not support yet; the attribute was left out")
             return nil
@@ -101,6 +105,10 @@ extension CompiledModelReader {
             }
             if property["NSFilteringPredicate"] != nil {
                 warn("attribute \(place): the derivation's filtering predicate is not supported and was ignored")
+            }
+            if let expression = derivation, AttributeDerivation(parsing: expression) == nil {
+                warn("attribute \(place): derivation '\(expression)' is not one Core Data computes; the attribute is stored as given")
+                derivation = nil
             }
         }
         let defaultValue = try readDefaultValue(property["NSDefaultValue"], type: type, place: place)
