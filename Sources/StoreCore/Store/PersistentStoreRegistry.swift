@@ -30,14 +30,22 @@ public enum PersistentStoreRegistry {
     public typealias Factory = @Sendable (PersistentStoreLoadRequest) throws -> any PersistentStore
 
     private static let factories = Mutex<[PersistentStoreType: Factory]>([:])
-    private static let builtInsLooked = Atomic<Bool>(false)
+    /// Set once the built-ins are registered; the lock makes every other caller wait for it.
+    private static let builtInsRegistered = Atomic<Bool>(false)
+    private static let builtInsLock = Mutex<Void>(())
 
     /// Registers the built-in types once, when the `Stowage` module is linked into the process.
+    /// A caller that arrives while another thread registers waits for it, so no store load sees
+    /// a half-filled registry.
     private static func registerBuiltInsIfLinked() {
-        guard !builtInsLooked.exchange(true, ordering: .acquiringAndReleasing) else { return }
-        // The mangled name of `Stowage.BuiltInStores`; present only when that module is linked.
-        if let registrar = _typeByName("7Stowage13BuiltInStoresO") as? any BuiltInStoreRegistrar.Type {
-            registrar.registerAll()
+        guard !builtInsRegistered.load(ordering: .acquiring) else { return }
+        builtInsLock.withLock { _ in
+            guard !builtInsRegistered.load(ordering: .acquiring) else { return }
+            // The mangled name of `Stowage.BuiltInStores`; present only when that module is linked.
+            if let registrar = _typeByName("7Stowage13BuiltInStoresO") as? any BuiltInStoreRegistrar.Type {
+                registrar.registerAll()
+            }
+            builtInsRegistered.store(true, ordering: .releasing)
         }
     }
 
