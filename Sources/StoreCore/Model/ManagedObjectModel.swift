@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 
 /// A model: the entities a store holds, their properties and relationships, and named
 /// configurations that split the entities between stores.
@@ -24,8 +25,8 @@ import Foundation
 /// }
 /// ```
 public final class ManagedObjectModel: @unchecked Sendable, CustomStringConvertible {
-    // @unchecked: every stored property is a `let` or set only inside `init`; the entities it
-    // owns are frozen by `init` before the model is returned.
+    // @unchecked: every stored property is a `let`, set only inside `init`, or (the migration
+    // sources) behind a Mutex; the entities it owns are frozen by `init` before the model is returned.
 
     /// The entities, sorted by name.
     public let entities: [EntityDescription]
@@ -44,6 +45,8 @@ public final class ManagedObjectModel: @unchecked Sendable, CustomStringConverti
     public private(set) var versionHash = Data()
     /// The derived attributes stores compute on save, entity by entity.
     package private(set) var derivedAttributes = DerivedAttributePlan.none
+    /// See ``migrationSourceModels``.
+    let migrationSources = Mutex<[ManagedObjectModel]>([])
 
     /// Builds and checks a model.
     ///
