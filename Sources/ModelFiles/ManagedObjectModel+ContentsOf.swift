@@ -8,7 +8,9 @@ extension ManagedObjectModel {
     /// application bundle ships it: a `.momd` (its current version, named by
     /// `VersionInfo.plist`) or a `.mom` file.
     ///
-    /// Use ``ManagedObjectModelBundle`` for every version of a package and for the warnings the
+    /// A package's other readable versions become the model's ``migrationSourceModels``, so a
+    /// store saved with an older version is migrated when it is loaded. Use
+    /// ``ManagedObjectModelBundle`` for every version of a package and for the warnings the
     /// reader collected.
     ///
     /// For example:
@@ -23,7 +25,8 @@ extension ManagedObjectModel {
     public convenience init(contentsOf url: URL) throws(ModelFileError) {
         let contents: URL
         let read: ModelContentsReader.Contents
-        switch try ModelFileLocation(url) {
+        let location = try ModelFileLocation(url)
+        switch location {
         case .version(_, let file):
             contents = file
             read = try ModelVersion.readContents(file).0
@@ -46,6 +49,14 @@ extension ManagedObjectModel {
                 fetchRequestTemplates: read.fetchRequestTemplates) { read.entities }
         } catch {
             throw ModelFileError(.invalidModel, url: contents, "the model is not consistent: \(error)", modelError: error)
+        }
+        // A package's other versions are where automatic migration finds the one that wrote a store.
+        switch location {
+        case .package, .compiledBundle:
+            let bundle = try ManagedObjectModelBundle(contentsOf: url)
+            migrationSourceModels = bundle.versions.filter { $0.name != bundle.currentVersionName }.map(\.model)
+        case .version, .compiledVersion:
+            break
         }
     }
 }

@@ -66,6 +66,7 @@ public struct ManagedObjectModelBundle: Sendable {
             versions = loaded
             currentVersionName = current.name
             packageWarnings = warnings
+            Self.linkMigrationSources(loaded, current: current.name)
         case .package(let package):
             let current = try Self.currentVersionFolder(of: package)
             var loaded: [ModelVersion] = []
@@ -83,7 +84,15 @@ public struct ManagedObjectModelBundle: Sendable {
             versions = loaded
             currentVersionName = current.name
             packageWarnings = current.warnings + skipped
+            Self.linkMigrationSources(loaded, current: current.name)
         }
+    }
+
+    /// Gives the current version's model every other version as its migration sources (only the
+    /// current one: models holding each other would never be freed).
+    private static func linkMigrationSources(_ versions: [ModelVersion], current: String) {
+        guard let model = versions.first(where: { $0.name == current })?.model else { return }
+        model.migrationSourceModels = versions.filter { $0.name != current }.map(\.model)
     }
 
     private static func loadVersion(in folder: URL, named name: String) throws(ModelFileError) -> ModelVersion {
@@ -101,7 +110,8 @@ public struct ManagedObjectModelBundle: Sendable {
         versions.first { $0.name == currentVersionName } ?? versions[versions.count - 1]
     }
 
-    /// The current version's model.
+    /// The current version's model; its ``ManagedObjectModel/migrationSourceModels`` are the
+    /// other versions, so a container using it migrates stores saved with any of them.
     public var currentModel: ManagedObjectModel { currentVersion.model }
 
     /// Every warning: the package's, then each version's.

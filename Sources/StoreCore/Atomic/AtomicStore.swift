@@ -44,9 +44,11 @@ public final class AtomicStore: PersistentStore {
     /// The model the store's snapshots are laid out by.
     public let model: ManagedObjectModel
 
-    /// Registers a store type served by this engine with the given file format (`nil`: in memory).
+    /// Registers a store type served by this engine with the given file format (`nil`: in
+    /// memory), and for a file format its migrator (``AtomicStoreMigrator``).
     public static func register(_ type: PersistentStoreType, format: (any AtomicStoreFormat)?) {
         PersistentStoreRegistry.register(type) { try AtomicStore($0, type: type, format: format) }
+        if let format { PersistentStoreRegistry.registerMigrator(AtomicStoreMigrator(format: format), for: type) }
     }
 
     /// Opens the store a description names: reads its file (creating it when there is none), or
