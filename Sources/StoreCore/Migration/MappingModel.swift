@@ -84,6 +84,12 @@ public struct EntityMapping: Sendable, Hashable, CustomStringConvertible {
     public var attributeMappings: [PropertyMapping]
     /// One mapping per stored relationship of the destination entity.
     public var relationshipMappings: [PropertyMapping]
+    /// Which source objects the mapping takes (Core Data's `sourceExpression`); `nil` takes every
+    /// object of the source entity (sub-entities have mappings of their own).
+    public var sourceExpression: StoreExpression?
+    /// The name of the ``EntityMigrationPolicy`` subclass that makes the destination objects
+    /// (Core Data's `entityMigrationPolicyClassName`); `nil` uses the default policy.
+    public var entityMigrationPolicyClassName: String?
     /// The source entity's version hash the mapping was made for (Core Data's `sourceEntityVersionHash`).
     public var sourceEntityVersionHash: Data?
     /// The destination entity's version hash (`destinationEntityVersionHash`).
@@ -94,6 +100,7 @@ public struct EntityMapping: Sendable, Hashable, CustomStringConvertible {
     public init(
         name: String, mappingType: MappingType, sourceEntityName: String?, destinationEntityName: String?,
         attributeMappings: [PropertyMapping] = [], relationshipMappings: [PropertyMapping] = [],
+        sourceExpression: StoreExpression? = nil, entityMigrationPolicyClassName: String? = nil,
         sourceEntityVersionHash: Data? = nil, destinationEntityVersionHash: Data? = nil, userInfo: [String: String] = [:]
     ) {
         self.name = name
@@ -102,6 +109,8 @@ public struct EntityMapping: Sendable, Hashable, CustomStringConvertible {
         self.destinationEntityName = destinationEntityName
         self.attributeMappings = attributeMappings
         self.relationshipMappings = relationshipMappings
+        self.sourceExpression = sourceExpression
+        self.entityMigrationPolicyClassName = entityMigrationPolicyClassName
         self.sourceEntityVersionHash = sourceEntityVersionHash
         self.destinationEntityVersionHash = destinationEntityVersionHash
         self.userInfo = userInfo
