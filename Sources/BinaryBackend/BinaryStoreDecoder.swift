@@ -31,7 +31,8 @@ struct BinaryStoreDecoder {
         self.model = model
     }
 
-    func decode(_ data: Data) throws(StoreError) -> AtomicStoreFile {
+    /// Decodes a file; with `metadataOnly`, skips the entity tables (the file has no objects).
+    func decode(_ data: Data, metadataOnly: Bool = false) throws(StoreError) -> AtomicStoreFile {
         let bytes = [UInt8](data)
         let table: BinaryPropertyListTable
         do {
@@ -42,6 +43,6 @@ struct BinaryStoreDecoder {
             throw StoreError(.truncated, "the binary store file is truncated or its end is damaged: \(error)")
         }
         var reader = BinaryStoreReader(table: table, model: model, budget: 4 * bytes.count + 4096, metadataLimits: metadataLimits)
-        return try reader.file()
+        return try reader.file(metadataOnly: metadataOnly)
     }
 }

@@ -30,6 +30,11 @@ public struct BinaryStoreFormat: AtomicStoreFormat {
         try BinaryStoreDecoder(model: model).decode(data)
     }
 
+    /// Reads only the metadata (and store identifier); the entity tables are not decoded.
+    public func readMetadata(_ data: Data) throws -> StoreMetadata {
+        try BinaryStoreDecoder(model: ManagedObjectModel {}).decode(data, metadataOnly: true).metadata
+    }
+
     public func write(_ file: AtomicStoreFile, model: ManagedObjectModel) throws -> Data {
         BinaryStoreEncoder(model: model).encode(file)
     }

@@ -56,7 +56,7 @@ struct BinaryStoreReader {
         self.metadataLimits = metadataLimits
     }
 
-    mutating func file() throws(StoreError) -> AtomicStoreFile {
+    mutating func file(metadataOnly: Bool = false) throws(StoreError) -> AtomicStoreFile {
         guard (try? table.kind(ofObject: table.topObject)) == .dictionary else {
             throw StoreError(.wrongFormat, "the file is a property list but not a binary store: its top object is not a dictionary")
         }
@@ -79,7 +79,7 @@ struct BinaryStoreReader {
         }
         let entities = try required(top, Layout.entitiesKey) { (index) throws(PropertyListError) in try table.dictionaryEntries(ofObject: index) }
         var objects: [AtomicStoreObject] = []
-        for (name, index) in entities.sorted(by: { $0.key < $1.key }) {
+        for (name, index) in entities.sorted(by: { $0.key < $1.key }) where !metadataOnly {
             try readEntity(name, at: index, into: &objects)
         }
         var file = AtomicStoreFile(

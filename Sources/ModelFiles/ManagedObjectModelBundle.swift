@@ -124,15 +124,11 @@ public struct ManagedObjectModelBundle: Sendable {
         return versions.first { $0.name == bare }
     }
 
-    /// The version whose entity version hashes equal those a store recorded; `nil` when none
-    /// does. Stores Stowage wrote record Stowage's hashes; stores Apple's Core Data wrote record
-    /// Core Data's, which ``ManagedObjectModel/coreDataEntityVersionHashesByName`` reproduces.
+    /// The version whose entity version hashes equal those a store recorded
+    /// (``ManagedObjectModel/isConfiguration(withName:compatibleWithStoreMetadata:)`` for the
+    /// whole model); `nil` when none does. Versions that could not be read are not considered.
     public func version(compatibleWithStoreMetadata metadata: StoreMetadata) -> ModelVersion? {
-        let hashes = metadata.modelVersionHashes
-        guard !hashes.isEmpty else { return nil }
-        return versions.last { version in
-            version.model.entityVersionHashesByName == hashes || version.model.coreDataEntityVersionHashesByName == hashes
-        }
+        versions.last { $0.model.isConfiguration(withName: nil, compatibleWithStoreMetadata: metadata) }
     }
 
     /// The current version's folder and name: `.xccurrentversion`'s `_XCCurrentVersionName`, or

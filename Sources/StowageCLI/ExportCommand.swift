@@ -31,7 +31,7 @@ struct ExportCommand: ParsableCommand {
         let input = URL(fileURLWithPath: store)
         let destination = URL(fileURLWithPath: output)
         let sourceType = try PersistentStoreType(detectingStoreAt: input)
-        let coordinator = PersistentStoreCoordinator(managedObjectModel: try model.make())
+        let coordinator = PersistentStoreCoordinator(managedObjectModel: try model.make(forStoreAt: input, type: sourceType).model)
         var description = PersistentStoreDescription(type: sourceType, url: input)
         description.isReadOnly = true
         description.shouldMigrateStoreAutomatically = false
@@ -78,5 +78,17 @@ enum ModelChoice: ExpressibleByArgument, CustomStringConvertible {
         case .demo: return try DemoModel.make()
         case .file(let path): return try ManagedObjectModel(contentsOf: URL(fileURLWithPath: path))
         }
+    }
+
+    /// The model to open the store at `url` with: for a file holding several versions, the
+    /// version whose hashes the store recorded, and its name; the current version (and no name)
+    /// when none matches, so opening reports the mismatch.
+    func make(forStoreAt url: URL, type: PersistentStoreType) throws -> (model: ManagedObjectModel, version: String?) {
+        guard case .file(let path) = self else { return (try make(), nil) }
+        let bundle = try ManagedObjectModelBundle(contentsOf: URL(fileURLWithPath: path))
+        guard bundle.versions.count > 1 else { return (bundle.currentModel, nil) }
+        let metadata = try PersistentStoreCoordinator.metadataForPersistentStore(ofType: type, at: url)
+        let version = bundle.version(compatibleWithStoreMetadata: metadata)
+        return (version?.model ?? bundle.currentModel, version?.name)
     }
 }

@@ -36,8 +36,9 @@ struct InspectCommand: ParsableCommand {
         // With a model given, the inferred one only supplies the metadata as recorded (every key).
         let inferred: InferredModel? = model == nil ? try InferredModel(storeAt: url) : try? InferredModel(storeAt: url)
         let managedObjectModel: ManagedObjectModel
+        var version: String?
         if let model {
-            managedObjectModel = try model.make()
+            (managedObjectModel, version) = try model.make(forStoreAt: url, type: type)
         } else if let inferred {
             managedObjectModel = inferred.model
         } else {
@@ -54,7 +55,7 @@ struct InspectCommand: ParsableCommand {
         output.line("Store:    \(url.path)")
         output.line("Type:     \(type.rawValue) (detected from the file's first bytes)")
         if let model {
-            output.line("Model:    \(model.description) (read-only)")
+            output.line("Model:    \(model.description)\(version.map { ", version \"\($0)\" (the one that wrote the store)" } ?? "") (read-only)")
         } else if inferred?.source == .modelCache {
             output.line("Model:    the store's own copy of its model (Z_MODELCACHE, written by Core Data; read-only)")
         } else {

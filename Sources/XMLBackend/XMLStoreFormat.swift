@@ -33,6 +33,16 @@ public struct XMLStoreFormat: AtomicStoreFormat {
         }
     }
 
+    /// Reads only the metadata in `<databaseInfo>`, which Core Data writes before the objects;
+    /// the objects are not read.
+    public func readMetadata(_ data: Data) throws -> StoreMetadata {
+        let table = XMLEntityTable(model: try ManagedObjectModel {})
+        return try data.withUnsafeBytes { bytes in
+            try XMLPrologCheck.check(bytes)
+            return try withSilencedLibXML2Errors { try XMLStoreReader(document: bytes, table: table).read(metadataOnly: true).metadata }
+        }
+    }
+
     /// The bytes of a whole XML store.
     ///
     /// - Throws: ``StoreCore/StoreError`` with ``StoreCore/ErrorCode/invalidOption`` for a string holding a

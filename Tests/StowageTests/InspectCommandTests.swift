@@ -122,6 +122,25 @@ final class InspectCommandTests: XCTestCase {
         assertInspection(output, counts: try rawCounts(url))
     }
 
+    func testAModelPackageGivenPicksTheVersionThatWroteTheStore() throws {
+        guard let package = CoreDataFixtures.model("duckduckgo__BrowserServicesKit/BookmarksModel.xcdatamodeld") else {
+            throw XCTSkip("the Core Data fixtures are not present")
+        }
+        for version in 1...5 {
+            let directory = try TemporaryDirectory()
+            guard let url = try CoreDataFixtures.copyOfStore("duckduckgo__BrowserServicesKit/Bookmarks_V\(version).sqlite", into: directory.url) else {
+                throw XCTSkip("the Core Data fixtures are not present")
+            }
+            let before = try Data(contentsOf: url)
+            let (status, output) = try runStowage(["inspect", url.path, "--model", package.path])
+            XCTAssertEqual(status, 0, output)
+            let name = version == 1 ? "BookmarksModel" : "BookmarksModel \(version)"
+            XCTAssertTrue(output.contains("version \"\(name)\" (the one that wrote the store)"), output)
+            assertInspection(output, counts: try rawCounts(url))
+            XCTAssertEqual(try Data(contentsOf: url), before, "inspecting changes nothing")
+        }
+    }
+
     func testACompiledModelCanBeGiven() throws {
         let directory = try TemporaryDirectory()
         guard let url = try CoreDataFixtures.copyOfStore("duckduckgo__BrowserServicesKit/Bookmarks_V4.sqlite", into: directory.url),

@@ -81,9 +81,10 @@ public final class SQLiteStore: PersistentStore {
         externalStorage = inMemory ? nil : ExternalBinaryStorage(storeURL: url, threshold: options.externalStorageThreshold)
     }
 
-    /// Registers the SQLite store type (``PersistentStoreType/sqlite``).
+    /// Registers the SQLite store type (``PersistentStoreType/sqlite``), and its metadata reader.
     public static func register() {
         PersistentStoreRegistry.register(.sqlite) { try SQLiteStore($0) }
+        PersistentStoreRegistry.registerMetadataReader(for: .sqlite) { try SQLiteMetadataReader.metadata(at: $0) }
     }
 
     /// Refuses a file that exists, is not empty and does not start with SQLite's header.

@@ -45,10 +45,25 @@ public final class AtomicStore: PersistentStore {
     public let model: ManagedObjectModel
 
     /// Registers a store type served by this engine with the given file format (`nil`: in
-    /// memory), and for a file format its migrator (``AtomicStoreMigrator``).
+    /// memory), and for a file format its migrator (``AtomicStoreMigrator``) and metadata reader
+    /// (``AtomicStoreFormat/readMetadata(_:)``).
     public static func register(_ type: PersistentStoreType, format: (any AtomicStoreFormat)?) {
         PersistentStoreRegistry.register(type) { try AtomicStore($0, type: type, format: format) }
-        if let format { PersistentStoreRegistry.registerMigrator(AtomicStoreMigrator(format: format), for: type) }
+        guard let format else { return }
+        PersistentStoreRegistry.registerMigrator(AtomicStoreMigrator(format: format), for: type)
+        PersistentStoreRegistry.registerMetadataReader(for: type) { url in
+            let data: Data
+            do {
+                data = try Data(contentsOf: url, options: .mappedIfSafe)
+            } catch {
+                throw StoreError(.io, url: url, "the store file cannot be read: \(error.localizedDescription)")
+            }
+            do {
+                return try format.readMetadata(data)
+            } catch let error as StoreError where error.url == nil {
+                throw StoreError(error.code, url: url, error.message)
+            }
+        }
     }
 
     /// Opens the store a description names: reads its file (creating it when there is none), or

@@ -29,4 +29,17 @@ public protocol AtomicStoreFormat: Sendable {
     /// The bytes of a whole store file. The engine's files hold objects laid out by `model`'s
     /// entities, in key order.
     func write(_ file: AtomicStoreFile, model: ManagedObjectModel) throws -> Data
+    /// Reads only a file's metadata, without a model (for
+    /// ``PersistentStoreCoordinator/metadataForPersistentStore(ofType:at:)`` and automatic
+    /// migration, which must learn which model version wrote a file before reading its objects).
+    /// The default reads the whole file with an empty model, which works for a format that
+    /// hands back objects built by name; a format that lays objects out by the model must
+    /// implement it (Stowage's XML and binary formats read just the metadata).
+    func readMetadata(_ data: Data) throws -> StoreMetadata
+}
+
+extension AtomicStoreFormat {
+    public func readMetadata(_ data: Data) throws -> StoreMetadata {
+        try read(data, model: ManagedObjectModel { }).metadata
+    }
 }

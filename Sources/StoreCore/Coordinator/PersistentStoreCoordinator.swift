@@ -37,16 +37,19 @@ public final class PersistentStoreCoordinator: @unchecked Sendable {
     /// The loaded stores, in the order they were added.
     public var persistentStores: [any PersistentStore] { state.withLock { $0.stores } }
 
-    /// Loads a store and adds it.
+    /// Loads a store and adds it. A store saved with an older version of the model is migrated
+    /// first, when the description allows it (see docs/migration.md).
     ///
     /// - Throws: ``StoreError`` for an unknown type or a store that cannot be opened;
-    ///   ``ModelError`` for an unknown configuration.
+    ///   ``ModelError`` for an unknown configuration; ``MigrationError`` for a store that needs
+    ///   a migration that cannot be inferred or fails (the store is then left as it was).
     @discardableResult
     public func addPersistentStore(with description: PersistentStoreDescription) throws -> any PersistentStore {
         _ = try managedObjectModel.entities(forConfiguration: description.configuration)
         if let url = description.url, persistentStore(for: url) != nil {
             throw StoreError(.storeAlreadyLoaded, url: url, "a store at this location is already loaded by this coordinator")
         }
+        try migrateIfNeeded(description)
         let store = try PersistentStoreRegistry.makeStore(PersistentStoreLoadRequest(description: description, model: managedObjectModel))
         var watcher: RemoteChangeWatcher?
         if description.options[.remoteChangeNotificationPost] == .boolean(true) {

@@ -76,7 +76,9 @@ struct XMLStoreReader {
         names = Names(cursor.reader)
     }
 
-    func read() throws(StoreError) -> AtomicStoreFile {
+    /// Reads the document; with `metadataOnly`, stops after `<databaseInfo>` (or at the first
+    /// object) and returns a file with no objects.
+    func read(metadataOnly: Bool = false) throws(StoreError) -> AtomicStoreFile {
         guard case .start(let rootName, let isRootEmpty)? = try cursor.next() else {
             throw StoreError(.wrongFormat, "not an XML store: the document has no root element")
         }
@@ -88,9 +90,11 @@ struct XMLStoreReader {
             while let event = try cursor.next() {
                 guard case .start(let name, let isEmpty) = event else { break }
                 if name == names.object {
+                    if metadataOnly { return file(from: state) }
                     try readObject(isEmpty: isEmpty, into: &state)
                 } else if name == names.databaseInfo {
                     try readDatabaseInfo(isEmpty: isEmpty, into: &state)
+                    if metadataOnly { return file(from: state) }
                 } else {
                     throw cursor.error(.corrupt, "an element other than <databaseInfo> or <object> in <database>")
                 }
@@ -98,6 +102,10 @@ struct XMLStoreReader {
         }
         while try cursor.next() != nil {}  // libxml2 checks that nothing but comments follows
         try resolveUnkeyedObjects(&state)
+        return file(from: state)
+    }
+
+    private func file(from state: State) -> AtomicStoreFile {
         var file = AtomicStoreFile(
             metadata: StoreMetadata(
                 propertyList: state.metadata, storeUUID: state.storeUUID ?? UUID().uuidString, storeType: PersistentStoreType.xml.rawValue),

@@ -1,0 +1,43 @@
+import Foundation
+import StoreCore
+
+/// Reads a SQLite store's metadata (`Z_METADATA`) without opening the store: one read-only
+/// connection, no model, nothing written — not even to a journal.
+///
+/// For example:
+///
+/// ```swift
+/// let metadata = try SQLiteMetadataReader.metadata(at: storeURL)
+/// metadata.modelVersionHashes.keys   // the entities of the model that last saved it
+/// ```
+enum SQLiteMetadataReader {
+    static func metadata(at url: URL) throws -> StoreMetadata {
+        let handle: FileHandle
+        do {
+            handle = try FileHandle(forReadingFrom: url)
+        } catch {
+            throw StoreError(.io, url: url, "the store file cannot be read: \(error.localizedDescription)")
+        }
+        let header = (try? handle.read(upToCount: 16)) ?? Data()
+        try? handle.close()
+        guard header == Data("SQLite format 3\0".utf8) else {
+            throw StoreError(.wrongFormat, url: url, "the file is not a SQLite database")
+        }
+        let connection: SQLiteConnection
+        do {
+            connection = try SQLiteConnection(path: url.path, mode: .readOnly, log: .disabled)
+            connection.setBusyTimeout(5)
+        } catch {
+            throw StoreError(.io, url: url, "cannot open the SQLite database: \(error)")
+        }
+        do {
+            let tables = try connection.scalar("SELECT COUNT(*) FROM sqlite_master WHERE type = 'table' AND name = 'Z_METADATA'")
+            guard tables == .integer(1) else {
+                throw StoreError(.wrongFormat, url: url, "the SQLite database has no Z_METADATA table, so it is not a Core Data store")
+            }
+            return try StoreOpener.readMetadata(on: connection, url: url)
+        } catch let error as SQLiteError {
+            throw StoreError(error.isCorruption ? .corrupt : .io, url: url, "cannot read the SQLite database: \(error)")
+        }
+    }
+}

@@ -1,0 +1,49 @@
+import Foundation
+
+extension PersistentStoreCoordinator {
+    /// Migrates the store a description names before it is opened, when it was saved with
+    /// another version of the coordinator's model and the description allows it (Core Data's
+    /// lightweight migration on `addPersistentStore`):
+    ///
+    /// 1. the store's metadata is read without opening it;
+    /// 2. if its version hashes are the model's, nothing happens;
+    /// 3. otherwise the version that wrote it is looked for among the model's
+    ///    ``ManagedObjectModel/migrationSourceModels``; when none did, the store is left for
+    ///    its type to accept (a layout that still fits) or refuse;
+    /// 4. the mapping is inferred (``MappingModel/inferredMappingModel(forSourceModel:destinationModel:)``)
+    ///    and the store type's ``PersistentStoreMigrator`` carries the store over in place.
+    ///
+    /// Read-only stores, stores of a type without a migrator, and descriptions with
+    /// ``PersistentStoreDescription/shouldMigrateStoreAutomatically`` off are never migrated.
+    ///
+    /// - Throws: ``MigrationError`` when the mapping cannot be inferred (or inferring is off),
+    ///   or the migration fails; the store is then as it was.
+    func migrateIfNeeded(_ description: PersistentStoreDescription) throws {
+        guard description.shouldMigrateStoreAutomatically, !description.isReadOnly, let url = description.url,
+            let size = (try? FileManager.default.attributesOfItem(atPath: url.path))?[.size] as? Int, size > 0,
+            let migrator = PersistentStoreRegistry.migrator(for: description.type)
+        else { return }
+        let metadata = try PersistentStoreRegistry.metadata(ofType: description.type, at: url)
+        let model = managedObjectModel
+        let configuration = description.configuration
+        guard !metadata.modelVersionHashes.isEmpty,
+            !model.isConfiguration(withName: configuration, compatibleWithStoreMetadata: metadata)
+        else { return }
+        guard let source = model.migrationSourceModels.last(where: { $0.isConfiguration(withName: configuration, compatibleWithStoreMetadata: metadata) }) else {
+            return
+        }
+        guard description.shouldInferMappingModelAutomatically else {
+            throw MigrationError(
+                .missingMappingModel, url: url,
+                "the store was saved with another model version and inferring the mapping is turned off (shouldInferMappingModelAutomatically)")
+        }
+        let mapping: MappingModel
+        do throws(MigrationError) {
+            mapping = try MappingModel.inferredMappingModel(forSourceModel: source, destinationModel: model)
+        } catch {
+            throw MigrationError(error.code, url: url, entity: error.entity, key: error.key, "the store cannot be migrated automatically: \(error.message)")
+        }
+        try migrator.migrateStore(StoreMigrationRequest(
+            url: url, type: description.type, options: description.options, sourceModel: source, destinationModel: model, mapping: mapping))
+    }
+}
