@@ -1,23 +1,40 @@
 // The child process of the crash-safety test (StowageTests/CrashSafetyTests): opens the store
 // named on the command line and saves to it in a loop, printing the number of each save once it
 // has returned, until it is killed. With `--once` (RemoteChangeTests) it opens the store with
-// persistent history, saves once, prints the number and exits.
+// persistent history, saves once, prints the number and exits. With `--migrate`
+// (MigrationCrashSafetyTests) it opens the store with the next model version, which migrates it,
+// prints "migrated" and exits.
 //
 //     stowage-save-loop xml /tmp/x/Store.xml
 //     stowage-save-loop sqlite /tmp/x/Store.sqlite --once
+//     stowage-save-loop sqlite /tmp/x/Store.sqlite --migrate
 import Foundation
 import Stowage
 import StoreTestSupport
 
 let arguments = CommandLine.arguments
 let once = arguments.count == 4 && arguments[3] == "--once"
-guard arguments.count == 3 || once else {
-    FileHandle.standardError.write(Data("usage: stowage-save-loop <store type> <store file> [--once]\n".utf8))
+let migrate = arguments.count == 4 && arguments[3] == "--migrate"
+guard arguments.count == 3 || once || migrate else {
+    FileHandle.standardError.write(Data("usage: stowage-save-loop <store type> <store file> [--once | --migrate]\n".utf8))
     exit(2)
 }
 JSONStoreFormat.register()
 let type = PersistentStoreType(rawValue: arguments[1])
 let url = URL(fileURLWithPath: arguments[2])
+
+if migrate {
+    do {
+        let container = PersistentContainer(name: "SaveLoop", managedObjectModel: try SaveLoopStore.makeMigratedModel())
+        container.persistentStoreDescriptions = [PersistentStoreDescription(type: type, url: url)]
+        try container.loadPersistentStores()
+        FileHandle.standardOutput.write(Data("migrated\n".utf8))
+        exit(0)
+    } catch {
+        FileHandle.standardError.write(Data("stowage-save-loop: \(error)\n".utf8))
+        exit(1)
+    }
+}
 
 do {
     let container = PersistentContainer(name: "SaveLoop", managedObjectModel: try SaveLoopStore.makeModel())

@@ -56,4 +56,22 @@ public enum SaveLoopStore {
             return k
         }
     }
+
+    /// The next version of the model, for the migration crash test: `payload` renamed `text`,
+    /// `number` widened to a double, a required `flag` added with a default; the first version
+    /// is its migration source.
+    public static func makeMigratedModel() throws -> ManagedObjectModel {
+        let model = try ManagedObjectModel {
+            EntityDescription("Counter") {
+                .attribute("value", .integer64, optional: false, defaultValue: 0)
+            }
+            EntityDescription("Entry") {
+                .attribute("number", .double, optional: false, defaultValue: 0.0)
+                .attribute("text", .string, renamingIdentifier: "payload")
+                .attribute("flag", .boolean, optional: false, defaultValue: true)
+            }
+        }
+        model.migrationSourceModels = [try makeModel()]
+        return model
+    }
 }

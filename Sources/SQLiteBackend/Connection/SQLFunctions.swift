@@ -17,6 +17,10 @@ import StoreCore
 ///   string, `i` integer, `r` double, `b` boolean, `t` date, `?` by storage class).
 /// - Collations `STOWAGE_CASE_INSENSITIVE`, `STOWAGE_LOCALIZED`, `STOWAGE_LOCALIZED_CASE_INSENSITIVE`:
 ///   the string orders of the sort descriptor comparisons, by the same Foundation calls as in memory.
+/// - `stowage_convert(value, from, to)`: a migrated attribute's value converted from one
+///   attribute type to another (type names as ``AttributeType/name``), by
+///   ``AttributeConversion/convert(_:)`` — the same conversion as atomic stores; a value the
+///   destination cannot hold fails the statement.
 /// - `NSCoreDataNow()`, `NSCoreDataToLower(text)`, `NSCoreDataToUpper(text)`,
 ///   `NSCoreDataCanonical(text)`: what the triggers computing derived attributes call (Core
 ///   Data's names, so an Apple-written store's triggers work too).
@@ -34,6 +38,7 @@ enum SQLFunctions {
     static let uppercaseName = "stowage_uppercase"
     static let castName = "stowage_cast"
     static let functionName = "stowage_function"
+    static let convertName = "stowage_convert"
     static let caseInsensitiveCollation = "STOWAGE_CASE_INSENSITIVE"
     static let localizedCollation = "STOWAGE_LOCALIZED"
     static let localizedCaseInsensitiveCollation = "STOWAGE_LOCALIZED_CASE_INSENSITIVE"
@@ -93,6 +98,13 @@ enum SQLFunctions {
         collate(localizedCaseInsensitiveCollation, on: connection) { $0.localizedCaseInsensitiveCompare($1) }
         // Derived attributes: the functions the triggers of Core Data's stores (and Stowage's)
         // call. Dates are seconds since 2001-01-01, as Core Data stores them.
+        create(convertName, arity: 3, on: connection) { arguments in
+            guard case .text(let from) = arguments[1], case .text(let to) = arguments[2],
+                let source = convertibleTypes[from], let destination = convertibleTypes[to]
+            else { throw StoreError(.unsupportedRequest, "\(convertName) takes two attribute type names") }
+            let value = SQLiteValueCoder.decode(arguments[0], as: source)
+            return SQLiteValueCoder.encode(try AttributeConversion(from: source, to: destination).convert(value))
+        }
         create("NSCoreDataNow", arity: 0, deterministic: false, on: connection) { _ in
             .real(Date().timeIntervalSinceReferenceDate)
         }
@@ -120,6 +132,10 @@ enum SQLFunctions {
         case (.blob(let data), _): return .data(data)
         }
     }
+
+    /// The attribute types a migration converts between, by name.
+    private static let convertibleTypes: [String: AttributeType] = Dictionary(
+        uniqueKeysWithValues: [AttributeType.integer16, .integer32, .integer64, .decimal, .double, .float, .string, .boolean].map { ($0.name, $0) })
 
     private static func options(_ value: SQLValue) -> StoreComparison.Options {
         guard case .integer(let raw) = value else { return [] }

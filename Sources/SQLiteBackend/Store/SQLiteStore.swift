@@ -81,9 +81,11 @@ public final class SQLiteStore: PersistentStore {
         externalStorage = inMemory ? nil : ExternalBinaryStorage(storeURL: url, threshold: options.externalStorageThreshold)
     }
 
-    /// Registers the SQLite store type (``PersistentStoreType/sqlite``), and its metadata reader.
+    /// Registers the SQLite store type (``PersistentStoreType/sqlite``), its metadata reader and
+    /// its migrator (``SQLiteStoreMigrator``).
     public static func register() {
         PersistentStoreRegistry.register(.sqlite) { try SQLiteStore($0) }
+        PersistentStoreRegistry.registerMigrator(SQLiteStoreMigrator(), for: .sqlite)
         PersistentStoreRegistry.registerMetadataReader(for: .sqlite) { try SQLiteMetadataReader.metadata(at: $0) }
     }
 

@@ -1,0 +1,147 @@
+import Foundation
+import StoreCore
+
+/// One in-place migration of a SQLite store, run inside the migrator's transaction.
+///
+/// The source model's layout is read with the entity numbers the store recorded; the
+/// destination's keeps the number of every entity carried over (so `Z_ENT` values, hidden
+/// columns and join tables named after numbers, and history stay as they are) and numbers new
+/// entities after the highest. Old entity and join tables are renamed `Z_OLD_<name>`, the
+/// destination's tables created, filled by `INSERT … SELECT`, and the old ones dropped; then the
+/// destination's indexes, R-trees and triggers are created and the bookkeeping rewritten.
+struct SQLiteMigration {
+    let request: StoreMigrationRequest
+    let connection: SQLiteConnection
+
+    var sourceModel: ManagedObjectModel { request.sourceModel }
+    var destinationModel: ManagedObjectModel { request.destinationModel }
+    var mapping: MappingModel { request.mapping }
+
+    /// What the store recorded in `Z_PRIMARYKEY`: each entity's number and `Z_MAX`.
+    struct StoredEntity { let number: Int64; let max: Int64 }
+
+    func run() throws {
+        let stored = try storedEntities()
+        var sourceNumbers: [String: Int64] = [:]
+        for entity in sourceModel.entities {
+            guard let row = stored[entity.name] else {
+                throw MigrationError(.migrationFailed, entity: entity.name, "the store has no Z_PRIMARYKEY row for \(entity.name), so it was not written with the source model")
+            }
+            sourceNumbers[entity.name] = row.number
+        }
+        let source = SQLiteSchema(model: sourceModel, entityNumbers: sourceNumbers)
+        let destination = SQLiteSchema(model: destinationModel, entityNumbers: destinationNumbers(stored: stored))
+        let keys = try KeyOffsets(
+            source: source, destination: destination, mapping: mapping, sourceModel: sourceModel, destinationModel: destinationModel,
+            stored: stored, connection: connection)
+        let copier = RowCopier(request: request, source: source, destination: destination, keys: keys)
+
+        let compiler = SQLCompiler(schema: destination, model: destinationModel)
+        let statements = try destination.createStatements(model: destinationModel) { table, format in
+            try compiler.indexPredicate(format, on: table)
+        }
+        let isBookkeeping = { (sql: String) in sql.hasPrefix("CREATE TABLE Z_PRIMARYKEY") || sql.hasPrefix("CREATE TABLE Z_METADATA") || sql.hasPrefix("INSERT INTO Z_PRIMARYKEY") }
+        let tables = statements.filter { $0.hasPrefix("CREATE TABLE ") && !isBookkeeping($0) }
+        let others = statements.filter { !$0.hasPrefix("CREATE TABLE ") && !isBookkeeping($0) }
+
+        try dropTriggersAndRTrees(of: source)
+        let oldTables = source.rootTables.map(\.name) + source.joinTables.map(\.name)
+        for table in oldTables { try connection.execute("ALTER TABLE \(table) RENAME TO \(RowCopier.old(table))") }
+        for sql in tables { try connection.execute(sql) }
+        for (sql, values) in try copier.statements() { try connection.run(sql, values) }
+        for table in oldTables { try connection.execute("DROP TABLE \(RowCopier.old(table))") }
+        for sql in others { try connection.execute(sql) }
+        try fillRTrees(of: destination)
+        for trigger in destination.derivedAttributeTriggers(model: destinationModel) { try connection.execute(trigger.sql) }
+        try rewritePrimaryKeys(destination, stored: stored, keys: keys)
+        try rewriteMetadata()
+    }
+
+    private func storedEntities() throws -> [String: StoredEntity] {
+        var stored: [String: StoredEntity] = [:]
+        try connection.query("SELECT Z_ENT, Z_NAME, Z_MAX FROM Z_PRIMARYKEY") { row in
+            if let name = row.string(at: 1) { stored[name] = StoredEntity(number: row.int64(at: 0), max: row.int64(at: 2)) }
+        }
+        return stored
+    }
+
+    /// Entities carried over keep their number; new ones are numbered after the highest, in
+    /// name order.
+    private func destinationNumbers(stored: [String: StoredEntity]) -> [String: Int64] {
+        var numbers: [String: Int64] = [:]
+        var next = (stored.values.map(\.number).max() ?? 0) + 1
+        for entity in destinationModel.entities.sorted(by: { $0.name < $1.name }) {
+            if let plan = mapping.entityMapping(forDestinationEntity: entity.name), plan.mappingType == .copy || plan.mappingType == .transform,
+                let sourceName = plan.sourceEntityName, let number = stored[sourceName]?.number
+            {
+                numbers[entity.name] = number
+            } else {
+                numbers[entity.name] = next
+                next += 1
+            }
+        }
+        return numbers
+    }
+
+    /// Triggers on the old entity tables (derived attributes, R-trees; an Apple-written store's
+    /// own) and the R-tree tables go; the destination's are created afresh.
+    private func dropTriggersAndRTrees(of source: SQLiteSchema) throws {
+        let tables = Set(source.rootTables.map(\.name))
+        var triggers: [String] = []
+        try connection.query("SELECT name, tbl_name FROM sqlite_master WHERE type = 'trigger'") { row in
+            if let name = row.string(at: 0), let table = row.string(at: 1), tables.contains(table) { triggers.append(name) }
+        }
+        for trigger in triggers { try connection.execute("DROP TRIGGER \(Self.quoted(trigger))") }
+        for index in source.rTreeIndexes.values.flatMap(\.values) {
+            try connection.execute("DROP TABLE IF EXISTS \(Self.quoted(index.tableName))")
+        }
+    }
+
+    /// Fills each R-tree from its entity's rows (its triggers only see later changes).
+    private func fillRTrees(of destination: SQLiteSchema) throws {
+        for index in destination.rTreeIndexes.values.flatMap(\.values) {
+            let table = index.entity
+            let bounds = index.columns.flatMap { ["\($0)_MIN", "\($0)_MAX"] }
+            let values = index.columns.flatMap { [$0, $0] }
+            var conditions = index.columns.map { "\($0) IS NOT NULL" }
+            if table.sharesTable { conditions.append("Z_ENT IN (\(table.entityNumbers.map(String.init).joined(separator: ", ")))") }
+            try connection.execute("""
+                INSERT INTO \(Self.quoted(index.tableName)) (Z_PK, \(bounds.joined(separator: ", "))) \
+                SELECT Z_PK, \(values.joined(separator: ", ")) FROM \(table.table) WHERE \(conditions.joined(separator: " AND "))
+                """)
+        }
+    }
+
+    /// One row per destination entity; a root's `Z_MAX` never goes below what the store had
+    /// handed out (keys of deleted objects are not reused) nor below the highest key now held.
+    private func rewritePrimaryKeys(_ destination: SQLiteSchema, stored: [String: StoredEntity], keys: KeyOffsets) throws {
+        try connection.execute("DELETE FROM Z_PRIMARYKEY")
+        for entity in destinationModel.entities {
+            guard let table = destination.tables[entity.name] else { continue }
+            let sourceName = mapping.entityMapping(forDestinationEntity: entity.name)?.sourceEntityName
+            var maximum = sourceName.flatMap { stored[$0]?.max } ?? 0
+            if entity.superentity == nil {
+                if case .integer(let highest)? = try connection.scalar("SELECT MAX(Z_PK) FROM \(table.table)") { maximum = max(maximum, highest) }
+                maximum = max(maximum, keys.highestKey(forDestinationRoot: entity.name))
+            }
+            try connection.run(
+                "INSERT INTO Z_PRIMARYKEY (Z_ENT, Z_NAME, Z_SUPER, Z_MAX) VALUES (?, ?, ?, ?)",
+                [.integer(table.number), .text(entity.name), .integer(table.superNumber), .integer(maximum)])
+        }
+    }
+
+    /// The destination's version hashes (everything else the metadata holds is kept); a model
+    /// cache Core Data stored describes the old model, so it goes.
+    private func rewriteMetadata() throws {
+        var metadata = try StoreOpener.readMetadata(on: connection, url: request.url)
+        metadata.modelVersionHashes = destinationModel.coreDataEntityVersionHashesByName
+        try StoreOpener.writeMetadata(metadata, on: connection)
+        if try connection.scalar("SELECT COUNT(*) FROM sqlite_master WHERE type = 'table' AND name = 'Z_MODELCACHE'") == .integer(1) {
+            try connection.execute("DELETE FROM Z_MODELCACHE")
+        }
+    }
+
+    static func quoted(_ identifier: String) -> String {
+        "\"" + identifier.replacingOccurrences(of: "\"", with: "\"\"") + "\""
+    }
+}
