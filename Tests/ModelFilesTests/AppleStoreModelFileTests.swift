@@ -139,6 +139,28 @@ final class AppleStoreModelFileTests: XCTestCase {
         }
     }
 
+    /// An Apple store saved with an older version, migrated on load to the package's current
+    /// version, has the schema of a store Stowage creates with that version (but Core Data's
+    /// emptied `Z_MODELCACHE`).
+    func testAMigratedFixtureStoreHasTheSchemaOfANewStore() throws {
+        var migrated = 0
+        for testCase in Self.cases {
+            let directory = try TemporaryDirectory()
+            let (url, _, bundle) = try copies(of: testCase, in: directory)
+            guard bundle.currentVersionName != testCase.version else { continue }
+            let container = try TestStack.sqliteContainer(bundle.currentModel, at: url)
+            try container.persistentStoreCoordinator.persistentStores.forEach { try container.persistentStoreCoordinator.removePersistentStore($0) }
+            let fresh = directory.file("fresh.sqlite")
+            let created = try TestStack.sqliteContainer(bundle.currentModel, at: fresh)
+            try created.persistentStoreCoordinator.persistentStores.forEach { try created.persistentStoreCoordinator.removePersistentStore($0) }
+            let ours = try Self.schema(of: url), expected = try Self.schema(of: fresh)
+            XCTAssertEqual(ours.tables.filter { $0.key != "Z_MODELCACHE" }, expected.tables, "\(testCase.store): tables and columns")
+            XCTAssertEqual(ours.indexes, expected.indexes, "\(testCase.store): indexes")
+            migrated += 1
+        }
+        XCTAssertGreaterThanOrEqual(migrated, 6)
+    }
+
     private struct Schema {
         /// Table name → column name → declared type.
         var tables: [String: [String: String]] = [:]
