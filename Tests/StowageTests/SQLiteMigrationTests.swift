@@ -144,4 +144,48 @@ final class SQLiteMigrationTests: XCTestCase {
             XCTAssertThrowsError(try context.save(), "the new uniqueness constraint holds")
         }
     }
+
+    /// Adding an optional attribute, renaming one and removing one changes the table in place
+    /// (`ALTER TABLE`): values, keys and indexes are as a copy would leave them.
+    func testColumnsAddedRenamedAndRemovedInPlace() throws {
+        let v1 = try ManagedObjectModel {
+            EntityDescription("Item") {
+                .attribute("code", .string)
+                .attribute("legacy", .string)
+                .attribute("count", .integer64)
+            }
+        }
+        let v2 = try ManagedObjectModel {
+            EntityDescription("Item", uniquenessConstraints: [["label"]]) {
+                .attribute("label", .string, renamingIdentifier: "code")
+                .attribute("count", .integer64)
+                .attribute("note", .string)
+            }
+        }
+        v2.migrationSourceModels = [v1]
+        let directory = try TemporaryDirectory()
+        let url = directory.file("Items.sqlite")
+        try save(v1, at: url) { context in
+            for (code, count) in [("a", Int64(1)), ("b", 2)] {
+                let item = try context.insertNewObject(forEntityName: "Item")
+                try item.setValue(code, forKey: "code")
+                try item.setValue("old", forKey: "legacy")
+                try item.setValue(count, forKey: "count")
+            }
+        }
+        let context = try open(v2, at: url)
+        try context.performAndWait {
+            var request = FetchRequest<ManagedObject>(entityName: "Item")
+            request.sortDescriptors = [.ascending("count")]
+            let items = try context.fetch(request)
+            XCTAssertEqual(try items.map { try $0.value(forKey: "label") as? String }, ["a", "b"])
+            XCTAssertEqual(try items.map { try $0.value(forKey: "note") as? String }, [nil, nil])
+            XCTAssertEqual(items.map { $0.objectID.uriRepresentation.lastPathComponent }, ["p1", "p2"])
+        }
+        let connection = try SQLiteConnection(path: url.path, mode: .readOnly, log: .disabled)
+        var columns: Set<String> = []
+        try connection.query("SELECT name FROM pragma_table_info('ZITEM')") { row in columns.insert(row.string(at: 0) ?? "") }
+        XCTAssertEqual(columns, ["Z_PK", "Z_ENT", "Z_OPT", "ZLABEL", "ZCOUNT", "ZNOTE"])
+        XCTAssertEqual(try connection.scalar("SELECT COUNT(*) FROM sqlite_master WHERE name = 'Z_Item_UNIQUE_label'"), .integer(1))
+    }
 }

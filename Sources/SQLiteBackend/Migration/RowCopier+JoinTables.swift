@@ -77,13 +77,13 @@ extension RowCopier {
             }
             return Pairs(sql: """
                 SELECT \(keys.key(ownerColumn, sourceEntity: sourceEntity)) AS o, \(keys.key(memberColumn, sourceEntity: member)) AS m, \
-                \(order ?? "NULL") AS ownerOrder, \(inverseOrder) AS memberOrder FROM \(Self.old(joinName))
+                \(order ?? "NULL") AS ownerOrder, \(inverseOrder) AS memberOrder FROM \(sourceTable(joinName))
                 """)
         case .foreignKey(let member, let memberTable, let column, let order)?:
             let family = source.tables[member]?.entityNumbers.map(String.init).joined(separator: ", ") ?? ""
             return Pairs(sql: """
                 SELECT \(keys.key(column, sourceEntity: sourceEntity)) AS o, \(keys.key("Z_PK", sourceEntity: member)) AS m, \
-                \(order ?? "NULL") AS ownerOrder, NULL AS memberOrder FROM \(Self.old(memberTable)) \
+                \(order ?? "NULL") AS ownerOrder, NULL AS memberOrder FROM \(sourceTable(memberTable)) \
                 WHERE \(column) IS NOT NULL AND Z_ENT IN (\(family))
                 """)
         case nil:
@@ -93,7 +93,7 @@ extension RowCopier {
             let family = table.entityNumbers.map(String.init).joined(separator: ", ")
             return Pairs(sql: """
                 SELECT \(keys.key("Z_PK", sourceEntity: sourceEntity)) AS o, \(keys.key(column.name, sourceEntity: member)) AS m, \
-                NULL AS ownerOrder, \(order ?? "NULL") AS memberOrder FROM \(Self.old(table.table)) \
+                NULL AS ownerOrder, \(order ?? "NULL") AS memberOrder FROM \(sourceTable(table.table)) \
                 WHERE \(column.name) IS NOT NULL AND Z_ENT IN (\(family))
                 """)
         }

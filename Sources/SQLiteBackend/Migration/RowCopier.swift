@@ -1,7 +1,7 @@
 import StoreCore
 
 /// The `INSERT … SELECT` statements that fill the destination's tables from the old ones
-/// (renamed `Z_OLD_<name>`): one per carried entity, one per join table, and — when entities
+/// (renamed `Z_OLD_<name>`): one per carried entity, one per join table; and — when entities
 /// were removed — the statements that clear references to their objects.
 ///
 /// Each destination column is computed from the source row (`s`): an attribute from the
@@ -23,9 +23,17 @@ struct RowCopier {
     let source: SQLiteSchema
     let destination: SQLiteSchema
     let keys: KeyOffsets
+    /// Tables changed in place with `ALTER TABLE` (``inPlaceChanges(of:)``), whose rows are not copied.
+    var inPlaceTables: Set<String> = []
 
     /// The name an old table has while the migration runs.
     static func old(_ table: String) -> String { "Z_OLD_" + table }
+
+    /// Where the source rows of `table` are read: the renamed old table, or the table itself
+    /// when it is changed in place (its `ALTER TABLE`s run after every copy).
+    func sourceTable(_ table: String) -> String {
+        inPlaceTables.contains(table) ? table : Self.old(table)
+    }
 
     var mapping: MappingModel { request.mapping }
 
@@ -35,11 +43,15 @@ struct RowCopier {
             if let statement = try rowCopy(into: entity) { statements.append(statement) }
         }
         statements += try joinTableCopies().map { ($0, []) }
-        let carried = Set(request.destinationModel.entities.compactMap { carriedSource(of: $0.name) })
-        if request.sourceModel.entities.contains(where: { !carried.contains($0.name) }) {
-            statements += danglingReferenceCleanup().map { ($0, []) }
-        }
         return statements
+    }
+
+    /// What clears references to objects of removed entities, run once every table has its
+    /// destination layout; empty when every source entity was carried over.
+    func cleanupStatements() -> [String] {
+        let carried = Set(request.destinationModel.entities.compactMap { carriedSource(of: $0.name) })
+        guard request.sourceModel.entities.contains(where: { !carried.contains($0.name) }) else { return [] }
+        return danglingReferenceCleanup()
     }
 
     /// The source entity whose objects become objects of `destinationEntity`, if any.
@@ -52,7 +64,26 @@ struct RowCopier {
 
     // MARK: Entity rows
 
+    /// The columns of `entity`'s rows in the destination and the expression over the source
+    /// row (`s`) that fills each, with the values bound to the expressions' placeholders.
+    struct RowSelection {
+        let from: EntityTable
+        let to: EntityTable
+        var columns = ["Z_PK", "Z_ENT", "Z_OPT"]
+        var expressions: [String]
+        var values: [SQLValue] = []
+    }
+
     private func rowCopy(into entity: EntityDescription) throws -> (sql: String, values: [SQLValue])? {
+        guard let selection = try rowSelection(into: entity), !inPlaceTables.contains(selection.to.table) else { return nil }
+        let sql = """
+            INSERT INTO \(selection.to.table) (\(selection.columns.joined(separator: ", "))) \
+            SELECT \(selection.expressions.joined(separator: ", ")) FROM \(sourceTable(selection.from.table)) AS s WHERE s.Z_ENT = \(selection.from.number)
+            """
+        return (sql, selection.values)
+    }
+
+    func rowSelection(into entity: EntityDescription) throws -> RowSelection? {
         guard let plan = mapping.entityMapping(forDestinationEntity: entity.name) else { return nil }
         switch plan.mappingType {
         case .add: return nil
@@ -66,41 +97,35 @@ struct RowCopier {
         guard let sourceName = plan.sourceEntityName, let from = source.tables[sourceName], let to = destination.tables[entity.name] else {
             throw MigrationError(.invalidMapping, entity: entity.name, "entity mapping \(plan.name) names an entity the models do not have")
         }
-        var columns = ["Z_PK", "Z_ENT", "Z_OPT"]
-        var expressions = [keys.key("s.Z_PK", sourceEntity: sourceName), String(to.number), "s.Z_OPT"]
-        var values: [SQLValue] = []
+        var selection = RowSelection(from: from, to: to, expressions: [keys.key("s.Z_PK", sourceEntity: sourceName), String(to.number), "s.Z_OPT"])
         for column in to.columns {
             switch column.kind {
             case .attribute(_, let externalStorage):
                 guard let attribute = entity.attributesByName[column.property] else { continue }
-                columns.append(column.name)
-                expressions.append(try attributeExpression(
+                selection.columns.append(column.name)
+                selection.expressions.append(try attributeExpression(
                     attribute, externalStorage: externalStorage, mapping: plan.attributeMappings.first { $0.name == column.property },
-                    from: from, values: &values))
+                    from: from, values: &selection.values))
             case .toOne(_, let orderColumn):
                 let carried = try toOneExpressions(column.property, plan: plan, from: from, entity: entity.name)
-                columns.append(column.name)
-                expressions.append(carried.key)
+                selection.columns.append(column.name)
+                selection.expressions.append(carried.key)
                 if let orderColumn {
-                    columns.append(orderColumn)
-                    expressions.append(carried.order)
+                    selection.columns.append(orderColumn)
+                    selection.expressions.append(carried.order)
                 }
             }
         }
-        for hidden in hiddenOwnerColumns(of: to) where !columns.contains(hidden.column) {
+        for hidden in hiddenOwnerColumns(of: to) where !selection.columns.contains(hidden.column) {
             let carried = try hiddenOwnerExpressions(hidden.owner, relationship: hidden.relationship, memberTable: from)
-            columns.append(hidden.column)
-            expressions.append(carried.key)
+            selection.columns.append(hidden.column)
+            selection.expressions.append(carried.key)
             if let order = hidden.order {
-                columns.append(order)
-                expressions.append(carried.order)
+                selection.columns.append(order)
+                selection.expressions.append(carried.order)
             }
         }
-        let sql = """
-            INSERT INTO \(to.table) (\(columns.joined(separator: ", "))) \
-            SELECT \(expressions.joined(separator: ", ")) FROM \(Self.old(from.table)) AS s WHERE s.Z_ENT = \(from.number)
-            """
-        return (sql, values)
+        return selection
     }
 
     private func attributeExpression(
@@ -163,15 +188,15 @@ struct RowCopier {
     private func hiddenOwnerExpressions(_ owner: String, relationship: String, memberTable: EntityTable) throws -> (key: String, order: String) {
         guard let sourceOwner = carriedSource(of: owner), let plan = mapping.entityMapping(forDestinationEntity: owner),
             let key = plan.relationshipMappings.first(where: { $0.name == relationship })?.sourceKey,
-            let sourceTable = source.tables[sourceOwner]
+            let ownerTable = source.tables[sourceOwner]
         else { return ("NULL", "NULL") }
-        if case .foreignKey(_, let table, let column, let order)? = sourceTable.toMany[key], table == memberTable.table {
+        if case .foreignKey(_, let table, let column, let order)? = ownerTable.toMany[key], table == memberTable.table {
             return (keys.key("s." + column, sourceEntity: sourceOwner), order.map { "s." + $0 } ?? "s.Z_PK")
         }
-        if let column = sourceTable.column(for: key), case .toOne = column.kind {
-            let family = sourceTable.entityNumbers.map(String.init).joined(separator: ", ")
+        if let column = ownerTable.column(for: key), case .toOne = column.kind {
+            let family = ownerTable.entityNumbers.map(String.init).joined(separator: ", ")
             let ownerKey = keys.key("o.Z_PK", sourceEntity: sourceOwner)
-            return ("(SELECT \(ownerKey) FROM \(Self.old(sourceTable.table)) AS o WHERE o.\(column.name) = s.Z_PK AND o.Z_ENT IN (\(family)) LIMIT 1)", "s.Z_PK")
+            return ("(SELECT \(ownerKey) FROM \(sourceTable(ownerTable.table)) AS o WHERE o.\(column.name) = s.Z_PK AND o.Z_ENT IN (\(family)) LIMIT 1)", "s.Z_PK")
         }
         throw MigrationError(.invalidMapping, entity: owner, key: relationship, "\(owner).\(relationship) cannot be carried from \(sourceOwner).\(key)")
     }

@@ -6,9 +6,11 @@ import StoreCore
 /// The source model's layout is read with the entity numbers the store recorded; the
 /// destination's keeps the number of every entity carried over (so `Z_ENT` values, hidden
 /// columns and join tables named after numbers, and history stay as they are) and numbers new
-/// entities after the highest. Old entity and join tables are renamed `Z_OLD_<name>`, the
-/// destination's tables created, filled by `INSERT … SELECT`, and the old ones dropped; then the
-/// destination's indexes, R-trees and triggers are created and the bookkeeping rewritten.
+/// entities after the highest. A table whose rows need not move (a column added with no value,
+/// renamed or dropped) is changed with `ALTER TABLE`; the other entity tables and the join tables
+/// are renamed `Z_OLD_<name>`, the destination's tables created, filled by `INSERT … SELECT`, and
+/// the old ones dropped; then the destination's indexes, R-trees and triggers are created and the
+/// bookkeeping rewritten.
 struct SQLiteMigration {
     let request: StoreMigrationRequest
     let connection: SQLiteConnection
@@ -34,22 +36,32 @@ struct SQLiteMigration {
         let keys = try KeyOffsets(
             source: source, destination: destination, mapping: mapping, sourceModel: sourceModel, destinationModel: destinationModel,
             stored: stored, connection: connection)
-        let copier = RowCopier(request: request, source: source, destination: destination, keys: keys)
+        var copier = RowCopier(request: request, source: source, destination: destination, keys: keys)
+        var alterations: [String] = []
+        for root in destination.rootTables {
+            guard let changes = try copier.inPlaceChanges(of: root) else { continue }
+            copier.inPlaceTables.insert(root.name)
+            alterations += changes
+        }
 
         let compiler = SQLCompiler(schema: destination, model: destinationModel)
         let statements = try destination.createStatements(model: destinationModel) { table, format in
             try compiler.indexPredicate(format, on: table)
         }
         let isBookkeeping = { (sql: String) in sql.hasPrefix("CREATE TABLE Z_PRIMARYKEY") || sql.hasPrefix("CREATE TABLE Z_METADATA") || sql.hasPrefix("INSERT INTO Z_PRIMARYKEY") }
-        let tables = statements.filter { $0.hasPrefix("CREATE TABLE ") && !isBookkeeping($0) }
+        let keptTable = { (sql: String) in copier.inPlaceTables.contains { sql.hasPrefix("CREATE TABLE \($0) (") } }
+        let tables = statements.filter { $0.hasPrefix("CREATE TABLE ") && !isBookkeeping($0) && !keptTable($0) }
         let others = statements.filter { !$0.hasPrefix("CREATE TABLE ") && !isBookkeeping($0) }
 
         try dropTriggersAndRTrees(of: source)
-        let oldTables = source.rootTables.map(\.name) + source.joinTables.map(\.name)
+        try dropIndexes(of: copier.inPlaceTables)
+        let oldTables = source.rootTables.map(\.name).filter { !copier.inPlaceTables.contains($0) } + source.joinTables.map(\.name)
         for table in oldTables { try connection.execute("ALTER TABLE \(table) RENAME TO \(RowCopier.old(table))") }
         for sql in tables { try connection.execute(sql) }
         for (sql, values) in try copier.statements() { try connection.run(sql, values) }
+        for sql in alterations { try connection.execute(sql) }
         for table in oldTables { try connection.execute("DROP TABLE \(RowCopier.old(table))") }
+        for sql in copier.cleanupStatements() { try connection.execute(sql) }
         for sql in others { try connection.execute(sql) }
         try fillRTrees(of: destination)
         for trigger in destination.derivedAttributeTriggers(model: destinationModel) { try connection.execute(trigger.sql) }
@@ -95,6 +107,15 @@ struct SQLiteMigration {
         for index in source.rTreeIndexes.values.flatMap(\.values) {
             try connection.execute("DROP TABLE IF EXISTS \(Self.quoted(index.tableName))")
         }
+    }
+
+    /// The indexes of tables changed in place go; the destination's are created afresh.
+    private func dropIndexes(of tables: Set<String>) throws {
+        var indexes: [String] = []
+        try connection.query("SELECT name, tbl_name FROM sqlite_master WHERE type = 'index' AND sql IS NOT NULL") { row in
+            if let name = row.string(at: 0), let table = row.string(at: 1), tables.contains(table) { indexes.append(name) }
+        }
+        for index in indexes { try connection.execute("DROP INDEX \(Self.quoted(index))") }
     }
 
     /// Fills each R-tree from its entity's rows (its triggers only see later changes).
