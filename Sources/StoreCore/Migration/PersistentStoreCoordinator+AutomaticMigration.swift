@@ -23,7 +23,8 @@ extension PersistentStoreCoordinator {
             let size = (try? FileManager.default.attributesOfItem(atPath: url.path))?[.size] as? Int, size > 0,
             let migrator = PersistentStoreRegistry.migrator(for: description.type)
         else { return }
-        let metadata = try PersistentStoreRegistry.metadata(ofType: description.type, at: url)
+        // A file whose metadata cannot be read is left for the store to open, and refuse with its own error.
+        guard let metadata = try? PersistentStoreRegistry.metadata(ofType: description.type, at: url) else { return }
         let model = managedObjectModel
         let configuration = description.configuration
         guard !metadata.modelVersionHashes.isEmpty,
