@@ -25,18 +25,7 @@ struct SQLiteModelInference {
         guard FileManager.default.fileExists(atPath: url.path) else {
             throw StoreError(.io, url: url, "there is no file here")
         }
-        let connection: SQLiteConnection
-        do {
-            connection = try SQLiteConnection(path: url.path, mode: .readOnly, log: .disabled)
-            connection.setBusyTimeout(5)
-        } catch {
-            throw StoreError(.io, url: url, "cannot open the SQLite database: \(error)")
-        }
-        do {
-            return try infer(on: connection)
-        } catch let error as SQLiteError {
-            throw StoreError(error.isCorruption ? .corrupt : .io, url: url, "cannot read the SQLite database: \(error)")
-        }
+        return try SQLiteConnection.reading(url) { try infer(on: $0) }
     }
 
     private func infer(on connection: SQLiteConnection) throws -> InferredModel {

@@ -23,21 +23,12 @@ enum SQLiteMetadataReader {
         guard header == Data("SQLite format 3\0".utf8) else {
             throw StoreError(.wrongFormat, url: url, "the file is not a SQLite database")
         }
-        let connection: SQLiteConnection
-        do {
-            connection = try SQLiteConnection(path: url.path, mode: .readOnly, log: .disabled)
-            connection.setBusyTimeout(5)
-        } catch {
-            throw StoreError(.io, url: url, "cannot open the SQLite database: \(error)")
-        }
-        do {
+        return try SQLiteConnection.reading(url) { connection in
             let tables = try connection.scalar("SELECT COUNT(*) FROM sqlite_master WHERE type = 'table' AND name = 'Z_METADATA'")
             guard tables == .integer(1) else {
                 throw StoreError(.wrongFormat, url: url, "the SQLite database has no Z_METADATA table, so it is not a Core Data store")
             }
             return try StoreOpener.readMetadata(on: connection, url: url)
-        } catch let error as SQLiteError {
-            throw StoreError(error.isCorruption ? .corrupt : .io, url: url, "cannot read the SQLite database: \(error)")
         }
     }
 }

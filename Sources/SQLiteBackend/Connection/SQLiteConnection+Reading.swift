@@ -1,0 +1,28 @@
+import Foundation
+import StoreCore
+
+extension SQLiteConnection {
+    /// Runs `body` on a read-only connection to the database at `url` — for reading a store
+    /// without opening it (its metadata, its layout) — and reports SQLite's failures as
+    /// ``StoreError``s naming the file.
+    ///
+    /// For example:
+    ///
+    /// ```swift
+    /// let tables = try SQLiteConnection.reading(url) { try $0.scalar("SELECT COUNT(*) FROM sqlite_master") }
+    /// ```
+    static func reading<T>(_ url: URL, _ body: (SQLiteConnection) throws -> T) throws -> T {
+        let connection: SQLiteConnection
+        do {
+            connection = try SQLiteConnection(path: url.path, mode: .readOnly, log: .disabled)
+            connection.setBusyTimeout(5)
+        } catch {
+            throw StoreError(.io, url: url, "cannot open the SQLite database: \(error)")
+        }
+        do {
+            return try body(connection)
+        } catch let error as SQLiteError {
+            throw StoreError(error.isCorruption ? .corrupt : .io, url: url, "cannot read the SQLite database: \(error)")
+        }
+    }
+}
