@@ -10,10 +10,11 @@ import XCTest
 final class LightweightMigrationTests: XCTestCase {
     static let fileBacked = StoreBackend.all.filter(\.isFileBacked)
 
-    static func v1() throws -> ManagedObjectModel {
+    /// The first version; `bodyType` other than String makes a version that cannot be inferred from it.
+    static func v1(bodyType: AttributeType = .string) throws -> ManagedObjectModel {
         try ManagedObjectModel {
             EntityDescription("Note") {
-                .attribute("body", .string)
+                .attribute("body", bodyType)
                 .attribute("rank", .integer16)
                 .attribute("legacy", .string)
                 .toOne("folder", destination: "Folder", inverse: "notes")
@@ -123,19 +124,7 @@ final class LightweightMigrationTests: XCTestCase {
     }
 
     func testAChangeThatCannotBeInferredLeavesTheStoreUntouched() throws {
-        let v3 = try ManagedObjectModel {
-            EntityDescription("Note") {
-                .attribute("body", .date)
-                .attribute("rank", .integer16)
-                .attribute("legacy", .string)
-                .toOne("folder", destination: "Folder", inverse: "notes")
-            }
-            EntityDescription("Folder") {
-                .attribute("name", .string)
-                .toMany("notes", destination: "Note", inverse: "folder")
-            }
-            EntityDescription("Scratch") { .attribute("text", .string) }
-        }
+        let v3 = try Self.v1(bodyType: .date)
         v3.migrationSourceModels = [try Self.v1()]
         for backend in Self.fileBacked {
             let directory = try TemporaryDirectory()
