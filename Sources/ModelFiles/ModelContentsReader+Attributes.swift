@@ -8,7 +8,7 @@ extension ModelContentsReader {
         "allowsExternalBinaryDataStorage", "valueTransformerName", "customClassName", "preserveAfterDeletion",
         "derived", "derivationExpression", "usesScalarValueType", "syncable", "indexed", "elementID",
         "renamingIdentifier", "versionHashModifier", "spotlightIndexingEnabled", "storedInTruthFile",
-        "allowsCloudEncryption", "attributeValueClassName",
+        "allowsCloudEncryption", "attributeValueClassName", "composite",
     ]
 
     /// `<attribute>`; `nil` (with a warning) for types Stowage has no counterpart for.
@@ -34,6 +34,8 @@ extension ModelContentsReader {
         case "UUID": type = .uuid
         case "URI": type = .uri
         case "ObjectID": type = .objectID
+        case "Composite":
+            return try readComposite(element, name: name)
         case "Undefined":
             guard flag("transient", of: element) else {
                 warn(element, "attribute \(name) has no type (Undefined), which Core Data allows only on transient attributes; the attribute was left out")
@@ -104,6 +106,33 @@ extension ModelContentsReader {
             derivationExpression: derivation)
     }
 
+    /// A `Composite` attribute: its elements are the `<attribute>`s of the `<composite>`
+    /// definition it names. `nil` (with a warning) when the definition is missing.
+    private mutating func readComposite(_ element: ModelXMLElement, name: String) throws(ModelFileError) -> AttributeDescription? {
+        guard let typeName = element.attribute("composite"), let definition = compositeDefinitions[typeName] else {
+            let named = element.attribute("composite").map { "<composite name=\"\($0)\">, which the model does not define" } ?? "no <composite>"
+            warn(element, "attribute \(name) is Composite but names \(named); the attribute was left out")
+            return nil
+        }
+        guard !compositesBeingRead.contains(typeName) else {
+            throw error(element, "composite \(typeName) contains itself (through attribute \(name))")
+        }
+        compositesBeingRead.append(typeName)
+        defer { compositesBeingRead.removeLast() }
+        var elements: [AttributeDescription] = []
+        for child in definition.children {
+            guard child.name == "attribute" else {
+                warn(child, "unknown element <\(child.name)> in <composite> was ignored")
+                continue
+            }
+            if let attribute = try readAttribute(child) { elements.append(attribute) }
+        }
+        return CompositeAttributeDescription(
+            name: name, elements: elements, isOptional: flag("optional", of: element), userInfo: userInfo(in: element),
+            renamingIdentifier: element.attribute("elementID") ?? element.attribute("renamingIdentifier"),
+            versionHashModifier: element.attribute("versionHashModifier"))
+    }
+
     /// The `<userInfo>` child of a property, warning about any other child.
     mutating func userInfo(in element: ModelXMLElement) -> [String: String] {
         var info: [String: String] = [:]
@@ -145,7 +174,7 @@ extension ModelContentsReader {
         case .date:
             // Seconds since the reference date (2001-01-01 UTC), as Core Data stores dates.
             value = Double(text.trimmingCharacters(in: .whitespaces)).map { StoreValue.date(Date(timeIntervalSinceReferenceDate: $0)) }
-        case .binaryData, .transformable, .objectID, .undefined:
+        case .binaryData, .transformable, .objectID, .undefined, .composite:
             value = nil
         }
         guard let value, type.coerce(value) != nil else {

@@ -23,6 +23,10 @@ struct ModelContentsReader {
 
     let url: URL
     private(set) var warnings: [ModelFileWarning] = []
+    /// The model's `<composite>` definitions by name, which `Composite` attributes name.
+    var compositeDefinitions: [String: ModelXMLElement] = [:]
+    /// The composites being read, outermost first: a definition that contains itself is refused.
+    var compositesBeingRead: [String] = []
 
     init(url: URL) { self.url = url }
 
@@ -86,6 +90,10 @@ struct ModelContentsReader {
         if let identifier = root.attribute("userDefinedModelVersionIdentifier"), !identifier.isEmpty {
             contents.versionIdentifiers = [identifier]
         }
+        for child in root.children where child.name == "composite" {
+            checkAttributes(of: child, known: ["name"])
+            compositeDefinitions[try required("name", of: child)] = child
+        }
         var entityNames: Set<String> = []
         for child in root.children {
             switch child.name {
@@ -114,6 +122,8 @@ struct ModelContentsReader {
                 }
             case "elements":
                 break  // the diagram's layout: positions and sizes of the entity boxes
+            case "composite":
+                break  // read above, where an attribute names it
             default:
                 warn(child, "unknown element <\(child.name)> in <model> was ignored")
             }

@@ -49,8 +49,9 @@ enum XMLAttributeKind: CaseIterable {
         case .uuid: self = .uuid
         case .uri: self = .uri
         case .objectID: self = .objectID
-        // Never written: undefined attributes are transient (the model refuses others).
-        case .undefined: self = .binary
+        // Never written: undefined attributes are transient (the model refuses others), and a
+        // composite's elements are written as attributes of their own (`location.latitude`).
+        case .undefined, .composite: self = .binary
         }
     }
 

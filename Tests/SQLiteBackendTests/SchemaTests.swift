@@ -11,3 +11,18 @@ final class SchemaTests: XCTestCase {
         XCTAssertEqual(post.column(for: "title")?.name, "ZTITLE")
     }
 }
+
+extension SchemaTests {
+    func testACompositesElementsAreColumnsNamedByTheirKeyPath() throws {
+        let model = try ManagedObjectModel {
+            EntityDescription("Quake") {
+                .attribute("code", .string)
+                .composite("location", elements: .attribute("latitude", .double).composite("source", elements: .attribute("network", .string)))
+            }
+        }
+        let quake = try SQLiteSchema(model: model).table(for: "Quake")
+        XCTAssertEqual(quake.column(for: "location.latitude")?.name, "ZLOCATION_LATITUDE")
+        XCTAssertEqual(quake.column(for: "location.source.network")?.name, "ZLOCATION_SOURCE_NETWORK")
+        XCTAssertNil(quake.column(for: "location"), "the composite itself has no column")
+    }
+}

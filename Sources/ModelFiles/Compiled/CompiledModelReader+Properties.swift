@@ -82,14 +82,14 @@ extension CompiledModelReader {
             }
             type = .undefined
         case 2100:
-            warn("attribute \(place) is a composite attribute, which Stowage does not support yet; the attribute was left out")
+            warn("attribute \(place) is a composite attribute, which Stowage reads from Xcode model files but not yet from compiled models; the attribute was left out")
             return nil
         default:
             warn("attribute \(place) has the unknown NSAttributeType \(code); the attribute was left out")
             return nil
         }
         if property.className == "NSCompositeAttributeDescription" {
-            warn("attribute \(place) is a composite attribute, which Stowage does not support yet; the attribute was left out")
+            warn("attribute \(place) is a composite attribute, which Stowage reads from Xcode model files but not yet from compiled models; the attribute was left out")
             return nil
         }
         if let transformerName, code != 1800 {

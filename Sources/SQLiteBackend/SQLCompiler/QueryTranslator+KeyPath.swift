@@ -27,10 +27,16 @@ extension QueryTranslator {
     func follow(_ components: ArraySlice<String>, from start: QueryOperand, mapping: QueryLevel?) throws -> QueryOperand {
         var current = start
         var rest = components
-        while let key = rest.first {
+        while var key = rest.first {
             rest = rest.dropFirst()
             if key == "self" || key == "SELF" { continue }
             if key.hasPrefix("@") { return try applyCollectionOperator(key, rest: rest, to: current) }
+            // The components through a composite name one column (`location.latitude`).
+            switch current {
+            case .object(let object): key = object.entity.storedKey(key, continuingWith: &rest)
+            case .collection(let collection): if case .object(let element) = collection.element { key = element.entity.storedKey(key, continuingWith: &rest) }
+            default: break
+            }
             switch current {
             case .object(let object):
                 let flattensInto = rest.contains { $0.hasPrefix("@") } ? nil : mapping
@@ -89,6 +95,9 @@ extension QueryTranslator {
     /// `flattenInto` — is joined into that level, its members becoming the elements.
     func step(_ object: ObjectReference, _ key: String, flattenInto level: QueryLevel?) throws -> QueryOperand {
         guard let property = object.entity.propertiesByName[key] else {
+            if object.entity.compositeKeyPaths.contains(key) {
+                throw FetchError(.invalidKeyPath, "'\(key)' is a composite attribute of \(object.entity.name); compare, sort or fetch its elements by key path (\(key).element)")
+            }
             throw FetchError(.invalidKeyPath, "no property '\(key)' on entity \(object.entity.name)")
         }
         if property.isTransient { return .scalar(.null) }

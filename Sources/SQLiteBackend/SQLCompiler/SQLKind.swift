@@ -62,7 +62,7 @@ enum SQLKind: Hashable, Sendable {
         case .binaryData, .transformable: self = .data
         case .uuid: self = .uuid
         case .uri: self = .uri
-        case .objectID, .undefined: self = .unknown
+        case .objectID, .undefined, .composite: self = .unknown
         }
     }
 

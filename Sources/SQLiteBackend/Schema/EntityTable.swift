@@ -70,7 +70,7 @@ struct Column: Sendable {
             case .double, .float: "FLOAT"
             case .string, .uri: "VARCHAR"
             case .date: "TIMESTAMP"
-            case .binaryData, .uuid, .transformable, .objectID, .undefined: "BLOB"
+            case .binaryData, .uuid, .transformable, .objectID, .undefined, .composite: "BLOB"
             }
         }
     }

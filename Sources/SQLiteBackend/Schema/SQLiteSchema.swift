@@ -73,7 +73,7 @@ struct SQLiteSchema: Sendable {
                 return name
             }
             for entity in Self.hierarchy(of: root, numbers: numbers) {
-                for property in entity.declaredProperties where !property.isTransient {
+                for property in entity.declaredPropertiesFlattened where !property.isTransient {
                     if let attribute = property as? AttributeDescription {
                         let name = unique(Self.columnName(of: attribute))
                         columnNames[ObjectIdentifier(attribute)] = name
@@ -193,9 +193,11 @@ struct SQLiteSchema: Sendable {
     /// without one).
     static let columnNameKey = "Stowage.SQLiteColumn"
 
-    /// `Z` + the property name, upper-cased, unless ``columnNameKey`` says otherwise.
+    /// `Z` + the property name, upper-cased, unless ``columnNameKey`` says otherwise. A
+    /// composite's element, named by key path, is `Z` + the path with `_` for each dot
+    /// (`location.latitude` → `ZLOCATION_LATITUDE`).
     static func columnName(of property: PropertyDescription) -> String {
-        property.userInfo[columnNameKey] ?? "Z" + property.name.uppercased()
+        property.userInfo[columnNameKey] ?? "Z" + property.name.uppercased().replacingOccurrences(of: ".", with: "_")
     }
 
     /// `Z` + the entity name, upper-cased.

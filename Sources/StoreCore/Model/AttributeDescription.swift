@@ -11,7 +11,7 @@ import Foundation
 ///     .attribute("code", .uuid, preservesValueInHistoryOnDeletion: true)
 /// }
 /// ```
-public final class AttributeDescription: PropertyDescription, @unchecked Sendable {
+public class AttributeDescription: PropertyDescription, @unchecked Sendable {
     // @unchecked: immutable once its model is built (see PropertyDescription).
 
     /// The attribute's type.

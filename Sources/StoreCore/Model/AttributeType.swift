@@ -28,6 +28,9 @@ public enum AttributeType: Sendable, Hashable {
     /// Core Data's "Undefined" type: a transient attribute holding any value (Xcode writes
     /// such attributes without an `attributeType`). Only transient attributes may have it.
     case undefined
+    /// Core Data's composite type (iOS 17): the attribute groups other attributes, its
+    /// ``CompositeAttributeDescription/elements``, and its value is a dictionary of theirs.
+    case composite
 
     /// The name Core Data's model files use for the type.
     public var name: String {
@@ -47,6 +50,7 @@ public enum AttributeType: Sendable, Hashable {
         case .transformable: "Transformable"
         case .objectID: "ObjectID"
         case .undefined: "Undefined"
+        case .composite: "Composite"
         }
     }
 

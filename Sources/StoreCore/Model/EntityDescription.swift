@@ -70,6 +70,11 @@ public final class EntityDescription: @unchecked Sendable, CustomStringConvertib
     public internal(set) var attributesByName: [String: AttributeDescription] = [:]
     /// Every relationship by name.
     public internal(set) var relationshipsByName: [String: RelationshipDescription] = [:]
+    /// The composite attributes, inherited ones included, by name. Their elements are in
+    /// ``properties`` and ``attributesByName`` under their key paths (`location.latitude`).
+    public internal(set) var compositeAttributesByName: [String: CompositeAttributeDescription] = [:]
+    /// The key path of every composite, nested ones included (`address`, `address.geo`).
+    package internal(set) var compositeKeyPaths: Set<String> = []
     /// The position of each property in ``properties``; a sub-entity keeps its parent's positions.
     public internal(set) var propertyIndexes: [String: Int] = [:]
     /// Each property's kind by index, what snapshots store, and new objects' starting values.

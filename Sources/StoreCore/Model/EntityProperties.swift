@@ -50,6 +50,27 @@ public struct EntityProperties {
             renamingIdentifier: renamingIdentifier, versionHashModifier: versionHashModifier, derivation: derivation)
     }
 
+    /// A composite attribute grouping `elements` (a chain of `.attribute` and `.composite`);
+    /// see ``CompositeAttributeDescription``.
+    public static func composite(
+        _ name: String, optional: Bool = true, elements: EntityProperties, userInfo: [String: String] = [:],
+        renamingIdentifier: String? = nil, versionHashModifier: String? = nil
+    ) -> EntityProperties {
+        EntityProperties([CompositeAttributeDescription(
+            name: name, elements: elements.properties.compactMap { $0 as? AttributeDescription }, isOptional: optional,
+            userInfo: userInfo, renamingIdentifier: renamingIdentifier, versionHashModifier: versionHashModifier)])
+    }
+
+    /// Adds a composite attribute; see ``composite(_:optional:elements:userInfo:renamingIdentifier:versionHashModifier:)-swift.type.method``.
+    public func composite(
+        _ name: String, optional: Bool = true, elements: EntityProperties, userInfo: [String: String] = [:],
+        renamingIdentifier: String? = nil, versionHashModifier: String? = nil
+    ) -> EntityProperties {
+        self + .composite(
+            name, optional: optional, elements: elements, userInfo: userInfo, renamingIdentifier: renamingIdentifier,
+            versionHashModifier: versionHashModifier)
+    }
+
     // MARK: Relationships
 
     /// A to-one relationship; see ``RelationshipDescription``.

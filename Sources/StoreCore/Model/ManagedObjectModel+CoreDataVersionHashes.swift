@@ -30,6 +30,8 @@ extension ManagedObjectModel {
 ///   attribute: that hash followed by its derivation expression, hashed again);
 /// - relationship: the property hash, the destination entity's name, the inverse's name (unless
 ///   the relationship is its own inverse), 32-bit max and min counts, then a 16-bit `1` if ordered;
+/// - composite attribute: hashed as an attribute of type 2100 (whether Core Data also hashes the
+///   elements could not be checked: no Apple-written store with a composite was at hand);
 /// - entity: name, a byte for abstract, the parent entity's hash, the hashes of its stored
 ///   (non-transient) attributes and relationships — inherited ones included — in name order,
 ///   its version hash modifier, then each uniqueness constraint's keys joined by "." in sorted order.
@@ -43,7 +45,10 @@ enum CoreDataVersionHash {
             cache[parent.name] = parentHash
             bytes.append(parentHash)
         }
-        for property in entity.properties.filter({ !$0.isTransient }).sorted(by: { $0.name < $1.name }) {
+        // A composite is hashed as one attribute (its elements, named by key path, are not).
+        let properties = entity.properties.filter { !$0.isTransient && !$0.name.contains(".") }
+            + entity.compositeAttributesByName.values.map { $0 as PropertyDescription }
+        for property in properties.sorted(by: { $0.name < $1.name }) {
             if let attribute = property as? AttributeDescription {
                 bytes.append(Self.attribute(attribute))
             } else if let relationship = property as? RelationshipDescription {
@@ -108,6 +113,7 @@ enum CoreDataVersionHash {
         case .transformable: 1800
         case .objectID: 2000
         case .undefined: 0
+        case .composite: 2100
         }
     }
 

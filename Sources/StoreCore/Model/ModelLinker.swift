@@ -8,7 +8,10 @@ struct ModelLinker {
     func link(into problems: inout [ModelError]) {
         let byName = model.entitiesByName
         for entity in model.entities {
-            for property in entity.declaredProperties { property.entity = entity }
+            for property in entity.declaredProperties {
+                property.entity = entity
+                for element in (property as? CompositeAttributeDescription)?.flattenedElements ?? [] { element.entity = entity }
+            }
             guard let parentName = entity.superentityName else { continue }
             guard let parent = byName[parentName] else {
                 problems.append(ModelError(.unknownParent, entity: entity.name, "parent entity \(parentName) does not exist"))
@@ -26,7 +29,11 @@ struct ModelLinker {
         guard problems.isEmpty else { return }
         for entity in model.entities {
             for property in entity.declaredProperties {
-                if let attribute = property as? AttributeDescription { check(attribute, of: entity, into: &problems) }
+                if let composite = property as? CompositeAttributeDescription {
+                    for element in composite.flattenedElements { check(element, of: entity, into: &problems) }
+                } else if let attribute = property as? AttributeDescription {
+                    check(attribute, of: entity, into: &problems)
+                }
                 if let relationship = property as? RelationshipDescription { resolve(relationship, of: entity, into: &problems) }
             }
             checkConstraintsAndIndexes(of: entity, into: &problems)
@@ -60,21 +67,32 @@ struct ModelLinker {
         }
         var properties: [PropertyDescription] = []
         var byName: [String: PropertyDescription] = [:]
+        var composites: [String: CompositeAttributeDescription] = [:]
         for ancestor in chain {
             for property in ancestor.declaredProperties {
                 if !ManagedObjectModel.isValidName(property.name) {
                     problems.append(ModelError(.invalidName, entity: ancestor.name, key: property.name, "'\(property.name)' is not a valid property name"))
                 }
-                if byName[property.name] != nil {
+                if byName[property.name] != nil || composites[property.name] != nil {
                     if ancestor === entity {
                         problems.append(ModelError(.duplicateProperty, entity: entity.name, key: property.name, "the property is declared twice (or also by a parent entity)"))
                     }
                     continue
                 }
-                byName[property.name] = property
-                properties.append(property)
+                // A composite's elements are the entity's attributes, by key path.
+                let stored: [PropertyDescription] = (property as? CompositeAttributeDescription)?.flattenedElements ?? [property]
+                if let composite = property as? CompositeAttributeDescription {
+                    composites[composite.name] = composite
+                    if ancestor === entity { checkElements(of: composite, in: entity, into: &problems) }
+                }
+                for element in stored where byName[element.name] == nil {
+                    byName[element.name] = element
+                    properties.append(element)
+                }
             }
         }
+        entity.compositeAttributesByName = composites
+        entity.compositeKeyPaths = Set(composites.values.flatMap { [$0.name] + $0.nestedCompositeKeyPaths })
         entity.properties = properties
         entity.propertiesByName = byName
         entity.attributesByName = byName.compactMapValues { $0 as? AttributeDescription }
@@ -89,6 +107,31 @@ struct ModelLinker {
             }
         }
         entity.entityAndDescendantNames = descendants
+    }
+
+    /// Core Data's rules for a composite's elements: valid, distinct names, and a type it can
+    /// keep in the entity's row.
+    private func checkElements(of composite: CompositeAttributeDescription, in entity: EntityDescription, into problems: inout [ModelError]) {
+        var seen: Set<String> = []
+        for element in composite.elements {
+            let key = "\(composite.name).\(element.name)"
+            if !ManagedObjectModel.isValidName(element.name) {
+                problems.append(ModelError(.invalidName, entity: entity.name, key: key, "'\(element.name)' is not a valid element name"))
+            }
+            if !seen.insert(element.name).inserted {
+                problems.append(ModelError(.duplicateProperty, entity: entity.name, key: key, "the composite \(composite.name) has two elements named \(element.name)"))
+            }
+            let refusal: String? =
+                switch element.attributeType {
+                case .undefined, .objectID: "a composite's element cannot be of type \(element.attributeType.name)"
+                case .binaryData where element.allowsExternalBinaryDataStorage: "a composite's element cannot keep binary data outside the store"
+                default:
+                    element.isTransient ? "a composite's element cannot be transient"
+                        : element.isDerived ? "a composite's element cannot be derived" : nil
+                }
+            if let refusal { problems.append(ModelError(.invalidAttributeType, entity: entity.name, key: key, refusal)) }
+            if let nested = element as? CompositeAttributeDescription { checkElements(of: nested, in: entity, into: &problems) }
+        }
     }
 
     private func check(_ attribute: AttributeDescription, of entity: EntityDescription, into problems: inout [ModelError]) {

@@ -64,7 +64,7 @@ extension Attribute: ManagedPropertyDeclaration {
         case .uuid: .uuid(UUID())
         case .uri: .uri(URL(fileURLWithPath: "/"))
         case .objectID: .objectID(.emptyValue)
-        case .transformable, .undefined: nil
+        case .transformable, .undefined, .composite: nil
         }
         if let sample, Value(storeValue: sample) == nil {
             return "Swift type \(Value.self) cannot hold a \(attribute.attributeType.name) value"

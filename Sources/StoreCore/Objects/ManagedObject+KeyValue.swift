@@ -4,11 +4,14 @@ import Foundation
 extension ManagedObject {
     /// The value of a property: an attribute's Swift value (`String`, `Int64`, `Double`, `Date`…,
     /// transformable values decoded), a to-one destination, a to-many `Set<ManagedObject>` or an
-    /// ordered `[ManagedObject]`; `nil` for a missing value.
+    /// ordered `[ManagedObject]`; `nil` for a missing value. A composite attribute's value is a
+    /// `[String: Any]` of its elements' values by name (`nil` when every element is `nil`); an
+    /// element is read by its key path (`value(forKey: "location.latitude")`).
     ///
     /// - Throws: ``ModelError`` for an unknown key; ``StoreError`` when a fault cannot be loaded;
     ///   ``ObjectValidationError`` when a transformable value cannot be decoded.
     public func value(forKey key: String) throws -> Any? {
+        if let composite = entity.compositeAttributesByName[key] { return try compositeValue(composite, keyPath: key) }
         let index = try slotIndex(forKey: key)
         willAccess()
         if let failure = state.faultFailure { throw failure }
@@ -31,11 +34,19 @@ extension ManagedObject {
 
     /// Sets a property from a Swift value. Attributes accept values of their type (integers
     /// are range-checked, numbers widen, `nil` clears); relationships accept a managed object
-    /// (to-one) or a set or array of them (to-many). Inverses are updated at once.
+    /// (to-one) or a set or array of them (to-many). Inverses are updated at once. A composite
+    /// attribute takes a `[String: Any]` by element name (an element left out becomes `nil`,
+    /// as does every element for `nil`); an element is set by its key path.
     ///
     /// - Throws: ``ModelError`` for an unknown key; ``ObjectValidationError`` (code `wrongType`) for a
     ///   value of the wrong type — the object is left unchanged.
     public func setValue(_ value: Any?, forKey key: String) throws {
+        if let composite = entity.compositeAttributesByName[key] {
+            var values: [(index: Int, value: StoreValue)] = []
+            try collectCompositeValues(value, of: composite, keyPath: key, into: &values)
+            for (index, value) in values { setAttributeValue(value, at: index) }
+            return
+        }
         let index = try slotIndex(forKey: key)
         switch entity.properties[index] {
         case let attribute as AttributeDescription:
@@ -134,6 +145,43 @@ extension ManagedObject {
     }
 
     // MARK: Helpers
+
+    private func compositeValue(_ composite: CompositeAttributeDescription, keyPath: String) throws -> [String: Any]? {
+        var result: [String: Any] = [:]
+        for element in composite.elements {
+            let path = "\(keyPath).\(element.name)"
+            let value = try (element as? CompositeAttributeDescription).map { try compositeValue($0, keyPath: path) as Any? }
+                ?? value(forKey: path)
+            if let value { result[element.name] = value }
+        }
+        return result.isEmpty ? nil : result
+    }
+
+    /// Every element's new value, checked before anything is set: a key the composite does not
+    /// have, or a value of the wrong type, throws and leaves the object unchanged.
+    private func collectCompositeValues(
+        _ value: Any?, of composite: CompositeAttributeDescription, keyPath: String,
+        into values: inout [(index: Int, value: StoreValue)]
+    ) throws {
+        let dictionary: [String: Any]
+        switch value {
+        case nil, is NSNull: dictionary = [:]
+        case let given as [String: Any]: dictionary = given
+        default: throw wrongType(keyPath, "a [String: Any] of the composite's elements", value)
+        }
+        let names = Set(composite.elements.map(\.name))
+        if let unknown = dictionary.keys.sorted().first(where: { !names.contains($0) }) {
+            throw ObjectValidationError(.wrongType, objectID: objectID, entity: entity.name, key: keyPath, "the composite \(keyPath) has no element '\(unknown)'")
+        }
+        for element in composite.elements {
+            let path = "\(keyPath).\(element.name)"
+            if let nested = element as? CompositeAttributeDescription {
+                try collectCompositeValues(dictionary[element.name], of: nested, keyPath: path, into: &values)
+            } else if let index = entity.propertyIndexes[path], let attribute = entity.properties[index] as? AttributeDescription {
+                values.append((index, try storeValue(from: dictionary[element.name], for: attribute)))
+            }
+        }
+    }
 
     func storeValue(from value: Any?, for attribute: AttributeDescription) throws -> StoreValue {
         if let name = attribute.valueTransformerName {

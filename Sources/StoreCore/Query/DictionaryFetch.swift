@@ -61,7 +61,8 @@ package struct DictionaryFetch {
     /// every store checks dictionary columns with this, so all give the same errors.
     package static func checkColumns(_ columns: [PropertyToFetch], of entity: EntityDescription) throws {
         for case .property(let key) in columns {
-            let first = String(key.split(separator: ".").first ?? "")
+            var rest = key.split(separator: ".").map(String.init)[...]
+            let first = entity.storedKey(rest.popFirst() ?? "", continuingWith: &rest)
             guard let property = entity.propertiesByName[first] else {
                 throw FetchError(.invalidKeyPath, "propertiesToFetch names '\(key)', but \(entity.name) has no property '\(first)'")
             }

@@ -49,8 +49,13 @@ enum FetchRequestCheck {
 
     private static func check(path: String, from entity: EntityDescription) throws(FetchError) {
         var current = entity
-        for key in path.split(separator: ".").map(String.init) {
-            if key == "self" || key == "SELF" { continue }
+        var rest = path.split(separator: ".").map(String.init)[...]
+        while let first = rest.popFirst() {
+            if first == "self" || first == "SELF" { continue }
+            let key = current.storedKey(first, continuingWith: &rest)
+            if current.compositeKeyPaths.contains(key) {
+                throw FetchError(.invalidKeyPath, "'\(key)' is a composite attribute of \(current.name); compare, sort or fetch its elements by key path (\(key).element)")
+            }
             if key.hasPrefix("@") { return }
             // In memory each object reads its own entity's property, so a key only sub-entities
             // declare is accepted on their parent (SQL stores, compiling for the parent, refuse it).

@@ -19,6 +19,7 @@ package final class SnapshotSource: PredicateEvaluationSource {
     package func evaluationValue(forKey key: String) throws -> EvaluatedValue {
         let entity = snapshot.entity
         guard let index = entity.propertyIndexes[key] else {
+            if entity.compositeKeyPaths.contains(key) { return .object(CompositeElementSource(owner: self, keyPath: key)) }
             throw FetchError(.invalidKeyPath, "no property '\(key)' on entity \(snapshot.objectID.entityName)")
         }
         switch entity.layout.kinds[index] {
@@ -44,6 +45,7 @@ extension ManagedObject: PredicateEvaluationSource {
 
     package func evaluationValue(forKey key: String) throws -> EvaluatedValue {
         guard let index = entity.propertyIndexes[key] else {
+            if entity.compositeKeyPaths.contains(key) { return .object(CompositeElementSource(owner: self, keyPath: key)) }
             throw FetchError(.invalidKeyPath, "no property '\(key)' on entity \(entity.name)")
         }
         guard let relationship = entity.properties[index] as? RelationshipDescription else {
@@ -51,5 +53,18 @@ extension ManagedObject: PredicateEvaluationSource {
         }
         if relationship.isToMany { return .collection(toManyObjects(at: index).objects.map { .object($0) }) }
         return toOneObject(at: index).map { .object($0) } ?? .null
+    }
+}
+
+/// A composite attribute met on a key path (`location` in `location.latitude`): reading a key
+/// from it reads the owner's element attribute (`location.latitude`).
+struct CompositeElementSource: PredicateEvaluationSource {
+    let owner: any PredicateEvaluationSource
+    let keyPath: String
+
+    var evaluationObjectID: ManagedObjectID? { nil }
+
+    func evaluationValue(forKey key: String) throws -> EvaluatedValue {
+        try owner.evaluationValue(forKey: "\(keyPath).\(key)")
     }
 }

@@ -65,8 +65,9 @@ struct PredicateCompiler<Source: IndexedEvaluationSource> {
     /// The index of `key` when it names one of the entity's own attributes (stored or transient),
     /// read by the tree walker as that attribute's value; `nil` for anything else.
     func attributeIndex(_ key: String) -> Int? {
+        // A dotted key is a property only when it names a composite's element (`location.latitude`).
         guard let entity, key != "self", key != "SELF", key.utf8.first != UInt8(ascii: "@"),
-            !key.utf8.contains(UInt8(ascii: ".")), let index = entity.propertyIndexes[key]
+            let index = entity.propertyIndexes[key]
         else { return nil }
         switch entity.layout.kinds[index] {
         case .attribute, .transientAttribute: return index
