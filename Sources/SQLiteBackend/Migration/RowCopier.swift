@@ -91,7 +91,7 @@ struct RowCopier {
         default:
             throw MigrationError(.invalidMapping, entity: entity.name, "entity mapping \(plan.name) is not a copy, transform, add or remove mapping, which needs a migration manager")
         }
-        guard plan.sourceExpression == nil else {
+        guard plan.sourcePredicate == nil else {
             throw MigrationError(.invalidMapping, entity: entity.name, "entity mapping \(plan.name) has a source expression, which needs a migration manager")
         }
         guard let sourceName = plan.sourceEntityName, let from = source.tables[sourceName], let to = destination.tables[entity.name] else {

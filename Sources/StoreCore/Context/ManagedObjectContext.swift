@@ -118,6 +118,14 @@ public final class ManagedObjectContext: @unchecked Sendable, CustomStringConver
         }
     }
 
+    /// A context that runs on `other`'s queue: blocks of either run there, so one block may use
+    /// both (a migration's source and destination contexts).
+    init(sharingQueueWith other: ManagedObjectContext) {
+        self.concurrencyType = other.concurrencyType
+        self.queueToken = other.queueToken
+        self.queue = other.queue
+    }
+
     deinit {
         for object in registered.values { object.detach() }
     }

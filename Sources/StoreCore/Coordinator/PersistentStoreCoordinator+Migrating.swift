@@ -33,10 +33,7 @@ extension PersistentStoreCoordinator {
             throw StoreError(.wrongStore, url: store.url, "the store is not loaded by this coordinator")
         }
         // The store file and what a SQLite store keeps beside it (journal, external data).
-        let createdFiles = url.map { url in
-            [url] + ["-wal", "-shm", "-journal"].map { URL(fileURLWithPath: url.path + $0) }
-                + [url.deletingLastPathComponent().appendingPathComponent(".\(url.deletingPathExtension().lastPathComponent)_SUPPORT")]
-        } ?? []
+        let createdFiles = url.map(StoreFiles.files(of:)) ?? []
         if let existing = createdFiles.first(where: { FileManager.default.fileExists(atPath: $0.path) }) {
             throw StoreError(.alreadyExists, url: existing, "a file is already there; the new store needs a location of its own")
         }

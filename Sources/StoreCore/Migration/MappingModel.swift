@@ -84,9 +84,9 @@ public struct EntityMapping: Sendable, Hashable, CustomStringConvertible {
     public var attributeMappings: [PropertyMapping]
     /// One mapping per stored relationship of the destination entity.
     public var relationshipMappings: [PropertyMapping]
-    /// Which source objects the mapping takes (Core Data's `sourceExpression`); `nil` takes every
-    /// object of the source entity (sub-entities have mappings of their own).
-    public var sourceExpression: StoreExpression?
+    /// Which source objects the mapping takes (the predicate of Core Data's `sourceExpression`);
+    /// `nil` takes every object of the source entity (sub-entities have mappings of their own).
+    public var sourcePredicate: StorePredicate?
     /// The name of the ``EntityMigrationPolicy`` subclass that makes the destination objects
     /// (Core Data's `entityMigrationPolicyClassName`); `nil` uses the default policy.
     public var entityMigrationPolicyClassName: String?
@@ -100,16 +100,16 @@ public struct EntityMapping: Sendable, Hashable, CustomStringConvertible {
     public init(
         name: String, mappingType: MappingType, sourceEntityName: String?, destinationEntityName: String?,
         attributeMappings: [PropertyMapping] = [], relationshipMappings: [PropertyMapping] = [],
-        sourceExpression: StoreExpression? = nil, entityMigrationPolicyClassName: String? = nil,
+        sourcePredicate: StorePredicate? = nil, entityMigrationPolicyClassName: String? = nil,
         sourceEntityVersionHash: Data? = nil, destinationEntityVersionHash: Data? = nil, userInfo: [String: String] = [:]
     ) {
+        self.sourcePredicate = sourcePredicate
         self.name = name
         self.mappingType = mappingType
         self.sourceEntityName = sourceEntityName
         self.destinationEntityName = destinationEntityName
         self.attributeMappings = attributeMappings
         self.relationshipMappings = relationshipMappings
-        self.sourceExpression = sourceExpression
         self.entityMigrationPolicyClassName = entityMigrationPolicyClassName
         self.sourceEntityVersionHash = sourceEntityVersionHash
         self.destinationEntityVersionHash = destinationEntityVersionHash

@@ -14,6 +14,12 @@ extension PredicateEvaluationSource {
     package var evaluationEntity: EntityDescription? { nil }
 }
 
+/// A source that answers `FUNCTION(receiver, 'selector', …)` itself: the `$manager` and
+/// `$entityPolicy` of a migration's value expressions.
+package protocol FunctionCallReceiver: PredicateEvaluationSource {
+    func call(_ selector: String, arguments: [EvaluatedValue]) throws -> EvaluatedValue
+}
+
 /// A value met while evaluating an expression.
 package enum EvaluatedValue {
     case value(StoreValue)

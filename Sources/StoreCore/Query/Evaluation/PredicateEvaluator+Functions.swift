@@ -98,6 +98,8 @@ extension PredicateEvaluator {
         }
         let receiver = try value(of: arguments[0], with: subject)
         switch receiver {
+        case .object(let object as any FunctionCallReceiver):
+            return try object.call(selector, arguments: try arguments.dropFirst(2).map { try self.value(of: $0, with: subject) })
         case .object:
             throw FetchError(.unsupported, "FUNCTION(\(arguments[0]), '\(selector)') calls a method of an object, which Stowage does not do (it calls methods of strings, numbers and dates)")
         case .collection:

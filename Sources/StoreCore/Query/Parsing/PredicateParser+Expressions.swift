@@ -315,18 +315,24 @@ extension PredicateParser {
                 .unexpectedToken, "expected a selector string such as 'lowercaseString', found \(selectorToken.display)",
                 format: format, offset: selectorToken.offset)
         }
-        guard let signature = FunctionSelector.signatures[selector] else {
+        // A migration's value expressions call any method of its manager and entity policy.
+        let argumentCount: Int
+        if case .variable(let name) = receiver, name == "manager" || name == "entityPolicy" {
+            argumentCount = selector.filter { $0 == ":" }.count
+        } else if let signature = FunctionSelector.signatures[selector] {
+            argumentCount = signature.argumentCount
+        } else {
             throw PredicateSyntaxError(
                 .unexpectedToken, "expected a FUNCTION selector Stowage can call (\(FunctionSelector.names)), found '\(selector)'",
                 format: format, offset: selectorToken.offset)
         }
         var args = [receiver, selectorExpression]
         while accept(",") { args.append(try parseExpression()) }
-        guard args.count - 2 == signature.argumentCount else {
+        guard args.count - 2 == argumentCount else {
             throw unexpected(
-                args.count - 2 < signature.argumentCount
-                    ? "',' and \(signature.argumentCount - (args.count - 2)) more argument(s) for \(selector)"
-                    : "')' after the \(signature.argumentCount) argument(s) of \(selector)")
+                args.count - 2 < argumentCount
+                    ? "',' and \(argumentCount - (args.count - 2)) more argument(s) for \(selector)"
+                    : "')' after the \(argumentCount) argument(s) of \(selector)")
         }
         try expect(")", "to close FUNCTION")
         return .function("FUNCTION", args)

@@ -1,0 +1,256 @@
+import Foundation
+
+/// Migrates a store with a mapping model by making every destination object through contexts,
+/// as Core Data's `NSMigrationManager`: the source store is opened read-only with the source
+/// model, a new store is created with the destination model, and each entity mapping's
+/// ``EntityMigrationPolicy`` makes the objects (first every object, then every relationship,
+/// then validation), which are saved once. It works with every store type, custom mappings
+/// (``EntityMapping/MappingType/custom``) and value expressions included; the lightweight path
+/// that migrates a store in place is ``PersistentStoreMigrator``.
+///
+/// For example:
+///
+/// ```swift
+/// let manager = MigrationManager(sourceModel: v1, destinationModel: v2)
+/// manager.progressHandler = { print("\(Int($0 * 100))%") }
+/// try manager.migrateStore(from: oldURL, type: .sqlite, with: mapping, to: newURL, type: .sqlite)
+/// ```
+///
+/// Objects get new keys in the new store (their IDs change, as in Core Data). A migration that
+/// fails or is cancelled removes whatever it created at the destination and leaves the source
+/// as it was.
+public final class MigrationManager {
+    /// The model of the store being read.
+    public let sourceModel: ManagedObjectModel
+    /// The model of the store being made.
+    public let destinationModel: ManagedObjectModel
+    /// The mapping of the migration under way.
+    public private(set) var mappingModel = MappingModel(entityMappings: [])
+    /// The context the source objects are fetched into (read-only store).
+    public private(set) var sourceContext = ManagedObjectContext(concurrencyType: .privateQueue)
+    /// The context destination objects are made in. It runs on the source context's queue, so
+    /// a policy may use both.
+    public private(set) var destinationContext = ManagedObjectContext(concurrencyType: .privateQueue)
+    /// The entity mapping being carried out.
+    public private(set) var currentEntityMapping: EntityMapping?
+    /// How much of the migration is done, from 0 to 1 (each source object counts twice: once
+    /// when its destination objects are made, once when their relationships are set).
+    public private(set) var migrationProgress = 0.0
+    /// Called each time ``migrationProgress`` advances by a percent or more, and at the end.
+    public var progressHandler: ((Double) -> Void)?
+    /// Free-form information for policies.
+    public var userInfo: [String: Any] = [:]
+
+    private var cancellation: (any Error)?
+    private var destinationsBySource: [ManagedObjectID: [(mapping: String, object: ManagedObject)]] = [:]
+    private var sourceByDestination: [ObjectIdentifier: (mapping: String, object: ManagedObject)] = [:]
+    private var destinationsByMapping: [String: [ManagedObject]] = [:]
+
+    public init(sourceModel: ManagedObjectModel, destinationModel: ManagedObjectModel) {
+        self.sourceModel = sourceModel
+        self.destinationModel = destinationModel
+    }
+
+    /// Stops the migration under way: it throws `error` at the next object and removes what it
+    /// created. Call it from a policy, or from the progress handler.
+    public func cancelMigration(with error: any Error) {
+        cancellation = error
+    }
+
+    // MARK: Instances
+
+    /// Records that `destination` was made from `source` by `mapping`.
+    public func associate(sourceInstance source: ManagedObject, withDestinationInstance destination: ManagedObject, for mapping: EntityMapping) {
+        destinationsBySource[source.objectID, default: []].append((mapping.name, destination))
+        sourceByDestination[ObjectIdentifier(destination)] = (mapping.name, source)
+        destinationsByMapping[mapping.name, default: []].append(destination)
+    }
+
+    /// The objects made from `sources` by the mapping named `name` (by every mapping for `nil`),
+    /// in the order of `sources`.
+    public func destinationInstances(forEntityMappingName name: String?, sourceInstances sources: [ManagedObject]) -> [ManagedObject] {
+        sources.flatMap { source in
+            (destinationsBySource[source.objectID] ?? []).filter { name == nil || $0.mapping == name }.map(\.object)
+        }
+    }
+
+    /// The objects `destinations` were made from by the mapping named `name` (any for `nil`).
+    public func sourceInstances(forEntityMappingName name: String?, destinationInstances destinations: [ManagedObject]) -> [ManagedObject] {
+        destinations.compactMap { destination in
+            sourceByDestination[ObjectIdentifier(destination)].flatMap { name == nil || $0.mapping == name ? $0.object : nil }
+        }
+    }
+
+    /// The source entity of a mapping, in the source model.
+    public func sourceEntity(for mapping: EntityMapping) -> EntityDescription? {
+        mapping.sourceEntityName.flatMap { sourceModel.entitiesByName[$0] }
+    }
+
+    /// The destination entity of a mapping, in the destination model.
+    public func destinationEntity(for mapping: EntityMapping) -> EntityDescription? {
+        mapping.destinationEntityName.flatMap { destinationModel.entitiesByName[$0] }
+    }
+
+    // MARK: Migrating
+
+    /// Migrates the store at `sourceURL` into a new store at `destinationURL` with `mapping`.
+    ///
+    /// - Parameters:
+    ///   - sourceURL: The store to read; it is opened read-only and never changed.
+    ///   - sourceType: Its type.
+    ///   - sourceOptions: Options of the source store's description.
+    ///   - mapping: How each entity's objects are made (``MappingModel/inferredMappingModel(forSourceModel:destinationModel:)``
+    ///     gives a starting point, a `.xcmappingmodel` another).
+    ///   - destinationURL: Where the new store goes (`nil`: an in-memory store, for tests). Nothing may be there.
+    ///   - destinationType: Its type.
+    ///   - destinationOptions: Options of the new store's description.
+    /// - Throws: ``MigrationError`` (`migrationFailed` wrapping what went wrong, `invalidMapping` for a
+    ///   mapping that names what the models lack), or the error given to ``cancelMigration(with:)``.
+    public func migrateStore(
+        from sourceURL: URL, type sourceType: PersistentStoreType, options sourceOptions: [PersistentStoreOption: StoreValue] = [:],
+        with mapping: MappingModel, to destinationURL: URL?, type destinationType: PersistentStoreType,
+        options destinationOptions: [PersistentStoreOption: StoreValue] = [:]
+    ) throws {
+        try check(mapping)
+        let createdFiles = destinationURL.map(StoreFiles.files(of:)) ?? []
+        if let existing = createdFiles.first(where: { FileManager.default.fileExists(atPath: $0.path) }) {
+            throw StoreError(.alreadyExists, url: existing, "a file is already there; the migrated store needs a location of its own")
+        }
+        mappingModel = mapping
+        reset()
+        let sourceCoordinator = PersistentStoreCoordinator(managedObjectModel: sourceModel)
+        let destinationCoordinator = PersistentStoreCoordinator(managedObjectModel: destinationModel)
+        var source = PersistentStoreDescription(type: sourceType, url: sourceURL)
+        source.options.merge(sourceOptions) { $1 }
+        source.options[.readOnly] = .boolean(true)
+        source.options[.migratePersistentStoresAutomatically] = .boolean(false)
+        var destination = PersistentStoreDescription(type: destinationType, url: destinationURL)
+        destination.options.merge(destinationOptions) { $1 }
+        destination.options[.migratePersistentStoresAutomatically] = .boolean(false)
+        do {
+            try sourceCoordinator.addPersistentStore(with: source)
+            try destinationCoordinator.addPersistentStore(with: destination)
+            sourceContext = ManagedObjectContext(concurrencyType: .privateQueue)
+            sourceContext.persistentStoreCoordinator = sourceCoordinator
+            destinationContext = ManagedObjectContext(sharingQueueWith: sourceContext)
+            destinationContext.persistentStoreCoordinator = destinationCoordinator
+            try sourceContext.performAndWait { try run(mapping) }
+            try close(sourceCoordinator)
+            try close(destinationCoordinator)
+            reset()
+        } catch {
+            let cancelled = cancellation, place = currentEntityMapping?.name
+            try? close(sourceCoordinator)
+            try? close(destinationCoordinator)
+            reset()
+            for file in createdFiles { try? FileManager.default.removeItem(at: file) }
+            if let cancelled { throw cancelled }
+            if error is MigrationError { throw error }
+            throw MigrationError(.migrationFailed, url: sourceURL, entity: place, "the migration failed: \(error)")
+        }
+    }
+
+    private func run(_ mapping: MappingModel) throws {
+        let active = mapping.entityMappings.filter { $0.mappingType != .add && $0.mappingType != .remove }
+        var policies: [String: EntityMigrationPolicy] = [:]
+        for entityMapping in active {
+            policies[entityMapping.name] = try policy(for: entityMapping)
+        }
+        var sources: [String: [ManagedObject]] = [:]
+        for entityMapping in active {
+            sources[entityMapping.name] = try sourceInstances(of: entityMapping)
+        }
+        let total = max(1, sources.values.reduce(0) { $0 + $1.count } * 2)
+        var done = 0
+        var reported = 0.0
+        func advance() throws {
+            if let cancellation { throw cancellation }
+            done += 1
+            migrationProgress = Double(done) / Double(total)
+            if migrationProgress - reported >= 0.01 || done == total {
+                reported = migrationProgress
+                progressHandler?(migrationProgress)
+            }
+            if let cancellation { throw cancellation }
+        }
+        for entityMapping in active {
+            guard let policy = policies[entityMapping.name] else { continue }
+            currentEntityMapping = entityMapping
+            try policy.begin(entityMapping, with: self)
+            for source in sources[entityMapping.name] ?? [] {
+                try policy.createDestinationInstances(forSource: source, in: entityMapping, manager: self)
+                try advance()
+            }
+            try policy.endInstanceCreation(forMapping: entityMapping, manager: self)
+        }
+        for entityMapping in active {
+            guard let policy = policies[entityMapping.name] else { continue }
+            currentEntityMapping = entityMapping
+            for destination in destinationsByMapping[entityMapping.name] ?? [] {
+                try policy.createRelationships(forDestination: destination, in: entityMapping, manager: self)
+            }
+            for _ in sources[entityMapping.name] ?? [] { try advance() }
+            try policy.endRelationshipCreation(forMapping: entityMapping, manager: self)
+        }
+        for entityMapping in active {
+            guard let policy = policies[entityMapping.name] else { continue }
+            currentEntityMapping = entityMapping
+            try policy.performCustomValidation(forMapping: entityMapping, manager: self)
+            try policy.end(entityMapping, manager: self)
+        }
+        currentEntityMapping = nil
+        try destinationContext.save()
+        if migrationProgress < 1 {
+            migrationProgress = 1
+            progressHandler?(1)
+        }
+    }
+
+    /// The source objects a mapping takes: every object of its source entity (not of
+    /// sub-entities, which have mappings of their own) that matches its source predicate.
+    private func sourceInstances(of mapping: EntityMapping) throws -> [ManagedObject] {
+        guard let name = mapping.sourceEntityName else { return [] }
+        var request = FetchRequest<ManagedObject>(entityName: name)
+        request.includesSubentities = false
+        request.predicate = mapping.sourcePredicate
+        return try sourceContext.fetch(request)
+    }
+
+    private func policy(for mapping: EntityMapping) throws -> EntityMigrationPolicy {
+        guard let name = mapping.entityMigrationPolicyClassName, !name.isEmpty, name != "NSEntityMigrationPolicy" else {
+            if mapping.mappingType == .custom {
+                throw MigrationError(.invalidMapping, entity: mapping.name, "a custom entity mapping needs a migration policy class")
+            }
+            return EntityMigrationPolicy()
+        }
+        guard let type = EntityMigrationPolicy.policyType(named: name) else {
+            throw MigrationError(.invalidMapping, entity: mapping.name, "no migration policy is registered under the name '\(name)'; register it with EntityMigrationPolicy.register(_:named:)")
+        }
+        return type.init()
+    }
+
+    /// Refuses a mapping that names entities the models do not have.
+    private func check(_ mapping: MappingModel) throws {
+        for entityMapping in mapping.entityMappings {
+            if let name = entityMapping.sourceEntityName, sourceModel.entitiesByName[name] == nil, entityMapping.mappingType != .add {
+                throw MigrationError(.invalidMapping, entity: entityMapping.name, "the source model has no entity \(name)")
+            }
+            if let name = entityMapping.destinationEntityName, destinationModel.entitiesByName[name] == nil, entityMapping.mappingType != .remove {
+                throw MigrationError(.invalidMapping, entity: entityMapping.name, "the destination model has no entity \(name)")
+            }
+        }
+    }
+
+    private func close(_ coordinator: PersistentStoreCoordinator) throws {
+        for store in coordinator.persistentStores { try coordinator.removePersistentStore(store) }
+    }
+
+    private func reset() {
+        cancellation = nil
+        currentEntityMapping = nil
+        migrationProgress = 0
+        destinationsBySource = [:]
+        sourceByDestination = [:]
+        destinationsByMapping = [:]
+    }
+}

@@ -1,0 +1,40 @@
+import Foundation
+
+/// The files a store at a URL may consist of: the file itself and what a SQLite store keeps
+/// beside it (`-wal`, `-shm`, `-journal`, and the `.<name>_SUPPORT` folder of external data).
+/// Copying, migrating and replacing stores move or remove them together.
+///
+/// For example:
+///
+/// ```swift
+/// StoreFiles.files(of: URL(fileURLWithPath: "/data/Notes.sqlite"))
+/// // Notes.sqlite, Notes.sqlite-wal, Notes.sqlite-shm, Notes.sqlite-journal, .Notes_SUPPORT
+/// ```
+package enum StoreFiles {
+    package static func files(of url: URL) -> [URL] {
+        [url] + sidecars(of: url)
+    }
+
+    /// Everything but the file itself.
+    package static func sidecars(of url: URL) -> [URL] {
+        ["-wal", "-shm", "-journal"].map { URL(fileURLWithPath: url.path + $0) }
+            + [url.deletingLastPathComponent().appendingPathComponent(".\(url.deletingPathExtension().lastPathComponent)_SUPPORT")]
+    }
+
+    /// Puts the store at `source` in the place of the store at `destination`, whose store must be
+    /// closed: the destination's sidecars are removed first (a stale `-wal` must never meet the
+    /// new file), then the new file is renamed over the old one, which is atomic — a crash leaves
+    /// the old store or the new one — and the new store's sidecars follow.
+    package static func replace(_ destination: URL, withStoreAt source: URL) throws {
+        let manager = FileManager.default
+        for sidecar in sidecars(of: destination) where manager.fileExists(atPath: sidecar.path) {
+            try manager.removeItem(at: sidecar)
+        }
+        guard rename(source.path, destination.path) == 0 else {
+            throw StoreError(.io, url: destination, "the migrated store could not replace the old one: \(String(cString: strerror(errno)))")
+        }
+        for (from, to) in zip(sidecars(of: source), sidecars(of: destination)) where manager.fileExists(atPath: from.path) {
+            try manager.moveItem(at: from, to: to)
+        }
+    }
+}
