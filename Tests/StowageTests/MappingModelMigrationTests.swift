@@ -167,4 +167,29 @@ final class MappingModelMigrationTests: XCTestCase {
             XCTAssertFalse(FileManager.default.fileExists(atPath: destinationURL.path), "\(backend)")
         }
     }
+
+    func testAMappingModelOfTheModelIsUsedOnLoadInsteadOfInferring() throws {
+        EntityMigrationPolicy.register(SplitNamePolicy.self, named: "SplitNamePolicy")
+        for backend in Self.fileBacked {
+            let directory = try TemporaryDirectory()
+            let description = try makeV1Store(backend, in: directory)
+            let v2 = try Self.v2()
+            v2.migrationSourceModels = [try Self.v1()]
+            v2.migrationMappingModels = [try Self.mapping()]
+            let container = PersistentContainer(name: "People", managedObjectModel: v2)
+            container.persistentStoreDescriptions = [description]
+            try container.loadPersistentStores()
+            let context = container.newBackgroundContext()
+            try context.performAndWait {
+                let humans = try context.fetch(FetchRequest<ManagedObject>(entityName: "Human", predicate: try StorePredicate(format: "initials == 'AL'")))
+                XCTAssertEqual(try humans.first?.value(forKey: "lastName") as? String, "Lovelace", "\(backend)")
+                XCTAssertEqual((try humans.first?.value(forKey: "animals") as? [ManagedObject])?.count, 2, "\(backend)")
+            }
+            let store = try XCTUnwrap(container.persistentStoreCoordinator.persistentStores.first)
+            XCTAssertEqual(store.url?.standardizedFileURL, description.url?.standardizedFileURL, "\(backend)")
+            XCTAssertTrue(v2.isConfiguration(withName: nil, compatibleWithStoreMetadata: store.metadata), "\(backend)")
+            let leftovers = try FileManager.default.contentsOfDirectory(atPath: directory.url.path).filter { $0.contains("migrating") }
+            XCTAssertEqual(leftovers, [], "\(backend)")
+        }
+    }
 }

@@ -45,6 +45,9 @@ public struct PersistentStoreDescription: Sendable, Hashable, CustomStringConver
     /// Whether the coordinator may load the store off the caller's thread (honoured by
     /// ``PersistentContainer/loadPersistentStores(completionHandler:)``).
     public var shouldAddStoreAsynchronously = false
+    /// Walks an older store through these stages when it is loaded, instead of migrating it in one
+    /// step (Core Data's `NSPersistentStoreStagedMigrationManagerOptionKey`); see ``StagedMigrationManager``.
+    public var stagedMigrationManager: StagedMigrationManager?
 
     public init(type: PersistentStoreType, url: URL? = nil, configuration: String? = nil) {
         self.type = type

@@ -21,4 +21,20 @@ extension ManagedObjectModel {
         get { migrationSources.withLock { $0 } }
         set { migrationSources.withLock { $0 = newValue.filter { $0 !== self } } }
     }
+
+    /// Mapping models automatic migration uses instead of inferring one, when one maps the
+    /// version that wrote a store to this model (``MappingModel/isMapping(fromSourceModel:toDestinationModel:)``);
+    /// the store is then migrated by a ``MigrationManager``. A model read from an `.xcdatamodeld`
+    /// comes with the `.xcmappingmodel`s found beside it.
+    ///
+    /// For example:
+    ///
+    /// ```swift
+    /// v2.migrationSourceModels = [v1]
+    /// v2.migrationMappingModels = [try MappingModel(contentsOf: mappingURL)]
+    /// ```
+    public var migrationMappingModels: [MappingModel] {
+        get { mappingModels.withLock { $0 } }
+        set { mappingModels.withLock { $0 = newValue } }
+    }
 }

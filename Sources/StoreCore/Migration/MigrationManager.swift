@@ -135,6 +135,12 @@ public final class MigrationManager {
             destinationContext = ManagedObjectContext(sharingQueueWith: sourceContext)
             destinationContext.persistentStoreCoordinator = destinationCoordinator
             try sourceContext.performAndWait { try run(mapping) }
+            // The application's metadata comes along.
+            if let from = sourceCoordinator.persistentStores.first, let to = destinationCoordinator.persistentStores.first {
+                var metadata = to.metadata
+                metadata.userInfo = from.metadata.userInfo
+                try destinationCoordinator.setMetadata(metadata, for: to)
+            }
             try close(sourceCoordinator)
             try close(destinationCoordinator)
             reset()

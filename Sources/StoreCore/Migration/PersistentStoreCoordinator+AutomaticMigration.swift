@@ -10,8 +10,13 @@ extension PersistentStoreCoordinator {
     /// 3. otherwise the version that wrote it is looked for among the model's
     ///    ``ManagedObjectModel/migrationSourceModels``; when none did, the store is left for
     ///    its type to accept (a layout that still fits) or refuse;
-    /// 4. the mapping is inferred (``MappingModel/inferredMappingModel(forSourceModel:destinationModel:)``)
+    /// 4. a mapping model of the model's ``ManagedObjectModel/migrationMappingModels`` made for
+    ///    that version and this one is carried out by a ``MigrationManager`` (a new store renamed
+    ///    over the old one);
+    /// 5. otherwise the mapping is inferred (``MappingModel/inferredMappingModel(forSourceModel:destinationModel:)``)
     ///    and the store type's ``PersistentStoreMigrator`` carries the store over in place.
+    ///
+    /// A description with a ``PersistentStoreDescription/stagedMigrationManager`` walks its stages instead.
     ///
     /// Read-only stores, stores of a type without a migrator, and descriptions with
     /// ``PersistentStoreDescription/shouldMigrateStoreAutomatically`` off are never migrated.
@@ -20,17 +25,26 @@ extension PersistentStoreCoordinator {
     ///   or the migration fails; the store is then as it was.
     func migrateIfNeeded(_ description: PersistentStoreDescription) throws {
         guard description.shouldMigrateStoreAutomatically, !description.isReadOnly, let url = description.url,
-            let size = (try? FileManager.default.attributesOfItem(atPath: url.path))?[.size] as? Int, size > 0,
-            let migrator = PersistentStoreRegistry.migrator(for: description.type)
+            let size = (try? FileManager.default.attributesOfItem(atPath: url.path))?[.size] as? Int, size > 0
         else { return }
         // A file whose metadata cannot be read is left for the store to open, and refuse with its own error.
-        guard let metadata = try? PersistentStoreRegistry.metadata(ofType: description.type, at: url) else { return }
+        guard let metadata = try? PersistentStoreRegistry.metadata(ofType: description.type, at: url), !metadata.modelVersionHashes.isEmpty else { return }
         let model = managedObjectModel
+        if let staged = description.stagedMigrationManager {
+            try staged.migrate(description, to: model, url: url, metadata: metadata)
+            return
+        }
+        guard let migrator = PersistentStoreRegistry.migrator(for: description.type) else { return }
         let configuration = description.configuration
         guard !metadata.modelVersionHashes.isEmpty,
             !model.isConfiguration(withName: configuration, compatibleWithStoreMetadata: metadata)
         else { return }
         guard let source = model.migrationSourceModels.last(where: { $0.isConfiguration(withName: configuration, compatibleWithStoreMetadata: metadata) }) else {
+            return
+        }
+        if let mapping = model.migrationMappingModels.first(where: { $0.isMapping(fromSourceModel: source, toDestinationModel: model) }) {
+            try MigrationManager(sourceModel: source, destinationModel: model)
+                .migrateStore(at: url, type: description.type, options: description.options, with: mapping)
             return
         }
         guard description.shouldInferMappingModelAutomatically else {

@@ -47,6 +47,7 @@ public final class ManagedObjectModel: @unchecked Sendable, CustomStringConverti
     package private(set) var derivedAttributes = DerivedAttributePlan.none
     /// See ``migrationSourceModels``.
     let migrationSources = Mutex<[ManagedObjectModel]>([])
+    let mappingModels = Mutex<[MappingModel]>([])
 
     /// Builds and checks a model.
     ///

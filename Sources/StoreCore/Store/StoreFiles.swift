@@ -22,18 +22,22 @@ package enum StoreFiles {
     }
 
     /// Puts the store at `source` in the place of the store at `destination`, whose store must be
-    /// closed: the destination's sidecars are removed first (a stale `-wal` must never meet the
-    /// new file), then the new file is renamed over the old one, which is atomic — a crash leaves
-    /// the old store or the new one — and the new store's sidecars follow.
+    /// closed with nothing left in a write-ahead log: the destination's journal files are removed
+    /// first (a stale `-wal` must never meet the new file), then the new file is renamed over the
+    /// old one, which is atomic — a crash leaves the old store or the new one — and the new
+    /// store's journal files and external-data folder follow (a crash between the rename and the
+    /// folder's move leaves the new store without its externally stored values).
     package static func replace(_ destination: URL, withStoreAt source: URL) throws {
         let manager = FileManager.default
-        for sidecar in sidecars(of: destination) where manager.fileExists(atPath: sidecar.path) {
+        let (oldFiles, newFiles) = (sidecars(of: destination), sidecars(of: source))
+        for sidecar in oldFiles.dropLast() where manager.fileExists(atPath: sidecar.path) {
             try manager.removeItem(at: sidecar)
         }
         guard rename(source.path, destination.path) == 0 else {
             throw StoreError(.io, url: destination, "the migrated store could not replace the old one: \(String(cString: strerror(errno)))")
         }
-        for (from, to) in zip(sidecars(of: source), sidecars(of: destination)) where manager.fileExists(atPath: from.path) {
+        if let oldFolder = oldFiles.last, manager.fileExists(atPath: oldFolder.path) { try manager.removeItem(at: oldFolder) }
+        for (from, to) in zip(newFiles, oldFiles) where manager.fileExists(atPath: from.path) {
             try manager.moveItem(at: from, to: to)
         }
     }
