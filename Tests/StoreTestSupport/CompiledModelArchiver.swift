@@ -411,9 +411,31 @@ public struct CompiledModelArchiver {
             return builder.add("NSAggregateExpression", superclasses: ["NSExpression"], fields: [
                 "NSCollection": array(references), "NSExpressionType": .integer(14),
             ])
+        case .function("FUNCTION", let arguments) where arguments.count >= 2:
+            guard case .constant(.string(let selector)) = arguments[1] else { throw Unsupported(what: "\(expression)") }
+            return try function(selector, operand: try encodeExpression(arguments[0]), arguments: Array(arguments.dropFirst(2)))
+        case .function(let name, let arguments):
+            let operand = builder.add("NSSelfExpression", superclasses: ["NSExpression"], fields: ["NSExpressionType": .integer(1)])
+            return try function(name, operand: operand, arguments: arguments)
         default:
             throw Unsupported(what: "\(expression)")
         }
+    }
+
+    private mutating func function(_ selector: String, operand: UInt64, arguments: [StoreExpression]) throws -> UInt64 {
+        var references: [UInt64] = []
+        for argument in arguments { references.append(try encodeExpression(argument)) }
+        return builder.add("NSFunctionExpression", superclasses: ["NSExpression"], fields: [
+            "NSOperand": .uid(operand), "NSSelectorName": try string(selector), "NSArguments": array(references, mutable: true),
+            "NSExpressionType": .integer(4),
+        ])
+    }
+
+    /// An `NSExpression` archived on its own, as Xcode writes a mapping model's value expressions.
+    public static func archive(_ expression: StoreExpression) throws -> Data {
+        var archiver = CompiledModelArchiver()
+        let root = try archiver.encodeExpression(expression)
+        return archiver.builder.archive(root: root)
     }
 
     /// A key path as Core Data archives it: `valueForKey:` on `SELF` with a key path specifier.

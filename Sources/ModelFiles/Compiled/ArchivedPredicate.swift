@@ -130,7 +130,8 @@ struct ArchivedPredicate {
         }
         guard !selector.isEmpty else { throw Unsupported(description: "a function expression without a selector") }
         if let operand, operand != "SELF" {
-            throw Unsupported(description: "FUNCTION(\(operand), '\(selector)', …)")
+            // A method of a value or variable (a migration's `$manager`, `$entityPolicy`).
+            return "FUNCTION(" + ([operand, Self.quoted(selector)] + arguments).joined(separator: ", ") + ")"
         }
         return "\(selector)(\(arguments.joined(separator: ", ")))"
     }
