@@ -9,7 +9,8 @@ extension ManagedObjectModel {
     /// `VersionInfo.plist`) or a `.mom` file.
     ///
     /// A package's other readable versions become the model's ``migrationSourceModels``, so a
-    /// store saved with an older version is migrated when it is loaded. Use
+    /// store saved with an older version is migrated when it is loaded, and the `.xcmappingmodel`s
+    /// beside the package that map to this version its ``migrationMappingModels``. Use
     /// ``ManagedObjectModelBundle`` for every version of a package and for the warnings the
     /// reader collected.
     ///
@@ -55,6 +56,7 @@ extension ManagedObjectModel {
         case .package, .compiledBundle:
             let bundle = try ManagedObjectModelBundle(contentsOf: url)
             migrationSourceModels = bundle.versions.filter { $0.name != bundle.currentVersionName }.map(\.model)
+            migrationMappingModels = bundle.currentModel.migrationMappingModels
         case .version, .compiledVersion:
             break
         }

@@ -83,7 +83,7 @@ public struct ManagedObjectModelBundle: Sendable {
             self.url = package
             versions = loaded
             currentVersionName = current.name
-            packageWarnings = current.warnings + skipped
+            packageWarnings = current.warnings + skipped + Self.linkMappingModels(beside: package, versions: loaded)
             Self.linkMigrationSources(loaded, current: current.name)
         }
     }
@@ -93,6 +93,33 @@ public struct ManagedObjectModelBundle: Sendable {
     private static func linkMigrationSources(_ versions: [ModelVersion], current: String) {
         guard let model = versions.first(where: { $0.name == current })?.model else { return }
         model.migrationSourceModels = versions.filter { $0.name != current }.map(\.model)
+    }
+
+    /// Reads the `.xcmappingmodel`s beside the package (where Xcode projects keep them) and
+    /// gives each to the version it maps to (``ManagedObjectModel/migrationMappingModels``), when
+    /// both versions it names are in the package; one that cannot be read is a warning.
+    private static func linkMappingModels(beside package: URL, versions: [ModelVersion]) -> [ModelFileWarning] {
+        let folder = package.deletingLastPathComponent()
+        let files = ((try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? [])
+            .filter { $0.hasSuffix(".xcmappingmodel") }.sorted()
+        var warnings: [ModelFileWarning] = []
+        func version(at path: String?) -> ModelVersion? {
+            guard let path else { return nil }
+            let name = URL(fileURLWithPath: path).deletingPathExtension().lastPathComponent
+            return versions.first { $0.name == name }
+        }
+        for file in files {
+            let url = folder.appendingPathComponent(file)
+            do {
+                let paths = try MappingModelFile.read(url)
+                guard let source = version(at: paths.sourceModelPath), let destination = version(at: paths.destinationModelPath) else { continue }
+                let mapping = try MappingModelFile.read(url, sourceModel: source.model, destinationModel: destination.model).mapping
+                destination.model.migrationMappingModels.append(mapping)
+            } catch {
+                warnings.append(ModelFileWarning(url: url, line: error.line ?? 0, "mapping model \(file) cannot be read and was left out: \(error.message)"))
+            }
+        }
+        return warnings
     }
 
     private static func loadVersion(in folder: URL, named name: String) throws(ModelFileError) -> ModelVersion {

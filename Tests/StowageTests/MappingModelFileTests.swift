@@ -137,4 +137,58 @@ final class MappingModelFileTests: XCTestCase {
             XCTAssertTrue("\(error)".contains("PersonToHuman.ageInMonths"), "\(error)")
         }
     }
+
+    func testAMappingModelBesideAPackageIsUsedWhenAStoreIsLoaded() throws {
+        EntityMigrationPolicy.register(Policy.self, named: "SplitNamePolicy")
+        let directory = try TemporaryDirectory()
+        let package = directory.url.appendingPathComponent("People.xcdatamodeld", isDirectory: true)
+        let versions = [
+            "People": """
+                <entity name="Person" representedClassName="Person"><attribute name="name" optional="YES" attributeType="String"/><attribute name="age" optional="YES" attributeType="Integer 16"/><relationship name="pets" optional="YES" toMany="YES" ordered="YES" deletionRule="Nullify" destinationEntity="Pet" inverseName="owner" inverseEntity="Pet"/></entity>
+                <entity name="Pet" representedClassName="Pet"><attribute name="name" optional="YES" attributeType="String"/><relationship name="owner" optional="YES" maxCount="1" deletionRule="Nullify" destinationEntity="Person" inverseName="pets" inverseEntity="Person"/></entity>
+                """,
+            "People 2": """
+                <entity name="Human" representedClassName="Human"><attribute name="firstName" optional="YES" attributeType="String"/><attribute name="lastName" optional="YES" attributeType="String"/><attribute name="initials" optional="YES" attributeType="String"/><attribute name="ageInMonths" optional="YES" attributeType="Integer 32"/><relationship name="animals" optional="YES" toMany="YES" ordered="YES" deletionRule="Nullify" destinationEntity="Animal" inverseName="keeper" inverseEntity="Animal"/></entity>
+                <entity name="Animal" representedClassName="Animal"><attribute name="name" optional="YES" attributeType="String"/><relationship name="keeper" optional="YES" maxCount="1" deletionRule="Nullify" destinationEntity="Human" inverseName="animals" inverseEntity="Human"/></entity>
+                """,
+        ]
+        for (name, entities) in versions {
+            let folder = package.appendingPathComponent("\(name).xcdatamodel", isDirectory: true)
+            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+            try Data("<?xml version=\"1.0\" encoding=\"UTF-8\" standalone=\"yes\"?><model type=\"com.apple.IDECoreDataModeler.DataModel\">\(entities)</model>".utf8)
+                .write(to: folder.appendingPathComponent("contents"))
+        }
+        try Data("""
+            <?xml version="1.0" encoding="UTF-8"?><plist version="1.0"><dict><key>_XCCurrentVersionName</key><string>People 2.xcdatamodel</string></dict></plist>
+            """.utf8).write(to: package.appendingPathComponent(".xccurrentversion"))
+        _ = try writeMappingModel(in: directory.url)
+
+        let bundle = try ManagedObjectModelBundle(contentsOf: package)
+        XCTAssertEqual(bundle.packageWarnings.map(\.message), [])
+        let v1 = try XCTUnwrap(bundle.version(named: "People")?.model)
+        let store = directory.file("People.sqlite")
+        let old = PersistentContainer(name: "People", managedObjectModel: v1)
+        old.persistentStoreDescriptions = [PersistentStoreDescription(url: store)]
+        try old.loadPersistentStores()
+        let writer = old.newBackgroundContext()
+        try writer.performAndWait {
+            let grace = try writer.insertNewObject(forEntityName: "Person")
+            try grace.setValue("Grace Hopper", forKey: "name")
+            try grace.setValue(85, forKey: "age")
+            try writer.save()
+        }
+        for loaded in old.persistentStoreCoordinator.persistentStores { try old.persistentStoreCoordinator.removePersistentStore(loaded) }
+
+        let current = try ManagedObjectModel(contentsOf: package)
+        XCTAssertEqual(current.migrationMappingModels.count, 1)
+        let container = PersistentContainer(name: "People", managedObjectModel: current)
+        container.persistentStoreDescriptions = [PersistentStoreDescription(url: store)]
+        try container.loadPersistentStores()
+        let context = container.newBackgroundContext()
+        try context.performAndWait {
+            let human = try XCTUnwrap(try context.fetch(FetchRequest<ManagedObject>(entityName: "Human")).first)
+            XCTAssertEqual(try human.value(forKey: "initials") as? String, "GH", "the mapping's expression, not an inferred mapping (which cannot map Person to Human)")
+            XCTAssertEqual(try human.value(forKey: "lastName") as? String, "Hopper")
+        }
+    }
 }
