@@ -3,17 +3,21 @@ import Foundation
 import Stowage
 
 /// `stowage migrate`: brings a store saved with an older version of a model package to the
-/// current version (or the one `--to` names), in place, by the mapping lightweight migration
-/// infers — or, with `--dry-run`, prints that mapping and changes nothing.
+/// current version (or the one `--to` names), in place: with the `.xcmappingmodel` `--mapping`
+/// names (or one beside the package made for the two versions) through the migration manager,
+/// else by the mapping lightweight migration infers — or, with `--dry-run`, prints the mapping
+/// and changes nothing.
 struct MigrateCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "migrate",
-        abstract: "Migrate a store to another version of its model, in place (lightweight migration).",
+        abstract: "Migrate a store to another version of its model, in place.",
         discussion: """
             --model names the model package (.xcdatamodeld or .momd); the version that wrote the \
-            store is found by the version hashes in the store's metadata. The mapping is inferred \
-            as Core Data infers it; a change it cannot infer is named and nothing is changed. \
-            See docs/migration.md.
+            store is found by the version hashes in the store's metadata. With --mapping (or an \
+            .xcmappingmodel beside the package made for the two versions) the mapping model is \
+            carried out by the migration manager, with a progress bar; otherwise the mapping is \
+            inferred as Core Data infers it, and a change it cannot infer is named and nothing is \
+            changed. See docs/migration.md.
             """
     )
 
@@ -26,7 +30,10 @@ struct MigrateCommand: ParsableCommand {
     @Option(name: .customLong("to"), help: "The version to migrate to (default: the package's current version).")
     var version: String?
 
-    @Flag(help: "Print the inferred mapping and change nothing.")
+    @Option(help: "An Xcode mapping model (.xcmappingmodel) to migrate with instead of inferring the mapping.")
+    var mapping: String?
+
+    @Flag(help: "Print the mapping and change nothing.")
     var dryRun = false
 
     func run() throws {
@@ -50,6 +57,10 @@ struct MigrateCommand: ParsableCommand {
             print("The store is already at version \(destination.name); nothing to do.")
             return
         }
+        if let chosen = try mappingModel(from: source, to: destination) {
+            try migrate(url, type: type, from: source, to: destination, with: chosen)
+            return
+        }
         let mapping = try MappingModel.inferredMappingModel(forSourceModel: source.model, destinationModel: destination.model)
         if dryRun {
             print("Would migrate the \(type.rawValue) store \(url.path) from \(source.name) to \(destination.name):")
@@ -63,6 +74,40 @@ struct MigrateCommand: ParsableCommand {
         let started = Date()
         try migrator.migrateStore(StoreMigrationRequest(
             url: url, type: type, options: [:], sourceModel: source.model, destinationModel: destination.model, mapping: mapping))
+        print("Done in \(String(format: "%.2f", Date().timeIntervalSince(started))) s; the store now fits \(destination.name).")
+    }
+
+    /// The mapping model `--mapping` names (it must be made for the two versions), or one found
+    /// beside the package for them; `nil` to infer.
+    private func mappingModel(from source: ModelVersion, to destination: ModelVersion) throws -> MappingModel? {
+        guard let mapping else {
+            return destination.model.migrationMappingModels.first { $0.isMapping(fromSourceModel: source.model, toDestinationModel: destination.model) }
+        }
+        let read = try MappingModel(contentsOf: URL(fileURLWithPath: mapping), sourceModel: source.model, destinationModel: destination.model)
+        guard read.isMapping(fromSourceModel: source.model, toDestinationModel: destination.model) else {
+            throw ValidationError("\(mapping) does not map \(source.name) to \(destination.name) (an entity it names is missing or changed); nothing was changed")
+        }
+        return read
+    }
+
+    private func migrate(_ url: URL, type: PersistentStoreType, from source: ModelVersion, to destination: ModelVersion, with mapping: MappingModel) throws {
+        if dryRun {
+            print("Would migrate the \(type.rawValue) store \(url.path) from \(source.name) to \(destination.name) with a mapping model:")
+            print(mapping.description)
+            return
+        }
+        print("Migrating the \(type.rawValue) store \(url.path) from \(source.name) to \(destination.name) with a mapping model…")
+        let started = Date()
+        let progress = ProgressReporter(label: "Migrating")
+        let manager = MigrationManager(sourceModel: source.model, destinationModel: destination.model)
+        manager.progressHandler = { progress.report(fraction: $0) }
+        do {
+            try manager.migrateStore(at: url, type: type, with: mapping)
+            _ = progress.finish()
+        } catch {
+            _ = progress.finish()
+            throw error
+        }
         print("Done in \(String(format: "%.2f", Date().timeIntervalSince(started))) s; the store now fits \(destination.name).")
     }
 }

@@ -8,7 +8,7 @@ import Glibc
 import Darwin
 #endif
 
-/// Shows how far a copy has got: a bar redrawn in place on a terminal, plain lines (one per
+/// Shows how far a copy or a migration has got: a bar redrawn in place on a terminal, plain lines (one per
 /// tenth) when the output goes to a file or a pipe.
 ///
 /// For example:
@@ -28,20 +28,24 @@ final class ProgressReporter: Sendable {
 
     func report(_ progress: StoreCopyProgress) {
         state.withLock { $0.completed = progress.completedObjects }
-        let counts = "\(progress.completedObjects.formatted()) of \(progress.totalObjects.formatted()) objects"
+        report(fraction: progress.fractionCompleted, detail: "\(progress.completedObjects.formatted()) of \(progress.totalObjects.formatted()) objects")
+    }
+
+    /// Draws the bar at `fraction` (0…1) with `detail` after it.
+    func report(fraction: Double, detail: String = "") {
         if isTerminal {
             let width = 30
-            let filled = Int(progress.fractionCompleted * Double(width))
+            let filled = max(0, min(width, Int(fraction * Double(width))))
             let bar = String(repeating: "█", count: filled) + String(repeating: "░", count: width - filled)
-            let percent = String(format: "%3d%%", Int(progress.fractionCompleted * 100))
-            FileHandle.standardOutput.write(Data("\r\(label) [\(bar)] \(percent)  \(counts)".utf8))
+            let percent = String(format: "%3d%%", Int(fraction * 100))
+            FileHandle.standardOutput.write(Data("\r\(label) [\(bar)] \(percent)  \(detail)".utf8))
         } else {
-            let tenth = Int(progress.fractionCompleted * 10)
+            let tenth = Int(fraction * 10)
             let isNew = state.withLock { state in
                 defer { state.lastTenth = max(state.lastTenth, tenth) }
                 return tenth > state.lastTenth
             }
-            if isNew { print("\(label): \(counts)") }
+            if isNew { print("\(label): \(detail.isEmpty ? "\(Int(fraction * 100))%" : detail)") }
         }
     }
 

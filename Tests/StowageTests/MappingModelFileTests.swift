@@ -10,13 +10,17 @@ import XCTest
 final class MappingModelFileTests: XCTestCase {
     typealias Policy = MappingModelMigrationTests.SplitNamePolicy
 
-    private func archived(_ format: String) throws -> String {
-        try CompiledModelArchiver.archive(try StoreExpression(format: format)).base64EncodedString()
-    }
-
-    /// The file Xcode would write for ``MappingModelMigrationTests/mapping()``.
-    private func xcmapping() throws -> String {
-        """
+    /// The file Xcode would write for ``MappingModelMigrationTests/mapping()`` (without its
+    /// policy and the function that needs it when `withPolicy` is false).
+    static func xcmapping(withPolicy: Bool = true) throws -> String {
+        func archived(_ format: String) throws -> String {
+            try CompiledModelArchiver.archive(try StoreExpression(format: format)).base64EncodedString()
+        }
+        let policy = withPolicy ? """
+            <attribute name="mappingtypename" type="string">Custom</attribute>
+            <attribute name="migrationpolicyclassname" type="string">People.SplitNamePolicy</attribute>
+            """ : ""
+        return """
         <?xml version="1.0" standalone="yes"?>
         <!DOCTYPE database SYSTEM "file:///System/Library/DTDs/CoreData.dtd">
         <database>
@@ -30,11 +34,10 @@ final class MappingModelFileTests: XCTestCase {
                 <attribute name="name" type="string">PersonToHuman</attribute>
                 <attribute name="sourcename" type="string">Person</attribute>
                 <attribute name="destinationname" type="string">Human</attribute>
-                <attribute name="mappingtypename" type="string">Custom</attribute>
                 <attribute name="mappingnumber" type="int16">1</attribute>
-                <attribute name="migrationpolicyclassname" type="string">People.SplitNamePolicy</attribute>
+                \(policy)
                 <attribute name="autogenerateexpression" type="bool">1</attribute>
-                <relationship name="attributemappings" type="0/0" destination="XDDEVATTRIBUTEMAPPING" idrefs="z104 z105"></relationship>
+                <relationship name="attributemappings" type="0/0" destination="XDDEVATTRIBUTEMAPPING" idrefs="\(withPolicy ? "z104 z105" : "z104")"></relationship>
                 <relationship name="relationshipmappings" type="0/0" destination="XDDEVRELATIONSHIPMAPPING" idrefs="z106"></relationship>
             </object>
             <object type="XDDEVATTRIBUTEMAPPING" id="z104">
@@ -71,10 +74,10 @@ final class MappingModelFileTests: XCTestCase {
         """
     }
 
-    private func writeMappingModel(in directory: URL) throws -> URL {
+    static func writeMappingModel(in directory: URL, withPolicy: Bool = true) throws -> URL {
         let package = directory.appendingPathComponent("People1to2.xcmappingmodel", isDirectory: true)
         try FileManager.default.createDirectory(at: package, withIntermediateDirectories: true)
-        try Data(try xcmapping().utf8).write(to: package.appendingPathComponent("xcmapping.xml"))
+        try Data(try xcmapping(withPolicy: withPolicy).utf8).write(to: package.appendingPathComponent("xcmapping.xml"))
         return package
     }
 
@@ -82,7 +85,7 @@ final class MappingModelFileTests: XCTestCase {
         EntityMigrationPolicy.register(Policy.self, named: "SplitNamePolicy")
         let directory = try TemporaryDirectory()
         let v1 = try MappingModelMigrationTests.v1(), v2 = try MappingModelMigrationTests.v2()
-        let mapping = try MappingModel(contentsOf: try writeMappingModel(in: directory.url), sourceModel: v1, destinationModel: v2)
+        let mapping = try MappingModel(contentsOf: try Self.writeMappingModel(in: directory.url), sourceModel: v1, destinationModel: v2)
         XCTAssertEqual(mapping.entityMappings.map(\.name), ["PersonToHuman", "PetToAnimal"], "in mappingnumber order")
         XCTAssertEqual(mapping.entityMappings.map(\.mappingType), [.custom, .transform])
         XCTAssertEqual(mapping.entityMappings[0].entityMigrationPolicyClassName, "People.SplitNamePolicy")
@@ -129,7 +132,7 @@ final class MappingModelFileTests: XCTestCase {
         XCTAssertThrowsError(try MappingModel(contentsOf: other)) { error in
             XCTAssertEqual((error as? ModelFileError)?.code, .malformed)
         }
-        let package = try writeMappingModel(in: directory.url)
+        let package = try Self.writeMappingModel(in: directory.url)
         let xml = package.appendingPathComponent("xcmapping.xml")
         let broken = try String(contentsOf: xml, encoding: .utf8).replacingOccurrences(of: "<attribute name=\"valueexpressiondata\" type=\"binary\">", with: "<attribute name=\"valueexpressiondata\" type=\"binary\">AAAA")
         try Data(broken.utf8).write(to: xml)
@@ -138,10 +141,9 @@ final class MappingModelFileTests: XCTestCase {
         }
     }
 
-    func testAMappingModelBesideAPackageIsUsedWhenAStoreIsLoaded() throws {
-        EntityMigrationPolicy.register(Policy.self, named: "SplitNamePolicy")
-        let directory = try TemporaryDirectory()
-        let package = directory.url.appendingPathComponent("People.xcdatamodeld", isDirectory: true)
+    /// `People.xcdatamodeld` with the two versions of ``MappingModelMigrationTests`` (current: "People 2").
+    static func writePeoplePackage(in directory: URL) throws -> URL {
+        let package = directory.appendingPathComponent("People.xcdatamodeld", isDirectory: true)
         let versions = [
             "People": """
                 <entity name="Person" representedClassName="Person"><attribute name="name" optional="YES" attributeType="String"/><attribute name="age" optional="YES" attributeType="Integer 16"/><relationship name="pets" optional="YES" toMany="YES" ordered="YES" deletionRule="Nullify" destinationEntity="Pet" inverseName="owner" inverseEntity="Pet"/></entity>
@@ -161,7 +163,14 @@ final class MappingModelFileTests: XCTestCase {
         try Data("""
             <?xml version="1.0" encoding="UTF-8"?><plist version="1.0"><dict><key>_XCCurrentVersionName</key><string>People 2.xcdatamodel</string></dict></plist>
             """.utf8).write(to: package.appendingPathComponent(".xccurrentversion"))
-        _ = try writeMappingModel(in: directory.url)
+        return package
+    }
+
+    func testAMappingModelBesideAPackageIsUsedWhenAStoreIsLoaded() throws {
+        EntityMigrationPolicy.register(Policy.self, named: "SplitNamePolicy")
+        let directory = try TemporaryDirectory()
+        let package = try Self.writePeoplePackage(in: directory.url)
+        _ = try Self.writeMappingModel(in: directory.url)
 
         let bundle = try ManagedObjectModelBundle(contentsOf: package)
         XCTAssertEqual(bundle.packageWarnings.map(\.message), [])

@@ -34,4 +34,39 @@ final class MigrateCommandTests: XCTestCase {
         XCTAssertNotEqual(badStatus, 0)
         XCTAssertTrue(bad.contains("has no version 'BookmarksModel 9'"), bad)
     }
+
+    func testAMappingModelIsCarriedOutFromTheCommandLine() throws {
+        let directory = try TemporaryDirectory()
+        let package = try MappingModelFileTests.writePeoplePackage(in: directory.url)
+        let mappings = directory.url.appendingPathComponent("mappings", isDirectory: true)
+        let plain = try MappingModelFileTests.writeMappingModel(in: mappings, withPolicy: false)
+        let store = directory.file("People.sqlite")
+        let old = PersistentContainer(name: "People", managedObjectModel: try MappingModelMigrationTests.v1())
+        old.persistentStoreDescriptions = [PersistentStoreDescription(url: store)]
+        try old.loadPersistentStores()
+        let writer = old.newBackgroundContext()
+        try writer.performAndWait {
+            let person = try writer.insertNewObject(forEntityName: "Person")
+            try person.setValue("Grace Hopper", forKey: "name")
+            try person.setValue(85, forKey: "age")
+            try writer.save()
+        }
+        for loaded in old.persistentStoreCoordinator.persistentStores { try old.persistentStoreCoordinator.removePersistentStore(loaded) }
+
+        let (dryStatus, dry) = try runStowage(["migrate", store.path, "--model", package.path, "--mapping", plain.path, "--dry-run"])
+        XCTAssertEqual(dryStatus, 0, dry)
+        XCTAssertTrue(dry.contains("PersonToHuman") || dry.contains("Person → Human"), dry)
+
+        let (status, output) = try runStowage(["migrate", store.path, "--model", package.path, "--mapping", plain.path])
+        XCTAssertEqual(status, 0, output)
+        XCTAssertTrue(output.contains("with a mapping model"), output)
+        let container = PersistentContainer(name: "People", managedObjectModel: try MappingModelMigrationTests.v2())
+        container.persistentStoreDescriptions = [PersistentStoreDescription(url: store)]
+        try container.loadPersistentStores()
+        let context = container.newBackgroundContext()
+        try context.performAndWait {
+            let human = try XCTUnwrap(try context.fetch(FetchRequest<ManagedObject>(entityName: "Human")).first)
+            XCTAssertEqual(try human.value(forKey: "ageInMonths") as? Int64, 1020)
+        }
+    }
 }
