@@ -3,7 +3,8 @@
 // has returned, until it is killed. With `--once` (RemoteChangeTests) it opens the store with
 // persistent history, saves once, prints the number and exits. With `--migrate`
 // (MigrationCrashSafetyTests) it opens the store with the next model version, which migrates it,
-// prints "migrated" and exits.
+// prints "migrated" and exits; `--migrate-mapping` does the same with a mapping model (the
+// migration manager and a renamed-over file).
 //
 //     stowage-save-loop xml /tmp/x/Store.xml
 //     stowage-save-loop sqlite /tmp/x/Store.sqlite --once
@@ -14,9 +15,10 @@ import StoreTestSupport
 
 let arguments = CommandLine.arguments
 let once = arguments.count == 4 && arguments[3] == "--once"
-let migrate = arguments.count == 4 && arguments[3] == "--migrate"
+let migrateWithMapping = arguments.count == 4 && arguments[3] == "--migrate-mapping"
+let migrate = arguments.count == 4 && arguments[3] == "--migrate" || migrateWithMapping
 guard arguments.count == 3 || once || migrate else {
-    FileHandle.standardError.write(Data("usage: stowage-save-loop <store type> <store file> [--once | --migrate]\n".utf8))
+    FileHandle.standardError.write(Data("usage: stowage-save-loop <store type> <store file> [--once | --migrate | --migrate-mapping]\n".utf8))
     exit(2)
 }
 JSONStoreFormat.register()
@@ -25,7 +27,8 @@ let url = URL(fileURLWithPath: arguments[2])
 
 if migrate {
     do {
-        let container = PersistentContainer(name: "SaveLoop", managedObjectModel: try SaveLoopStore.makeMigratedModel())
+        let model = try migrateWithMapping ? SaveLoopStore.makeMappedMigrationModel() : SaveLoopStore.makeMigratedModel()
+        let container = PersistentContainer(name: "SaveLoop", managedObjectModel: model)
         container.persistentStoreDescriptions = [PersistentStoreDescription(type: type, url: url)]
         try container.loadPersistentStores()
         FileHandle.standardOutput.write(Data("migrated\n".utf8))

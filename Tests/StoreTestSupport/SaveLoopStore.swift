@@ -74,4 +74,21 @@ public enum SaveLoopStore {
         model.migrationSourceModels = [try makeModel()]
         return model
     }
+
+    /// The migrated model with a mapping model to reach it (as a `.xcmappingmodel` would give),
+    /// so opening an old store migrates it through the migration manager.
+    public static func makeMappedMigrationModel() throws -> ManagedObjectModel {
+        let model = try makeMigratedModel()
+        model.migrationMappingModels = [MappingModel(entityMappings: [
+            EntityMapping(name: "CounterToCounter", mappingType: .copy, sourceEntityName: "Counter", destinationEntityName: "Counter"),
+            EntityMapping(
+                name: "EntryToEntry", mappingType: .transform, sourceEntityName: "Entry", destinationEntityName: "Entry",
+                attributeMappings: [
+                    PropertyMapping(name: "number", valueExpression: try StoreExpression(format: "$source.number")),
+                    PropertyMapping(name: "text", valueExpression: try StoreExpression(format: "$source.payload")),
+                    PropertyMapping(name: "flag", valueExpression: try StoreExpression(format: "TRUE")),
+                ]),
+        ])]
+        return model
+    }
 }
