@@ -72,8 +72,17 @@ struct MigrateCommand: ParsableCommand {
         }
         print("Migrating the \(type.rawValue) store \(url.path) from \(source.name) to \(destination.name)…")
         let started = Date()
-        try migrator.migrateStore(StoreMigrationRequest(
-            url: url, type: type, options: [:], sourceModel: source.model, destinationModel: destination.model, mapping: mapping))
+        let progress = ProgressReporter(label: "Migrating")
+        var request = StoreMigrationRequest(
+            url: url, type: type, options: [:], sourceModel: source.model, destinationModel: destination.model, mapping: mapping)
+        request.progress = { progress.report(fraction: $0) }
+        do {
+            try migrator.migrateStore(request)
+            _ = progress.finish()
+        } catch {
+            _ = progress.finish()
+            throw error
+        }
         print("Done in \(String(format: "%.2f", Date().timeIntervalSince(started))) s; the store now fits \(destination.name).")
     }
 

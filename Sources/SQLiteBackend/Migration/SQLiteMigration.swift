@@ -58,7 +58,11 @@ struct SQLiteMigration {
         let oldTables = source.rootTables.map(\.name).filter { !copier.inPlaceTables.contains($0) } + source.joinTables.map(\.name)
         for table in oldTables { try connection.execute("ALTER TABLE \(table) RENAME TO \(RowCopier.old(table))") }
         for sql in tables { try connection.execute(sql) }
-        for (sql, values) in try copier.statements() { try connection.run(sql, values) }
+        let copies = try copier.statements()
+        for (done, (sql, values)) in copies.enumerated() {
+            try connection.run(sql, values)
+            request.progress?(Double(done + 1) / Double(copies.count + 1))
+        }
         for sql in alterations { try connection.execute(sql) }
         for table in oldTables { try connection.execute("DROP TABLE \(RowCopier.old(table))") }
         for sql in copier.cleanupStatements() { try connection.execute(sql) }

@@ -38,6 +38,7 @@ public struct SQLiteStoreMigrator: PersistentStoreMigrator {
         SQLFunctions.register(on: connection)
         do {
             try connection.transaction { try SQLiteMigration(request: request, connection: connection).run() }
+            request.progress?(1)
         } catch let error as MigrationError {
             throw error.url == nil ? MigrationError(error.code, url: url, entity: error.entity, key: error.key, error.message) : error
         } catch {

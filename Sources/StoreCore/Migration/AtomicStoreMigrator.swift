@@ -25,10 +25,13 @@ public struct AtomicStoreMigrator: PersistentStoreMigrator {
             throw MigrationError(.migrationFailed, url: url, "the store is opened read-only, so it is not migrated")
         }
         let file = try format.read(try DurableFile.read(url), model: request.sourceModel)
+        request.progress?(1 / 3)
         var migrated = try AtomicFileMigration(request: request).migrate(file)
         migrated.metadata.modelVersionHashes = request.destinationModel.coreDataEntityVersionHashesByName
         migrated.metadata.storeType = request.type.rawValue
+        request.progress?(2 / 3)
         try DurableFile.replace(url, with: try format.write(migrated, model: request.destinationModel))
+        request.progress?(1)
     }
 }
 

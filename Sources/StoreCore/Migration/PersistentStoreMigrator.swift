@@ -46,6 +46,9 @@ public struct StoreMigrationRequest: Sendable {
     public let destinationModel: ManagedObjectModel
     /// How each entity and property is carried over.
     public let mapping: MappingModel
+    /// Called as the migration advances, with the fraction done (0…1); migrators report what
+    /// they can measure (SQLite: each table copied; atomic stores: read, mapped, written).
+    public var progress: (@Sendable (Double) -> Void)?
 
     public init(
         url: URL, type: PersistentStoreType, options: [PersistentStoreOption: StoreValue], sourceModel: ManagedObjectModel,
