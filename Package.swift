@@ -12,6 +12,8 @@ let package = Package(
         .library(name: "XMLBackend", targets: ["XMLBackend"]),
         .library(name: "BinaryBackend", targets: ["BinaryBackend"]),
         .library(name: "ModelFiles", targets: ["ModelFiles"]),
+        // The shared behavioural suite, for Stowage's stores and anyone's (docs/writing-a-store.md).
+        .library(name: "StowageTestKit", targets: ["StowageTestKit"]),
         .executable(name: "stowage", targets: ["StowageCLI"]),
     ],
     dependencies: [
@@ -54,7 +56,8 @@ let package = Package(
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
-        .target(name: "StoreTestSupport", dependencies: ["StoreCore", "MemoryBackend", "SQLiteBackend", "XMLBackend", "BinaryBackend"], path: "Tests/StoreTestSupport"),
+        .target(name: "StowageTestKit", dependencies: ["StoreCore"]),
+        .target(name: "StoreTestSupport", dependencies: ["StoreCore", "StowageTestKit", "MemoryBackend", "SQLiteBackend", "XMLBackend", "BinaryBackend"], path: "Tests/StoreTestSupport"),
         .testTarget(name: "StoreCoreTests", dependencies: ["StoreCore", "StoreTestSupport"]),
         .testTarget(name: "MemoryBackendTests", dependencies: ["MemoryBackend", "StoreTestSupport"]),
         .testTarget(name: "SQLiteBackendTests", dependencies: ["SQLiteBackend", "StoreTestSupport"]),

@@ -63,52 +63,26 @@ public struct StoreBackend: Sendable, CustomStringConvertible {
     public var description: String { type.rawValue }
 }
 
-/// A container on one backend's store that a test can close and open again, as a program
-/// does between runs (for the in-memory store, reopening keeps the store and starts fresh
-/// contexts, since there is nothing to read back).
-public final class BackendStack {
-    public let backend: StoreBackend
-    public let model: ManagedObjectModel
-    public let directory: TemporaryDirectory
-    public let storeDescription: PersistentStoreDescription
-    public private(set) var container: PersistentContainer
-
-    /// A store named `name` in a new temporary directory; `options` are set on its description.
-    public init(_ backend: StoreBackend, model: ManagedObjectModel, name: String = "Store", options: [PersistentStoreOption: StoreValue] = [:]) throws {
-        self.backend = backend
-        self.model = model
-        directory = try TemporaryDirectory()
-        var description = backend.description(named: name, in: directory)
-        for (key, value) in options { description.setOption(value, forKey: key) }
-        storeDescription = description
-        container = try Self.load(storeDescription, model: model)
-    }
-
-    private static func load(_ description: PersistentStoreDescription, model: ManagedObjectModel) throws -> PersistentContainer {
-        let container = PersistentContainer(name: "Store", managedObjectModel: model)
-        container.persistentStoreDescriptions = [description]
-        try container.loadPersistentStores()
-        return container
-    }
-
-    /// The loaded store.
-    public var store: any PersistentStore {
-        get throws {
-            guard let store = container.persistentStoreCoordinator.persistentStores.first else {
-                throw StoreError(.noStores, "the stack has no store")
-            }
-            return store
+extension StoreBackend {
+    /// The shared suite (``StoreTestKit``) on this backend, stores named in temporary directories.
+    public var kit: StoreTestKit {
+        let type = type, fileExtension = fileExtension
+        register()
+        return StoreTestKit(type.rawValue, isPersistent: isFileBacked) { name, directory in
+            PersistentStoreDescription(type: type, url: fileExtension.map { directory.appendingPathComponent("\(name).\($0)") })
         }
     }
+}
 
-    /// Closes the store and opens it again in a new container (file-backed stores only).
-    public func reopen() throws {
-        guard backend.isFileBacked else { return }
-        let coordinator = container.persistentStoreCoordinator
-        for store in coordinator.persistentStores { try coordinator.removePersistentStore(store) }
-        container = try Self.load(storeDescription, model: model)
+/// The stack tests have always used: a ``StoreTestStack`` on one of Stowage's backends.
+public typealias BackendStack = StoreTestStack
+
+extension StoreTestStack {
+    /// A store named `name` of `backend` in a new temporary directory; `options` are set on its description.
+    public convenience init(_ backend: StoreBackend, model: ManagedObjectModel, name: String = "Store", options: [PersistentStoreOption: StoreValue] = [:]) throws {
+        let directory = try TemporaryDirectory()
+        var description = backend.description(named: name, in: directory)
+        for (key, value) in options { description.setOption(value, forKey: key) }
+        try self.init(kit: backend.kit, model: model, description: description, directory: directory)
     }
-
-    /// A new private-queue context of the current container.
-    public func newContext() -> ManagedObjectContext { container.newBackgroundContext() }
 }

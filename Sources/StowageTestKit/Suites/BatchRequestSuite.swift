@@ -1,17 +1,23 @@
 import Foundation
 import StoreCore
-import StoreTestSupport
 import XCTest
 
 /// Batch insert, update and delete requests on every store type, with file-backed stores closed
 /// and opened again before their effects are read back.
-final class BatchRequestTests: XCTestCase {
-    private func quakeStack(_ backend: StoreBackend) throws -> BackendStack {
-        try BackendStack(backend, model: QuakeModel.make(), options: [.persistentHistoryTracking: true])
+struct BatchRequestSuite {
+    let kit: StoreTestKit
+
+    /// Runs one check of the suite on the kit's store, failures naming the store and the check.
+    private func forEachBackend(_ name: String = #function, _ body: (StoreTestKit) throws -> Void) {
+        kit.check(name) { try body(kit) }
+    }
+
+    private func quakeStack(_ backend: StoreTestKit) throws -> StoreTestStack {
+        try backend.makeStack(model: QuakeModel.make(), options: [.persistentHistoryTracking: true])
     }
 
     /// Code → magnitude of every stored quake, read in a fresh context.
-    private func magnitudes(_ stack: BackendStack) throws -> [String: Double] {
+    private func magnitudes(_ stack: StoreTestStack) throws -> [String: Double] {
         let context = stack.newContext()
         return try context.performAndWait {
             var result: [String: Double] = [:]
@@ -22,7 +28,7 @@ final class BatchRequestTests: XCTestCase {
         }
     }
 
-    private func insert(_ rows: [[String: Any]], into stack: BackendStack, resultType: BatchResultType = .statusOnly, policy: MergePolicy = .error) throws -> BatchResult {
+    private func insert(_ rows: [[String: Any]], into stack: StoreTestStack, resultType: BatchResultType = .statusOnly, policy: MergePolicy = .error) throws -> BatchResult {
         let context = stack.newContext()
         return try context.performAndWait {
             context.mergePolicy = policy
@@ -203,7 +209,7 @@ final class BatchRequestTests: XCTestCase {
     }
 
     /// A region with two quakes (one reported on) and a second region with one quake.
-    private func saveRegions(_ stack: BackendStack) throws {
+    private func saveRegions(_ stack: StoreTestStack) throws {
         let context = stack.newContext()
         try context.performAndWait {
             for (name, codes) in [("west", ["w1", "w2"]), ("east", ["e1"])] {
@@ -224,7 +230,7 @@ final class BatchRequestTests: XCTestCase {
         }
     }
 
-    private func count(_ entity: String, _ stack: BackendStack, _ predicate: StorePredicate? = nil) throws -> Int {
+    private func count(_ entity: String, _ stack: StoreTestStack, _ predicate: StorePredicate? = nil) throws -> Int {
         let context = stack.newContext()
         return try context.performAndWait { try context.count(for: FetchRequest<ManagedObject>(entityName: entity, predicate: predicate)) }
     }
@@ -296,14 +302,14 @@ final class BatchRequestTests: XCTestCase {
     }
 }
 
-extension BatchRequestTests {
+extension BatchRequestSuite {
     /// Found by the benchmark: objects fetched as faults and deleted without being read carried
     /// version 0 into the save, which then failed with a merge conflict.
     func testDeletingFetchedFaultsWithoutReadingThemSaves() {
         forEachBackend { backend in
             // No relationships: nothing else reads the objects before the save.
             let model = try ManagedObjectModel { EntityDescription("Note") { .attribute("text", .string) } }
-            let stack = try BackendStack(backend, model: model)
+            let stack = try backend.makeStack(model: model)
             let writer = stack.newContext()
             let ids = try writer.performAndWait {
                 var request = BatchInsertRequest(entityName: "Note", objects: [["text": "a"], ["text": "b"]])
@@ -317,5 +323,19 @@ extension BatchRequestTests {
                 XCTAssertEqual(try context.count(for: FetchRequest<ManagedObject>(entityName: "Note")), 0, "\(backend)")
             }
         }
+    }
+
+    func run() {
+        testBatchInsertFromDictionariesAppliesDefaultsAndReturnsEachResultType()
+        testBatchInsertFromHandlersStopsWhenTheHandlerSaysSo()
+        testAnInvalidRowFailsTheWholeInsertNamingTheRowAndWritesNothing()
+        testUpsertUpdatesTheStoredObjectInPlaceUnderATrumpingPolicy()
+        testBatchUpdateSetsConstantsAndExpressionsOnTheSelectedObjects()
+        testBatchDeleteWithAFetchLimitDeletesExactlyThatManyInSortOrder()
+        testBatchDeleteByObjectIDsReturnsTheDeletedIDs()
+        testBatchDeleteCascadesAndIsRefusedWholeByADenyRule()
+        testBatchDeleteNullifiesInversesOfTheObjectsLeft()
+        testMergingABatchDeleteRemovesTheObjectsFromALiveContext()
+        testDeletingFetchedFaultsWithoutReadingThemSaves()
     }
 }

@@ -1,35 +1,41 @@
 import Foundation
 import StoreCore
-import StoreTestSupport
 import XCTest
 
 /// Persistent history on every store type: one transaction per save or batch request, fetched
 /// after a token, date or transaction, narrowed, shaped by result type, merged and deleted —
 /// with file-backed stores closed and opened again in between.
-final class PersistentHistoryTests: XCTestCase {
-    private func stack(_ backend: StoreBackend) throws -> BackendStack {
-        try BackendStack(backend, model: QuakeModel.make(), options: [.persistentHistoryTracking: true])
+struct HistorySuite {
+    let kit: StoreTestKit
+
+    /// Runs one check of the suite on the kit's store, failures naming the store and the check.
+    private func forEachBackend(_ name: String = #function, _ body: (StoreTestKit) throws -> Void) {
+        kit.check(name) { try body(kit) }
     }
 
-    private func context(_ stack: BackendStack, author: String = "tests") -> ManagedObjectContext {
+    private func stack(_ backend: StoreTestKit) throws -> StoreTestStack {
+        try backend.makeStack(model: QuakeModel.make(), options: [.persistentHistoryTracking: true])
+    }
+
+    private func context(_ stack: StoreTestStack, author: String = "tests") -> ManagedObjectContext {
         let context = stack.newContext()
         context.transactionAuthor = author
         context.name = "history"
         return context
     }
 
-    private func history(_ stack: BackendStack, _ request: PersistentHistoryChangeRequest) throws -> PersistentHistoryResult {
+    private func history(_ stack: StoreTestStack, _ request: PersistentHistoryChangeRequest) throws -> PersistentHistoryResult {
         let context = stack.newContext()
         return try context.performAndWait { try context.execute(request) }
     }
 
-    private func transactions(_ stack: BackendStack, after token: PersistentHistoryToken? = nil) throws -> [PersistentHistoryTransaction] {
+    private func transactions(_ stack: StoreTestStack, after token: PersistentHistoryToken? = nil) throws -> [PersistentHistoryTransaction] {
         try history(stack, .fetchHistory(after: token)).transactions ?? []
     }
 
     /// Saves a quake, updates one property of it, then deletes it: three transactions.
     @discardableResult
-    private func insertUpdateDelete(_ stack: BackendStack, code: String) throws -> ManagedObjectID {
+    private func insertUpdateDelete(_ stack: StoreTestStack, code: String) throws -> ManagedObjectID {
         let context = context(stack)
         return try context.performAndWait {
             let quake = try context.insertNewObject(forEntityName: "Quake")
@@ -181,9 +187,19 @@ final class PersistentHistoryTests: XCTestCase {
     }
 
     func testAStoreWithoutTrackingRefusesHistoryRequests() throws {
-        let stack = try BackendStack(.sqlite, model: QuakeModel.make())
+        let stack = try kit.makeStack(model: QuakeModel.make())
         XCTAssertThrowsError(try history(stack, .fetchHistory(after: nil as PersistentHistoryToken?))) { error in
-            XCTAssertEqual((error as? StoreError)?.code, .unsupportedRequest)
+            XCTAssertEqual((error as? StoreError)?.code, .unsupportedRequest, "\(kit)")
         }
+    }
+
+    func run() {
+        testEverySaveWritesOneTransactionWithItsChangesInOrder()
+        testHistoryAfterATokenReturnsExactlyTheLaterTransactions()
+        testResultTypesAndNarrowingFetchRequests()
+        testBatchRequestsWriteOneTransactionEach()
+        testHistoryOfABatchDeleteMergesIntoALiveContext()
+        testDeletingHistoryBeforeATokenKeepsTheRest()
+        kit.check("testAStoreWithoutTrackingRefusesHistoryRequests") { try testAStoreWithoutTrackingRefusesHistoryRequests() }
     }
 }

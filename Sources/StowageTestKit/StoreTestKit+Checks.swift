@@ -1,0 +1,43 @@
+import Foundation
+import StoreCore
+
+extension StoreTestKit {
+    /// Objects with every attribute type, to-one, to-many, ordered and many-to-many
+    /// relationships and sub-entities saved and read back after a reopen; updates, reordering,
+    /// cascade, nullify and deny delete rules.
+    public func checkConformance() {
+        let suite = ConformanceSuite(kit: self)
+        suite.testInsertedObjectsAndRelationshipsSurviveReopening()
+        suite.testUpdatesAndDeleteRulesSurviveReopening()
+    }
+
+    /// The shared query-case table (``QueryCases``): every predicate gives the set of objects
+    /// every other store gives (or the same error), after a reopen.
+    public func checkQueryCases() {
+        ConformanceSuite(kit: self).testTheSharedQueryTableMatchesAfterReopening()
+    }
+
+    /// Uniqueness constraints and validation rules: a save that breaks one throws the right
+    /// error and saves nothing.
+    public func checkConstraints() {
+        ConformanceSuite(kit: self).testUniquenessAndValidationFailuresSaveNothing()
+    }
+
+    /// Batch insert (dictionaries, handlers, upserts), update and delete requests: results,
+    /// defaults, delete rules, limits, merging into live contexts.
+    public func checkBatchRequests() {
+        BatchRequestSuite(kit: self).run()
+    }
+
+    /// Persistent history: one transaction per save and batch request, fetched after a token,
+    /// narrowed, shaped by result type, merged and deleted. Stores without history tracking are
+    /// expected to refuse history requests with `StoreError.unsupportedRequest`.
+    public func checkHistory() {
+        HistorySuite(kit: self).run()
+    }
+
+    /// Optimistic locking between two contexts under every merge policy.
+    public func checkMergePolicies() {
+        MergePolicySuite(kit: self).run()
+    }
+}
