@@ -28,9 +28,11 @@ let package = Package(
             pkgConfig: "sqlite3",
             providers: [.apt(["libsqlite3-dev"])]
         ),
+        // Shared by the SQL stores: the query tree as SQL, the model as tables, batch plans; one dialect per store.
+        .target(name: "StoreSQL", dependencies: ["StoreCore"]),
         .target(
             name: "SQLiteBackend",
-            dependencies: ["StoreCore", "CSQLite", .product(name: "Logging", package: "swift-log")]
+            dependencies: ["StoreCore", "StoreSQL", "CSQLite", .product(name: "Logging", package: "swift-log")]
         ),
         .systemLibrary(
             name: "CXML",
@@ -60,7 +62,7 @@ let package = Package(
         .target(name: "StoreTestSupport", dependencies: ["StoreCore", "StowageTestKit", "MemoryBackend", "SQLiteBackend", "XMLBackend", "BinaryBackend"], path: "Tests/StoreTestSupport"),
         .testTarget(name: "StoreCoreTests", dependencies: ["StoreCore", "StoreTestSupport"]),
         .testTarget(name: "MemoryBackendTests", dependencies: ["MemoryBackend", "StoreTestSupport"]),
-        .testTarget(name: "SQLiteBackendTests", dependencies: ["SQLiteBackend", "StoreTestSupport"]),
+        .testTarget(name: "SQLiteBackendTests", dependencies: ["SQLiteBackend", "StoreSQL", "StoreTestSupport"]),
         .testTarget(name: "BinaryBackendTests", dependencies: ["BinaryBackend", "StoreTestSupport"]),
         .testTarget(name: "ModelFilesTests", dependencies: ["ModelFiles", "StoreTestSupport", "SQLiteBackend"]),
         .testTarget(name: "XMLBackendTests", dependencies: ["XMLBackend", "CXML", "StoreTestSupport"]),

@@ -1,6 +1,7 @@
 import Foundation
 @testable import SQLiteBackend
 import StoreCore
+import StoreSQL
 import StoreTestSupport
 import XCTest
 

@@ -2,6 +2,7 @@ import Foundation
 import XCTest
 @testable import SQLiteBackend
 import StoreCore
+import StoreSQL
 import StoreTestSupport
 
 /// A second fixture with what the query fixture lacks: an entity hierarchy sharing a table

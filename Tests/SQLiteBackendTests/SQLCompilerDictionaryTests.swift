@@ -2,6 +2,7 @@ import Foundation
 import XCTest
 @testable import SQLiteBackend
 import StoreCore
+import StoreSQL
 import StoreTestSupport
 
 /// Dictionary fetches: SQLite must give the rows the in-memory `DictionaryFetch` gives —

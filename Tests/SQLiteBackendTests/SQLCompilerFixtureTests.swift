@@ -2,6 +2,7 @@ import Foundation
 import XCTest
 @testable import SQLiteBackend
 import StoreCore
+import StoreSQL
 import StoreTestSupport
 
 /// A private in-memory SQLite database with a model's schema (created with the compiler's
@@ -9,7 +10,7 @@ import StoreTestSupport
 /// snapshots in an in-memory graph, so every fetch can be run both ways and compared.
 final class CompilerTestDatabase {
     let model: ManagedObjectModel
-    let schema: SQLiteSchema
+    let schema: SQLSchema
     let compiler: SQLCompiler
     let connection: SQLiteConnection
     let graph: SnapshotGraph
@@ -18,7 +19,7 @@ final class CompilerTestDatabase {
     init(model: ManagedObjectModel, snapshots: [StoreSnapshot], storeIdentifier: String) throws {
         self.model = model
         self.storeIdentifier = storeIdentifier
-        schema = SQLiteSchema(model: model)
+        schema = SQLSchema(model: model)
         compiler = SQLCompiler(schema: schema, model: model)
         connection = try SQLiteConnection(path: ":memory:", mode: .readWrite, log: .disabled)
         for statement in try schema.createStatements(model: model, predicateSQL: { [compiler] table, format in try compiler.indexPredicate(format, on: table) }) {
@@ -114,7 +115,7 @@ final class CompilerTestDatabase {
         let query = try compiler.selectDictionaries(request)
         var result: [[String: StoreValue]] = []
         try connection.query(query.query.sql, query.query.bindings) { row in
-            result.append(query.read(row) { entity, key in
+            result.append(query.read(row, dialect: schema.dialect) { entity, key in
                 ManagedObjectID(entityName: entity, storeIdentifier: self.storeIdentifier, primaryKey: key)
             })
         }

@@ -2,6 +2,7 @@ import Foundation
 import XCTest
 @testable import SQLiteBackend
 import StoreCore
+import StoreSQL
 import StoreTestSupport
 
 /// Predicates beyond the shared table — nested collections, NULL to-ones, mixed kinds,

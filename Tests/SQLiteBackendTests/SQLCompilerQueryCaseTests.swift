@@ -2,6 +2,7 @@ import Foundation
 import XCTest
 @testable import SQLiteBackend
 import StoreCore
+import StoreSQL
 import StoreTestSupport
 
 /// Runs every row of the shared query table through the SQL compiler against the query fixture

@@ -2,6 +2,7 @@ import Foundation
 import XCTest
 @testable import SQLiteBackend
 import StoreCore
+import StoreSQL
 import StoreTestSupport
 
 /// Sort descriptors, limits and offsets: SQLite must order like the in-memory `SortComparator`

@@ -1,5 +1,6 @@
 import Foundation
 import StoreCore
+import StoreSQL
 
 /// Writes a batch delete in SQL, applying delete rules in the store.
 ///
@@ -27,7 +28,7 @@ struct BatchDeleteWriter {
         self.wantsObjectIDs = wantsObjectIDs
     }
 
-    private var schema: SQLiteSchema { store.schema }
+    private var schema: SQLSchema { store.schema }
     private var model: ManagedObjectModel { store.model }
 
     mutating func delete(_ target: BatchDeleteRequest.Target) throws -> StoreBatchResult {

@@ -1,5 +1,6 @@
 import Foundation
 import StoreCore
+import StoreSQL
 
 /// Writes a batch insert through one prepared `INSERT`, binding each checked row as it is read
 /// (rows are never all in memory). Keys come from the root entity's `Z_MAX`, updated once at the

@@ -1,5 +1,6 @@
 import Foundation
 import StoreCore
+import StoreSQL
 
 /// Writes a batch update as one `UPDATE` statement (``SQLCompiler/batchUpdate(_:attributes:table:returning:)``),
 /// recording the rows it selects in history first (the predicate may no longer hold afterwards).

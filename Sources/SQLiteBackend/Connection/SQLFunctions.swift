@@ -1,6 +1,7 @@
 import Foundation
 internal import CSQLite
 import StoreCore
+import StoreSQL
 
 /// The SQL functions every connection registers, so that string comparisons in SQL give the
 /// same answers as the in-memory evaluator:
@@ -109,7 +110,7 @@ enum SQLFunctions {
             .real(Date().timeIntervalSinceReferenceDate)
         }
         for function in [AttributeDerivation.TextFunction.lowercase, .uppercase, .canonical] {
-            create(SQLiteSchema.sqlFunction(for: function), arity: 1, on: connection) { arguments in
+            create(SQLSchema.sqlFunction(for: function), arity: 1, on: connection) { arguments in
                 guard case .text(let text) = arguments[0] else { return arguments[0] }
                 return .text(function.apply(text))
             }

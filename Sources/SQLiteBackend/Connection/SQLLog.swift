@@ -1,4 +1,5 @@
 import Foundation
+import StoreSQL
 import Logging
 import Synchronization
 internal import CSQLite

@@ -1,4 +1,5 @@
 import Foundation
+import StoreSQL
 internal import CSQLite
 
 /// One SQLite database connection; owns its `sqlite3` handle and closes it in `deinit`.

@@ -1,4 +1,5 @@
 import Foundation
+import StoreSQL
 internal import CSQLite
 
 /// One prepared statement; owns its `sqlite3_stmt` and finalizes it in `deinit`.

@@ -1,5 +1,6 @@
 import Foundation
 import StoreCore
+import StoreSQL
 
 /// A history request as one SQL query over the history tables: transactions (`t`) joined with
 /// their changes (`c`), restricted by the request's bound and — where it translates — by the
@@ -25,7 +26,7 @@ struct HistoryQuery {
 
     static let columns = "t.Z_PK, t.ZTIMESTAMP, t.ZAUTHOR, t.ZCONTEXTNAME, t.ZPROCESSID, c.Z_PK, c.ZCHANGETYPE, c.ZENTITY, c.ZENTITYPK, c.ZCOLUMNS, c.ZTOMBSTONE"
 
-    init(_ request: PersistentHistoryChangeRequest, schema: SQLiteSchema) {
+    init(_ request: PersistentHistoryChangeRequest, schema: SQLSchema) {
         var conditions: [String] = []
         arguments = []
         switch request.bound {
@@ -56,11 +57,11 @@ struct HistoryQuery {
 
 /// Translates a history predicate to SQL over `t` and `c`, or gives `nil` for what it does not know.
 struct HistoryPredicateTranslator {
-    let schema: SQLiteSchema
+    let schema: SQLSchema
     let onChanges: Bool
     private(set) var arguments: [SQLValue] = []
 
-    init(schema: SQLiteSchema, onChanges: Bool) {
+    init(schema: SQLSchema, onChanges: Bool) {
         self.schema = schema
         self.onChanges = onChanges
     }

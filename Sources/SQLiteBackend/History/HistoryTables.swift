@@ -1,5 +1,6 @@
 import Foundation
 import StoreCore
+import StoreSQL
 
 /// The tables persistent history lives in, inside the store and written in the same SQLite
 /// transaction as the changes they describe (docs/sqlite-layout.md, "Persistent history").
@@ -34,7 +35,7 @@ enum HistoryTables {
 
     /// The tombstone of a row of entity `name` (its table aliased `alias`): a JSON object of the
     /// preserved attributes (blobs as hex, decimals as text), or `nil` when the entity preserves none.
-    static func tombstoneSQL(for name: String, schema: SQLiteSchema, model: ManagedObjectModel, alias: String) -> String? {
+    static func tombstoneSQL(for name: String, schema: SQLSchema, model: ManagedObjectModel, alias: String) -> String? {
         guard let table = schema.tables[name] else { return nil }
         let columns = HistoryRecord.preservedAttributes(of: name, model: model).compactMap { attribute -> String? in
             guard let column = table.column(for: attribute.name), case .attribute(let type, _) = column.kind else { return nil }

@@ -1,18 +1,19 @@
 import Foundation
 import StoreCore
+import StoreSQL
 
 /// Records one persistent-history transaction inside the writer's SQLite transaction: the
 /// transaction row first, then one change row per object inserted, updated or deleted — by a
 /// context's save (row by row) or a batch request (one INSERT … SELECT per statement).
 struct HistoryWriter {
     let connection: SQLiteConnection
-    let schema: SQLiteSchema
+    let schema: SQLSchema
     let model: ManagedObjectModel
     /// The transaction's number (its token).
     let transaction: Int64
 
     /// Starts the transaction's record.
-    init(connection: SQLiteConnection, schema: SQLiteSchema, model: ManagedObjectModel, author: String?, contextName: String?) throws {
+    init(connection: SQLiteConnection, schema: SQLSchema, model: ManagedObjectModel, author: String?, contextName: String?) throws {
         self.connection = connection
         self.schema = schema
         self.model = model

@@ -1,5 +1,6 @@
 import Foundation
 import StoreCore
+import StoreSQL
 
 extension SQLiteStore: PersistentHistoryStore {
     public func execute(_ request: PersistentHistoryChangeRequest) throws -> PersistentHistoryResult {

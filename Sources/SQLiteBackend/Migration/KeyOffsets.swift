@@ -1,4 +1,5 @@
 import StoreCore
+import StoreSQL
 
 /// How primary keys move in a migration. Keys stay as they are — object IDs and URIs remain
 /// valid — unless the destination puts objects of two source tables into one table (an entity
@@ -20,7 +21,7 @@ struct KeyOffsets {
     private let sourceModel: ManagedObjectModel
 
     init(
-        source: SQLiteSchema, destination: SQLiteSchema, mapping: MappingModel, sourceModel: ManagedObjectModel,
+        source: SQLSchema, destination: SQLSchema, mapping: MappingModel, sourceModel: ManagedObjectModel,
         destinationModel: ManagedObjectModel, stored: [String: SQLiteMigration.StoredEntity], connection: SQLiteConnection
     ) throws {
         self.sourceModel = sourceModel

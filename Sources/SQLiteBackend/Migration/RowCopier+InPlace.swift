@@ -1,4 +1,5 @@
 import StoreCore
+import StoreSQL
 
 extension RowCopier {
     /// The `ALTER TABLE` statements that bring a root table to the destination's layout without
@@ -7,7 +8,7 @@ extension RowCopier {
     /// name and entity number with its keys unchanged, and every destination column is a source
     /// column as it was (renamed at most) or a new column with no value. Source columns nothing
     /// reads are dropped.
-    func inPlaceChanges(of root: SQLiteSchema.RootTable) throws -> [String]? {
+    func inPlaceChanges(of root: SQLSchema.RootTable) throws -> [String]? {
         guard let entity = request.destinationModel.entitiesByName[root.rootEntity], entity.subentities.isEmpty,
             let selection = try rowSelection(into: entity), selection.values.isEmpty,
             let sourceEntity = request.sourceModel.entitiesByName[selection.from.name], sourceEntity.subentities.isEmpty,

@@ -1,4 +1,5 @@
 import StoreCore
+import StoreSQL
 
 extension RowCopier {
     /// One `INSERT … SELECT` per destination join table, from the pairs of the source

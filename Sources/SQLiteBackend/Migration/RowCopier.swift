@@ -1,4 +1,5 @@
 import StoreCore
+import StoreSQL
 
 /// The `INSERT … SELECT` statements that fill the destination's tables from the old ones
 /// (renamed `Z_OLD_<name>`): one per carried entity, one per join table; and — when entities
@@ -20,8 +21,8 @@ import StoreCore
 /// ```
 struct RowCopier {
     let request: StoreMigrationRequest
-    let source: SQLiteSchema
-    let destination: SQLiteSchema
+    let source: SQLSchema
+    let destination: SQLSchema
     let keys: KeyOffsets
     /// Tables changed in place with `ALTER TABLE` (``inPlaceChanges(of:)``), whose rows are not copied.
     var inPlaceTables: Set<String> = []

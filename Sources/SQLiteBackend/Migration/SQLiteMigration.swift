@@ -1,5 +1,6 @@
 import Foundation
 import StoreCore
+import StoreSQL
 
 /// One in-place migration of a SQLite store, run inside the migrator's transaction.
 ///
@@ -31,8 +32,8 @@ struct SQLiteMigration {
             }
             sourceNumbers[entity.name] = row.number
         }
-        let source = SQLiteSchema(model: sourceModel, entityNumbers: sourceNumbers)
-        let destination = SQLiteSchema(model: destinationModel, entityNumbers: destinationNumbers(stored: stored))
+        let source = SQLSchema(model: sourceModel, entityNumbers: sourceNumbers)
+        let destination = SQLSchema(model: destinationModel, entityNumbers: destinationNumbers(stored: stored))
         let keys = try KeyOffsets(
             source: source, destination: destination, mapping: mapping, sourceModel: sourceModel, destinationModel: destinationModel,
             stored: stored, connection: connection)
@@ -101,7 +102,7 @@ struct SQLiteMigration {
 
     /// Triggers on the old entity tables (derived attributes, R-trees; an Apple-written store's
     /// own) and the R-tree tables go; the destination's are created afresh.
-    private func dropTriggersAndRTrees(of source: SQLiteSchema) throws {
+    private func dropTriggersAndRTrees(of source: SQLSchema) throws {
         let tables = Set(source.rootTables.map(\.name))
         var triggers: [String] = []
         try connection.query("SELECT name, tbl_name FROM sqlite_master WHERE type = 'trigger'") { row in
@@ -123,7 +124,7 @@ struct SQLiteMigration {
     }
 
     /// Fills each R-tree from its entity's rows (its triggers only see later changes).
-    private func fillRTrees(of destination: SQLiteSchema) throws {
+    private func fillRTrees(of destination: SQLSchema) throws {
         for index in destination.rTreeIndexes.values.flatMap(\.values) {
             let table = index.entity
             let bounds = index.columns.flatMap { ["\($0)_MIN", "\($0)_MAX"] }
@@ -139,7 +140,7 @@ struct SQLiteMigration {
 
     /// One row per destination entity; a root's `Z_MAX` never goes below what the store had
     /// handed out (keys of deleted objects are not reused) nor below the highest key now held.
-    private func rewritePrimaryKeys(_ destination: SQLiteSchema, stored: [String: StoredEntity], keys: KeyOffsets) throws {
+    private func rewritePrimaryKeys(_ destination: SQLSchema, stored: [String: StoredEntity], keys: KeyOffsets) throws {
         try connection.execute("DELETE FROM Z_PRIMARYKEY")
         for entity in destinationModel.entities {
             guard let table = destination.tables[entity.name] else { continue }

@@ -1,5 +1,6 @@
 import Foundation
 import StoreCore
+import StoreSQL
 
 /// Many-to-many relationships from Core Data's join tables.
 extension SQLiteModelInference {

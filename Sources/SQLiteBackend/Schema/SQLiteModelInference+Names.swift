@@ -1,5 +1,6 @@
 import Foundation
 import StoreCore
+import StoreSQL
 
 /// Column names, declared types and metadata as the inference reads them.
 extension SQLiteModelInference {

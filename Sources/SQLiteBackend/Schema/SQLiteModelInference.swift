@@ -1,5 +1,6 @@
 import Foundation
 import StoreCore
+import StoreSQL
 
 /// Reads a Core Data SQLite store's layout — `Z_PRIMARYKEY`, entity tables, foreign-key indexes,
 /// `Z_FOK_` columns, join tables — and rebuilds a model from it (``InferredModel``).
@@ -67,7 +68,7 @@ struct SQLiteModelInference {
         }
         var numbers: [String: Int64] = [:]
         for row in rows {
-            let table = SQLiteSchema.tableName(root(of: row).name)
+            let table = SQLSchema.tableName(root(of: row).name)
             guard tables[table] != nil else {
                 builder.notes.append("entity \(row.name) was left out: its table \(table) is missing")
                 continue
@@ -88,12 +89,12 @@ struct SQLiteModelInference {
 
         for row in rows where row.superNumber == 0 {
             guard numbers[row.name] != nil else { continue }
-            let table = SQLiteSchema.tableName(row.name)
+            let table = SQLSchema.tableName(row.name)
             try addColumns(of: table, columns: tables[table] ?? [], root: row.name, rows: rows, numbers: numbers, foreignKeyIndexes: foreignKeyIndexes, on: connection, to: &builder)
         }
 
         let bookkeeping: Set<String> = ["Z_PRIMARYKEY", "Z_METADATA", "Z_MODELCACHE"]
-        let entityTables = Set(rows.map { SQLiteSchema.tableName($0.name) })
+        let entityTables = Set(rows.map { SQLSchema.tableName($0.name) })
         for table in tables.keys.sorted() where !bookkeeping.contains(table) && !joinTables.contains(table) && !entityTables.contains(table)
             && !table.hasPrefix("sqlite_") && !(table.hasPrefix("Z_") && Self.numbered(table, prefix: "Z_") == nil) {
             builder.notes.append("table \(table) is not an entity table of the store and was left out")
@@ -125,7 +126,7 @@ struct SQLiteModelInference {
             let isInteger = column.type.uppercased().contains("INT")
             let isForeignKey = isInteger && (foreignKeyIndexes.contains(column.name + "@" + table) || names.contains("Z_FOK_" + column.name.dropFirst()))
             let base = String(column.name.dropFirst())
-            let columnInfo = [SQLiteSchema.columnNameKey: column.name]
+            let columnInfo = [SQLSchema.columnNameKey: column.name]
 
             if isForeignKey, let (number, relationship) = Self.numbered(column.name, prefix: "Z"), let source = namesByNumber[number] {
                 if names.contains("Z" + relationship) {
@@ -207,7 +208,7 @@ struct SQLiteModelInference {
             let family = familyNumbers(of: candidate, rows: rows, numbers: numbers).map(String.init).joined(separator: ", ")
             let missing = try connection.scalar("""
                 SELECT COUNT(*) FROM \(Self.quoted(table)) WHERE \(Self.quoted(column)) IS NOT NULL AND \(Self.quoted(column)) NOT IN \
-                (SELECT Z_PK FROM \(Self.quoted(SQLiteSchema.tableName(top.name))) WHERE Z_ENT IN (\(family)))
+                (SELECT Z_PK FROM \(Self.quoted(SQLSchema.tableName(top.name))) WHERE Z_ENT IN (\(family)))
                 """)
             if missing == .integer(0) { fitting.append(candidate) }
         }

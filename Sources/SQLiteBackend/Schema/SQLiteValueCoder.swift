@@ -1,5 +1,6 @@
 import Foundation
 import StoreCore
+import StoreSQL
 
 /// Converts attribute values to SQLite storage classes and back, as Core Data stores them:
 /// integers and booleans as INTEGER, doubles and floats as REAL, dates as REAL seconds since

@@ -1,5 +1,6 @@
 import Foundation
 import StoreCore
+import StoreSQL
 
 /// Writes one change set inside the writer's transaction: deletes, inserts, updates with
 /// optimistic locking on `Z_OPT`, then to-many relationships (join-table rows and `Z_FOK_`
@@ -21,7 +22,7 @@ struct ChangeWriter {
         self.files = files
     }
 
-    private var schema: SQLiteSchema { store.schema }
+    private var schema: SQLSchema { store.schema }
 
     mutating func write(_ changes: StoreChangeSet) throws {
         for snapshot in changes.deleted { try delete(snapshot) }

@@ -1,5 +1,6 @@
 import Foundation
 import StoreCore
+import StoreSQL
 
 /// Turns rows into snapshots and keys into object IDs for one store.
 ///
@@ -44,7 +45,7 @@ final class RowReader: Sendable {
         let kind: Kind
     }
 
-    let schema: SQLiteSchema
+    let schema: SQLSchema
     let storeIdentifier: String
     /// One ID per entity number, whose entity-and-store part new IDs share.
     private let prototypes: [Int64: ManagedObjectID]
@@ -53,7 +54,7 @@ final class RowReader: Sendable {
     private let layouts: [String: Layout]
     private let exactLayouts: [String: Layout]
 
-    init(schema: SQLiteSchema, model: ManagedObjectModel, storeIdentifier: String) {
+    init(schema: SQLSchema, model: ManagedObjectModel, storeIdentifier: String) {
         self.schema = schema
         self.storeIdentifier = storeIdentifier
         var prototypes: [Int64: ManagedObjectID] = [:]
@@ -73,7 +74,7 @@ final class RowReader: Sendable {
         self.exactLayouts = exact
     }
 
-    private static func makeLayout(numbers: [Int64], schema: SQLiteSchema) -> Layout {
+    private static func makeLayout(numbers: [Int64], schema: SQLSchema) -> Layout {
         var selectList = ["t0.Z_PK", "t0.Z_ENT", "t0.Z_OPT"]
         var positions: [String: Int] = [:]
         var entityPositions: [String: Int] = [:]

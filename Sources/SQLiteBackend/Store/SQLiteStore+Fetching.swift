@@ -1,5 +1,6 @@
 import Foundation
 import StoreCore
+import StoreSQL
 
 extension SQLiteStore {
     public func execute(_ request: StoreFetchRequest) throws -> StoreFetchResult {
@@ -27,7 +28,7 @@ extension SQLiteStore {
                 let query = try compiler.selectDictionaries(request)
                 var results: [[String: StoreValue]] = []
                 try connection.query(query.query.sql, query.query.bindings) { row in
-                    results.append(query.read(row) { entity, key in
+                    results.append(query.read(row, dialect: schema.dialect) { entity, key in
                         rows.objectID(entityName: entity, key: key)
                             ?? ManagedObjectID(entityName: entity, storeIdentifier: identifier, primaryKey: key)
                     })
@@ -133,7 +134,7 @@ extension SQLiteStore {
             let order = orderColumn.map { "t0.\(column), t0.\($0), t0.Z_PK" } ?? "t0.\(column), t0.Z_PK"
             return "SELECT \((memberColumns + ["t0.\(column)"]).joined(separator: ", ")) FROM \(table) t0 WHERE t0.\(column) \(test) ORDER BY \(order)"
         case .joinTable(let destination, let joinTable, let ownerColumn, let memberColumn, let orderColumn):
-            let target = schema.tables[destination]?.table ?? SQLiteSchema.tableName(destination)
+            let target = schema.tables[destination]?.table ?? SQLSchema.tableName(destination)
             let order = orderColumn.map { "j.\(ownerColumn), j.\($0), t0.Z_PK" } ?? "j.\(ownerColumn), t0.Z_PK"
             return "SELECT \((memberColumns + ["j.\(ownerColumn)"]).joined(separator: ", ")) FROM \(joinTable) j JOIN \(target) t0 ON t0.Z_PK = j.\(memberColumn) WHERE j.\(ownerColumn) \(test) ORDER BY \(order)"
         }

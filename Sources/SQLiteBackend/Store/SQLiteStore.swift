@@ -1,5 +1,6 @@
 import Foundation
 import StoreCore
+import StoreSQL
 import Synchronization
 
 /// The SQLite store: objects in a SQLite database laid out as Core Data lays it out, fetched
@@ -31,7 +32,7 @@ public final class SQLiteStore: PersistentStore {
     let hasHistoryTables: Bool
 
     let model: ManagedObjectModel
-    let schema: SQLiteSchema
+    let schema: SQLSchema
     let compiler: SQLCompiler
     let pool: ConnectionPool
     let rows: RowReader

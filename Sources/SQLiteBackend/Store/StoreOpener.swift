@@ -1,5 +1,6 @@
 import Foundation
 import StoreCore
+import StoreSQL
 
 /// Opens a database as a store: creates Core Data's tables in an empty file, or reads the
 /// entity numbers and metadata of an existing one and checks that the model fits it.
@@ -14,7 +15,7 @@ struct StoreOpener {
     let readOnly: Bool
 
     struct Opened {
-        let schema: SQLiteSchema
+        let schema: SQLSchema
         let metadata: StoreMetadata
     }
 
@@ -23,7 +24,7 @@ struct StoreOpener {
             let exists = try connection.scalar("SELECT COUNT(*) FROM sqlite_master WHERE name = 'Z_METADATA'") == .integer(1)
             if !exists { return try create(on: connection) }
             let numbers = try entityNumbers(on: connection)
-            let schema = SQLiteSchema(model: model, entityNumbers: numbers)
+            let schema = SQLSchema(model: model, entityNumbers: numbers)
             try checkEveryEntityIsNumbered(schema, numbers: numbers, on: connection)
             let metadata = try Self.readMetadata(on: connection, url: url)
             // Stowage's own hashes, or Core Data's (a store Apple's Core Data wrote with this
@@ -46,7 +47,7 @@ struct StoreOpener {
         guard tableCount == .integer(0) else {
             throw StoreError(.incompatibleModel, url: url, "the database has tables but no Z_METADATA, so it is not a Core Data store; it was left untouched")
         }
-        let schema = SQLiteSchema(model: model)
+        let schema = SQLSchema(model: model)
         let compiler = SQLCompiler(schema: schema, model: model)
         let statements = try schema.createStatements(model: model) { table, format in
             try compiler.indexPredicate(format, on: table)
@@ -63,7 +64,7 @@ struct StoreOpener {
     /// Creates the triggers of derived attributes that have none — neither ours nor Core Data's
     /// (an Apple-written store brings its own, which compute the same values) — so a store made
     /// before the model derived an attribute computes it from now on.
-    private func addMissingDerivedAttributeTriggers(_ schema: SQLiteSchema, on connection: SQLiteConnection) throws {
+    private func addMissingDerivedAttributeTriggers(_ schema: SQLSchema, on connection: SQLiteConnection) throws {
         let triggers = schema.derivedAttributeTriggers(model: model)
         guard !triggers.isEmpty else { return }
         var existing: [String] = []
@@ -100,7 +101,7 @@ struct StoreOpener {
     /// Refuses a store in which some entity of the model has no number, or a renamed root
     /// entity no table, whatever its metadata says: a fetch would otherwise return part of the
     /// rows (a sub-entity's rows are found by number) or fail later naming an unknown entity.
-    private func checkEveryEntityIsNumbered(_ schema: SQLiteSchema, numbers: [String: Int64], on connection: SQLiteConnection) throws {
+    private func checkEveryEntityIsNumbered(_ schema: SQLSchema, numbers: [String: Int64], on connection: SQLiteConnection) throws {
         var problems: [String] = []
         for entity in model.entities where numbers[entity.name] == nil {
             let renamed = entity.renamingIdentifier.map { " (nor under its renaming identifier \($0))" } ?? ""
@@ -116,7 +117,7 @@ struct StoreOpener {
     }
 
     /// Every entity numbered, every table and column present.
-    private func checkLayout(_ schema: SQLiteSchema, numbers: [String: Int64], on connection: SQLiteConnection) throws {
+    private func checkLayout(_ schema: SQLSchema, numbers: [String: Int64], on connection: SQLiteConnection) throws {
         var problems: [String] = []
         for table in schema.rootTables {
             var columns: Set<String> = []

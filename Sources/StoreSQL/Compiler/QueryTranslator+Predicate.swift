@@ -10,7 +10,7 @@ import StoreCore
 /// ALL reports.rating >= 2     NOT EXISTS (SELECT 1 FROM ZREPORT t1 WHERE t1.ZQUAKE = t0.Z_PK AND (t1.ZRATING >= ?1) IS NOT 1)
 /// ```
 extension QueryTranslator {
-    func condition(_ predicate: StorePredicate, _ scope: QueryScope) throws -> SQLCondition {
+    package func condition(_ predicate: StorePredicate, _ scope: QueryScope) throws -> SQLCondition {
         switch predicate {
         case .constant(let value): return .constant(value)
         case .and(let parts): return .all(try parts.map { try condition($0, scope) })
@@ -20,7 +20,7 @@ extension QueryTranslator {
         }
     }
 
-    func condition(_ comparison: StoreComparison, _ scope: QueryScope) throws -> SQLCondition {
+    package func condition(_ comparison: StoreComparison, _ scope: QueryScope) throws -> SQLCondition {
         if isConstant(comparison.left) && isConstant(comparison.right) { return try folded(comparison) }
         let left = try operand(comparison.left, scope)
         let right = try operand(comparison.right, scope)
@@ -59,7 +59,7 @@ extension QueryTranslator {
     }
 
     /// `EXISTS (SELECT 1 FROM … WHERE … AND <test of the element>)`.
-    func exists(_ collection: RowCollection, _ test: (QueryOperand) throws -> SQLCondition) throws -> SQLCondition {
+    package func exists(_ collection: RowCollection, _ test: (QueryOperand) throws -> SQLCondition) throws -> SQLCondition {
         let condition = try test(collection.element)
         if condition.isFalse { return .false }
         return SQLCondition(sql: "EXISTS (\(collection.level.select("1", extra: [condition.sql])))", isTwoValued: true)
@@ -67,7 +67,7 @@ extension QueryTranslator {
 
     /// `NOT EXISTS (SELECT 1 FROM … WHERE … AND (<test of the element>) IS NOT 1)`: true for an
     /// empty collection, as `ALL` is in memory.
-    func everyElement(of collection: RowCollection, _ test: (QueryOperand) throws -> SQLCondition) throws -> SQLCondition {
+    package func everyElement(of collection: RowCollection, _ test: (QueryOperand) throws -> SQLCondition) throws -> SQLCondition {
         let failing = try test(collection.element).negated()
         if failing.isFalse { return .true }
         return SQLCondition(sql: "NOT EXISTS (\(collection.level.select("1", extra: [failing.sql])))", isTwoValued: true)

@@ -12,7 +12,7 @@ extension SQLCompiler {
     /// ```
     /// UPDATE ZQUAKE AS t0 SET ZMAGNITUDE = (t0.ZMAGNITUDE * ?1), Z_OPT = Z_OPT + 1 WHERE t0.ZMAGNITUDE < ?2
     /// ```
-    func batchUpdate(_ request: BatchUpdateRequest, attributes: [String: AttributeDescription], table: EntityTable, returning: String?) throws -> (update: CompiledQuery, selection: CompiledQuery) {
+    package func batchUpdate(_ request: BatchUpdateRequest, attributes: [String: AttributeDescription], table: EntityTable, returning: String?) throws -> (update: CompiledQuery, selection: CompiledQuery) {
         var fetch = StoreFetchRequest(entityName: request.entityName, resultType: .managedObjectID)
         fetch.predicate = request.predicate
         fetch.includesSubentities = request.includesSubentities
@@ -26,9 +26,9 @@ extension SQLCompiler {
             if translator.isConstant(expression) {
                 let value = try PredicateEvaluator().value(of: expression, on: EmptyEvaluationSource()).storeValue
                 let checked = try BatchUpdateCheck.checked(value, for: attribute, entity: entity, objectID: nil)
-                var encoded = SQLiteValueCoder.encode(checked)
+                var encoded = schema.dialect.encode(checked)
                 if case .attribute(_, true) = column.kind, case .data(let data) = checked {
-                    encoded = .blob(Data([ExternalBinaryStorage.inlineMarker]) + data)  // kept in the row
+                    encoded = schema.dialect.inlineBinary(data)  // kept in the row
                 }
                 assignments.append("\(column.name) = \(translator.bind(encoded))")
             } else {
@@ -59,9 +59,9 @@ extension SQLCompiler {
 }
 
 /// A source with no properties, for evaluating constant expressions (`now()`, `2 + 3`).
-struct EmptyEvaluationSource: PredicateEvaluationSource {
-    var evaluationObjectID: ManagedObjectID? { nil }
-    func evaluationValue(forKey key: String) throws -> EvaluatedValue {
+package struct EmptyEvaluationSource: PredicateEvaluationSource {
+    package var evaluationObjectID: ManagedObjectID? { nil }
+    package func evaluationValue(forKey key: String) throws -> EvaluatedValue {
         throw FetchError(.invalidKeyPath, "a constant expression reads no key ('\(key)')")
     }
 }

@@ -1,9 +1,9 @@
 import StoreCore
 
 /// A SELECT with its bound values (`?1`, `?2`… in the SQL, in the order of ``bindings``).
-struct CompiledQuery: Sendable {
-    var sql: String
-    var bindings: [SQLValue]
+package struct CompiledQuery: Sendable {
+    package var sql: String
+    package var bindings: [SQLValue]
 }
 
 /// Translates fetch requests into SQL for one schema, giving the same results as the
@@ -19,7 +19,7 @@ struct CompiledQuery: Sendable {
 /// For example:
 ///
 /// ```swift
-/// let compiler = SQLCompiler(schema: SQLiteSchema(model: model), model: model)
+/// let compiler = SQLCompiler(schema: SQLSchema(model: model), model: model)
 /// var request = StoreFetchRequest(entityName: "Quake")
 /// request.predicate = try .format("magnitude > %@ AND ANY reports.author ==[c] %@", 5, "ada")
 /// request.sortDescriptors = [.descending("time")]
@@ -28,15 +28,20 @@ struct CompiledQuery: Sendable {
 /// //   ZREPORT t1 WHERE t1.ZQUAKE = t0.Z_PK AND stowage_fold(t1.ZAUTHOR, 1) = ?2)
 /// //   ORDER BY t0.ZTIME DESC, t0.Z_PK        bindings [5, 'ada']
 /// ```
-struct SQLCompiler: Sendable {
-    let schema: SQLiteSchema
-    let model: ManagedObjectModel
+package struct SQLCompiler: Sendable {
+    package let schema: SQLSchema
+    package let model: ManagedObjectModel
+
+    package init(schema: SQLSchema, model: ManagedObjectModel) {
+        self.schema = schema
+        self.model = model
+    }
 
     /// `SELECT <columns> FROM <root table> t0 <joins> WHERE <entity filter> AND <predicate>
     /// ORDER BY … LIMIT ?n OFFSET ?m`; `columns` are SQL expressions over the alias `t0`.
     ///
     /// Rows that sort equal come in `Z_PK` order, so pages taken with limit and offset are stable.
-    func selectObjects(_ request: StoreFetchRequest, columns: [String]) throws -> CompiledQuery {
+    package func selectObjects(_ request: StoreFetchRequest, columns: [String]) throws -> CompiledQuery {
         let fetch = try FilteredFetch(request, schema: schema, model: model)
         let translator = fetch.translator
         var orders = try translator.orderTerms(request.sortDescriptors, fetch.scope)
@@ -48,7 +53,7 @@ struct SQLCompiler: Sendable {
     }
 
     /// `SELECT COUNT(*)` of what ``selectObjects(_:columns:)`` returns (limit and offset honoured).
-    func count(_ request: StoreFetchRequest) throws -> CompiledQuery {
+    package func count(_ request: StoreFetchRequest) throws -> CompiledQuery {
         let fetch = try FilteredFetch(request, schema: schema, model: model)
         if request.fetchLimit > 0 || request.fetchOffset > 0 {
             let page = fetch.level.select("t0.Z_PK") + fetch.limitClause(request)
@@ -69,7 +74,7 @@ struct SQLCompiler: Sendable {
     /// ```
     /// (ZTITLE IS NOT NULL AND ZVIEWS >= 10 AND ZTITLE IS NOT 'it''s')
     /// ```
-    func indexPredicate(_ format: String, on table: EntityTable) throws -> String {
+    package func indexPredicate(_ format: String, on table: EntityTable) throws -> String {
         let predicate: StorePredicate
         do {
             predicate = try StorePredicate(format: format)
@@ -85,14 +90,14 @@ struct SQLCompiler: Sendable {
 
 /// The part every fetch shares: the entity's table as `t0`, the entity filter, the predicate
 /// (with its R-tree lookups) in the WHERE clause, and the translator holding their bindings.
-struct FilteredFetch {
-    let translator: QueryTranslator
-    let entity: EntityDescription
-    let table: EntityTable
-    let level: QueryLevel
-    let scope: QueryScope
+package struct FilteredFetch {
+    package let translator: QueryTranslator
+    package let entity: EntityDescription
+    package let table: EntityTable
+    package let level: QueryLevel
+    package let scope: QueryScope
 
-    init(_ request: StoreFetchRequest, schema: SQLiteSchema, model: ManagedObjectModel) throws {
+    package init(_ request: StoreFetchRequest, schema: SQLSchema, model: ManagedObjectModel) throws {
         entity = try model.entity(named: request.entityName)
         table = try schema.table(for: entity.name)
         translator = QueryTranslator(schema: schema, model: model)
@@ -118,7 +123,7 @@ struct FilteredFetch {
     }
 
     /// ` LIMIT ?n OFFSET ?m` (`LIMIT -1` for an offset alone), or nothing.
-    func limitClause(_ request: StoreFetchRequest) -> String {
+    package func limitClause(_ request: StoreFetchRequest) -> String {
         guard request.fetchLimit > 0 || request.fetchOffset > 0 else { return "" }
         let limit = translator.bind(.integer(request.fetchLimit > 0 ? Int64(request.fetchLimit) : -1))
         let offset = translator.bind(.integer(Int64(max(0, request.fetchOffset))))

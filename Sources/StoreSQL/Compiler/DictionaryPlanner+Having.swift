@@ -4,7 +4,7 @@ import StoreCore
 /// (per object without grouping, the aggregate with it).
 extension DictionaryPlanner {
     /// The having predicate, its key paths naming result columns.
-    func havingCondition(_ predicate: StorePredicate, columns: [String: QueryOperand]) throws -> SQLCondition {
+    package func havingCondition(_ predicate: StorePredicate, columns: [String: QueryOperand]) throws -> SQLCondition {
         var scope = QueryScope(subject: .scalar(.null))
         for (name, value) in columns { scope.variables[Self.columnVariable(name)] = value }
         let rewritten = try Self.namingColumns(predicate, columns: Set(columns.keys))

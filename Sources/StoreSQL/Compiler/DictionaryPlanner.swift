@@ -9,12 +9,12 @@ import StoreCore
 /// ```
 /// SELECT t0.ZPLACE, t1.ZNAME FROM ZQUAKE t0 LEFT JOIN ZREGION t1 ON t1.Z_PK = t0.ZREGION ORDER BY t0.Z_PK
 /// ```
-struct DictionaryPlanner {
-    let fetch: FilteredFetch
-    let schema: SQLiteSchema
-    var translator: QueryTranslator { fetch.translator }
+package struct DictionaryPlanner {
+    package let fetch: FilteredFetch
+    package let schema: SQLSchema
+    package var translator: QueryTranslator { fetch.translator }
 
-    func plan(_ column: PropertyToFetch) throws -> DictionaryColumnPlan {
+    package func plan(_ column: PropertyToFetch) throws -> DictionaryColumnPlan {
         switch column {
         case .property(let key):
             return DictionaryColumnPlan(name: key, value: .row(try rowValue(translator.follow(key, from: fetch.scope.subject))), resultType: nil)
@@ -53,7 +53,7 @@ struct DictionaryPlanner {
 
     // MARK: One row per object
 
-    func rowQuery(_ columns: [DictionaryColumnPlan], _ request: StoreFetchRequest) throws -> DictionaryQuery {
+    package func rowQuery(_ columns: [DictionaryColumnPlan], _ request: StoreFetchRequest) throws -> DictionaryQuery {
         var select: [String] = []
         var readers: [DictionaryQuery.Column] = []
         var named: [String: QueryOperand] = [:]
@@ -85,15 +85,15 @@ struct DictionaryPlanner {
 }
 
 /// One value per matching object, in SQL: a column, a joined column, an expression.
-struct RowValue {
-    var sql: String
-    var kind: SQLKind
-    var attributeType: AttributeType?
+package struct RowValue {
+    package var sql: String
+    package var kind: SQLKind
+    package var attributeType: AttributeType?
     /// An object's entity when it is not known statically: the SQL of its `Z_ENT`.
-    var entitySQL: String?
-    var objectEntity: String?
+    package var entitySQL: String?
+    package var objectEntity: String?
 
-    func reader(entityIndex: Int?, schema: SQLiteSchema) -> ValueReader {
+    package func reader(entityIndex: Int?, schema: SQLSchema) -> ValueReader {
         if case .object = kind {
             return .object(entity: objectEntity, entityIndex: entityIndex, entityNames: schema.entityNames)
         }
@@ -101,18 +101,18 @@ struct RowValue {
         return .kind(kind)
     }
 
-    var scalar: SQLScalar { SQLScalar(sql: sql, kind: kind, nullable: true, attributeType: attributeType) }
+    package var scalar: SQLScalar { SQLScalar(sql: sql, kind: kind, nullable: true, attributeType: attributeType) }
 }
 
 /// A planned dictionary column.
-struct DictionaryColumnPlan {
-    enum Value {
+package struct DictionaryColumnPlan {
+    package enum Value {
         case row(RowValue)
         case aggregate(String, AggregateArgument)
     }
 
     /// What an aggregate runs over, per object.
-    enum AggregateArgument {
+    package enum AggregateArgument {
         /// No argument: each object counts as the value 1.
         case objects
         /// One value per object.
@@ -123,11 +123,11 @@ struct DictionaryColumnPlan {
         case nothing
     }
 
-    let name: String
-    let value: Value
-    let resultType: AttributeType?
+    package let name: String
+    package let value: Value
+    package let resultType: AttributeType?
 
-    var isAggregate: Bool {
+    package var isAggregate: Bool {
         if case .aggregate = value { return true }
         return false
     }

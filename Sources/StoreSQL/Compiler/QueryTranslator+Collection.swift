@@ -14,10 +14,10 @@ import StoreCore
 /// sum:({depth, 5})               (SELECT COALESCE(SUM(d1.v), 0) FROM (SELECT t0.ZDEPTH AS v UNION ALL SELECT ?1 AS v) d1)
 /// ```
 extension QueryTranslator {
-    static let aggregateFunctionNames: Set<String> = ["count:", "sum:", "average:", "min:", "max:", "median:", "mode:", "stddev:"]
+    package static let aggregateFunctionNames: Set<String> = ["count:", "sum:", "average:", "min:", "max:", "median:", "mode:", "stddev:"]
 
     /// `@operator` applied to `value`, after the rest of the key path is applied to each element.
-    func applyCollectionOperator(_ name: String, rest: ArraySlice<String>, to value: QueryOperand) throws -> QueryOperand {
+    package func applyCollectionOperator(_ name: String, rest: ArraySlice<String>, to value: QueryOperand) throws -> QueryOperand {
         var collection = try rows(of: value)
         if !rest.isEmpty {
             if collection.distinct { collection = try materialized(collection) }
@@ -50,14 +50,14 @@ extension QueryTranslator {
 
     /// An aggregate function applied to its arguments: one collection (or one value, which is a
     /// collection of itself, or of nothing when NULL), or several values.
-    func aggregateFunction(_ name: String, _ arguments: [QueryOperand]) throws -> QueryOperand {
+    package func aggregateFunction(_ name: String, _ arguments: [QueryOperand]) throws -> QueryOperand {
         if arguments.count == 1 { return try aggregate(name, over: rows(of: arguments[0])) }
         return try aggregate(name, over: rows(of: .list(arguments.map { $0.isCollection ? .scalar(.null) : $0 })))
     }
 
     /// Anything as rows: a collection as it is, a list as a derived table (`SELECT a AS v UNION
     /// ALL SELECT b AS v`), a single value as a table of itself, or of nothing when it is NULL.
-    func rows(of value: QueryOperand) throws -> RowCollection {
+    package func rows(of value: QueryOperand) throws -> RowCollection {
         switch value {
         case .collection(let collection):
             return collection
@@ -84,7 +84,7 @@ extension QueryTranslator {
     }
 
     /// A distinct collection as a derived table of its distinct elements.
-    func materialized(_ collection: RowCollection) throws -> RowCollection {
+    package func materialized(_ collection: RowCollection) throws -> RowCollection {
         let element = collection.element.scalar
         let alias = newAlias("d")
         let level = QueryLevel("(\(collection.level.select("DISTINCT \(element.sql) AS v"))) \(alias)")
@@ -99,7 +99,7 @@ extension QueryTranslator {
     }
 
     /// An aggregate of a collection's elements.
-    func aggregate(_ function: String, over collection: RowCollection) throws -> QueryOperand {
+    package func aggregate(_ function: String, over collection: RowCollection) throws -> QueryOperand {
         let rows = collection.distinct ? try materialized(collection) : collection
         let element = rows.element.scalar
         let level = rows.level

@@ -18,7 +18,7 @@ import StoreCore
 /// ORDER BY t1.ZNAME COLLATE STOWAGE_CASE_INSENSITIVE ASC, t0.ZMAGNITUDE DESC
 /// ```
 extension QueryTranslator {
-    func orderTerms(_ descriptors: [StoreSortDescriptor], _ scope: QueryScope) throws -> [String] {
+    package func orderTerms(_ descriptors: [StoreSortDescriptor], _ scope: QueryScope) throws -> [String] {
         var terms: [String] = []
         for descriptor in descriptors {
             let value = try follow(descriptor.keyPath, from: scope.subject).scalar
@@ -32,9 +32,9 @@ extension QueryTranslator {
             if value.kind.mayBeString {
                 switch descriptor.comparison {
                 case .default: break
-                case .caseInsensitive: sql += " COLLATE \(SQLFunctions.caseInsensitiveCollation)"
-                case .localized: sql += " COLLATE \(SQLFunctions.localizedCollation)"
-                case .localizedCaseInsensitive: sql += " COLLATE \(SQLFunctions.localizedCaseInsensitiveCollation)"
+                case .caseInsensitive: sql += " COLLATE \(schema.dialect.caseInsensitiveCollation)"
+                case .localized: sql += " COLLATE \(schema.dialect.localizedCollation)"
+                case .localizedCaseInsensitive: sql += " COLLATE \(schema.dialect.localizedCaseInsensitiveCollation)"
                 }
             }
             terms.append("\(sql) \(descriptor.ascending ? "ASC" : "DESC")")

@@ -1,6 +1,7 @@
 import StoreCore
+import StoreSQL
 
-extension SQLiteSchema {
+extension SQLSchema {
     /// The statements that create an empty store for `model`: entity tables, join tables,
     /// Core Data's bookkeeping tables, and the indexes the model asks for.
     ///
@@ -116,24 +117,5 @@ extension SQLiteSchema {
 
     private func quoted(_ identifier: String) -> String {
         "\"" + identifier.replacingOccurrences(of: "\"", with: "\"\"") + "\""
-    }
-}
-
-/// An R-tree fetch index of one entity: `Z_<Entity>_<index>`, with `<COLUMN>_MIN`/`_MAX`
-/// bounds per indexed property (points: min = max). The SQL compiler uses it for
-/// `indexed:by:` comparisons.
-struct RTreeIndex: Sendable {
-    let entity: EntityTable
-    let name: String
-    let properties: [String]
-    let columns: [String]
-
-    var tableName: String { "Z_\(entity.name)_\(name)" }
-
-    init(entity: EntityTable, index: FetchIndexDescription, columnName: (String) throws -> String) throws {
-        self.entity = entity
-        self.name = index.name
-        self.properties = index.elements.map(\.property)
-        self.columns = try index.elements.map { try columnName($0.property) }
     }
 }

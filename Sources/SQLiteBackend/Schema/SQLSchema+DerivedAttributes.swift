@@ -1,6 +1,7 @@
 import StoreCore
+import StoreSQL
 
-extension SQLiteSchema {
+extension SQLSchema {
     /// One trigger that keeps a derived attribute up to date.
     struct DerivedAttributeTrigger: Equatable {
         /// Core Data's name for the trigger's role (`Z_DA_<TABLE>_<Entity>_<attribute>_<ROLE>`),

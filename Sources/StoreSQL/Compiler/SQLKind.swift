@@ -14,7 +14,7 @@ import StoreCore
 /// SQLKind.integer.canEqual(.string)                   // false: `depth == '10'` is never true
 /// SQLKind.date.canOrder(against: .real)               // false: `time < 5` is never true
 /// ```
-enum SQLKind: Hashable, Sendable {
+package enum SQLKind: Hashable, Sendable {
     case integer
     case real
     case boolean
@@ -34,11 +34,11 @@ enum SQLKind: Hashable, Sendable {
     case unknown
 
     /// Kinds the evaluator compares with each other.
-    enum Family: Hashable {
+    package enum Family: Hashable {
         case number, string, date, data, uuid, uri, object
     }
 
-    var family: Family? {
+    package var family: Family? {
         switch self {
         case .integer, .real, .boolean, .decimal, .number: .number
         case .string: .string
@@ -51,7 +51,7 @@ enum SQLKind: Hashable, Sendable {
         }
     }
 
-    init(_ type: AttributeType) {
+    package init(_ type: AttributeType) {
         switch type {
         case .integer16, .integer32, .integer64: self = .integer
         case .double, .float: self = .real
@@ -66,7 +66,7 @@ enum SQLKind: Hashable, Sendable {
         }
     }
 
-    init(_ value: StoreValue) {
+    package init(_ value: StoreValue) {
         switch value {
         case .null: self = .null
         case .integer: self = .integer
@@ -84,14 +84,14 @@ enum SQLKind: Hashable, Sendable {
 
     /// Whether two non-NULL values of these kinds can be equal (NULL and unknown kinds: decided
     /// when the query runs).
-    func canEqual(_ other: SQLKind) -> Bool {
+    package func canEqual(_ other: SQLKind) -> Bool {
         guard let a = family, let b = other.family else { return true }
         return a == b
     }
 
     /// Whether values of the two kinds have an order (`<`, `BETWEEN`): numbers, strings, dates,
     /// data and UUIDs among their own kind; never NULL, URIs or objects.
-    func canOrder(against other: SQLKind) -> Bool {
+    package func canOrder(against other: SQLKind) -> Bool {
         if self == .null || other == .null { return false }
         let orderable: Set<Family> = [.number, .string, .date, .data, .uuid]
         switch (family, other.family) {
@@ -104,7 +104,7 @@ enum SQLKind: Hashable, Sendable {
 
     /// Whether the evaluator reads the value as a number (`numericValue`): numbers, booleans
     /// and dates. Unknown kinds and NULL pass (they are checked when the query runs, or are NULL).
-    var isNumericOrUnknown: Bool {
+    package var isNumericOrUnknown: Bool {
         switch self {
         case .integer, .real, .boolean, .decimal, .number, .date, .null, .unknown: true
         default: false
@@ -112,10 +112,10 @@ enum SQLKind: Hashable, Sendable {
     }
 
     /// Whether the value may be a string (the string operators are false for anything else).
-    var mayBeString: Bool { self == .string || self == .unknown }
+    package var mayBeString: Bool { self == .string || self == .unknown }
 
     /// The kind of a value that is one of two kinds (TERNARY, a list of items).
-    func union(_ other: SQLKind) -> SQLKind {
+    package func union(_ other: SQLKind) -> SQLKind {
         if self == other || other == .null { return self }
         if self == .null { return other }
         if family == .number && other.family == .number { return .number }

@@ -16,15 +16,15 @@ import StoreCore
 /// With ``inlinesConstants`` (partial-index predicates) constants are written as SQL literals,
 /// columns are unqualified, and anything needing a join, a subquery or a Stowage SQL function
 /// is refused.
-final class QueryTranslator {
-    let schema: SQLiteSchema
-    let model: ManagedObjectModel
-    let inlinesConstants: Bool
+package final class QueryTranslator {
+    package let schema: SQLSchema
+    package let model: ManagedObjectModel
+    package let inlinesConstants: Bool
     private(set) var bindings: [SQLValue] = []
     private var bindingNumbers: [SQLValue: Int] = [:]
     private var aliasCount = 0
 
-    init(schema: SQLiteSchema, model: ManagedObjectModel, inlinesConstants: Bool = false) {
+    package init(schema: SQLSchema, model: ManagedObjectModel, inlinesConstants: Bool = false) {
         self.schema = schema
         self.model = model
         self.inlinesConstants = inlinesConstants
@@ -33,7 +33,7 @@ final class QueryTranslator {
     // MARK: Values and names
 
     /// A placeholder bound to `value` (or, when inlining, the value as a literal).
-    func bind(_ value: SQLValue) -> String {
+    package func bind(_ value: SQLValue) -> String {
         if inlinesConstants { return Self.literal(value) }
         if case .null = value { return "NULL" }
         if let number = bindingNumbers[value] { return "?\(number)" }
@@ -45,7 +45,7 @@ final class QueryTranslator {
     /// The statement with its parameters renumbered densely in order of first use, and only
     /// the bindings it uses (compiling binds some values that simplification then drops, and
     /// SQLite refuses values for parameters a statement does not have).
-    func finish(_ sql: String) -> CompiledQuery {
+    package func finish(_ sql: String) -> CompiledQuery {
         var renumbered: [Int: Int] = [:]
         var used: [SQLValue] = []
         var result = ""
@@ -71,33 +71,33 @@ final class QueryTranslator {
     }
 
     /// A fresh table alias: `t1`, `t2`… (`t0` is the fetched entity's table).
-    func newAlias(_ prefix: String = "t") -> String {
+    package func newAlias(_ prefix: String = "t") -> String {
         aliasCount += 1
         return "\(prefix)\(aliasCount)"
     }
 
     /// `alias.column`, or the bare column for the unaliased table of a partial index.
-    func qualified(_ alias: String, _ column: String) -> String {
+    package func qualified(_ alias: String, _ column: String) -> String {
         alias.isEmpty ? column : "\(alias).\(column)"
     }
 
     /// A constant, bound with the storage class its column would have: dates as seconds since
     /// 2001, booleans as 0/1, UUIDs as 16-byte blobs, object IDs as their primary key; decimals
     /// as REAL, so they compare as numbers with any expression.
-    func constant(_ value: StoreValue) -> SQLScalar {
+    package func constant(_ value: StoreValue) -> SQLScalar {
         let encoded = encodedConstant(value)
         if case .null = encoded { return SQLScalar(sql: "NULL", kind: value.isNull ? .null : SQLKind(value), nullable: true, constant: value) }
         return SQLScalar(sql: bind(encoded), kind: SQLKind(value), nullable: false, constant: value)
     }
 
     /// A constant's SQL value (see ``constant(_:)``).
-    func encodedConstant(_ value: StoreValue) -> SQLValue {
+    package func encodedConstant(_ value: StoreValue) -> SQLValue {
         if case .decimal(let number) = value { return .real(NSDecimalNumber(decimal: number).doubleValue) }
-        return SQLiteValueCoder.encode(value)
+        return schema.dialect.encode(value)
     }
 
     /// Refuses what a partial-index predicate cannot contain.
-    func requireBindable(_ construct: @autoclosure () -> String) throws {
+    package func requireBindable(_ construct: @autoclosure () -> String) throws {
         if inlinesConstants {
             throw FetchError(.unsupported, "\(construct()) cannot be used in a partial index predicate")
         }
@@ -105,13 +105,13 @@ final class QueryTranslator {
 
     /// A SQL function of Stowage's (`stowage_fold`…): registered on every connection the store
     /// opens, but unknown to other programs, so refused in index definitions.
-    func stowageFunction(_ name: String, _ arguments: [String]) throws -> String {
+    package func stowageFunction(_ name: String, _ arguments: [String]) throws -> String {
         try requireBindable("the SQL function \(name) (for [c], [d], LIKE, MATCHES, CAST or case mapping)")
         return "\(name)(\(arguments.joined(separator: ", ")))"
     }
 
     /// A value as SQL literal text: strings quoted with `''` doubled, blobs as `X'…'`.
-    static func literal(_ value: SQLValue) -> String {
+    package static func literal(_ value: SQLValue) -> String {
         switch value {
         case .null: return "NULL"
         case .integer(let number): return number == .min ? "(-9223372036854775807 - 1)" : String(number)
@@ -139,7 +139,7 @@ final class QueryTranslator {
     // MARK: Objects
 
     /// The alias of an object's row, joining its table (once per foreign key and level) if needed.
-    func alias(of object: ObjectReference) throws -> String {
+    package func alias(of object: ObjectReference) throws -> String {
         if let alias = object.alias { return alias }
         if let alias = object.level.alias(joinedOn: object.key) { return alias }
         try requireBindable("a key path through the to-one relationship to \(object.entity.name)")
@@ -150,7 +150,7 @@ final class QueryTranslator {
     }
 
     /// The fetched entity's own row: `t0` (no alias in a partial index).
-    func root(_ entity: EntityDescription, table: EntityTable) -> (level: QueryLevel, scope: QueryScope) {
+    package func root(_ entity: EntityDescription, table: EntityTable) -> (level: QueryLevel, scope: QueryScope) {
         let alias = inlinesConstants ? "" : "t0"
         let level = QueryLevel(inlinesConstants ? table.table : "\(table.table) t0")
         let object = ObjectReference(key: qualified(alias, "Z_PK"), alias: alias, entity: entity, level: level, nullable: false)
@@ -160,7 +160,7 @@ final class QueryTranslator {
 
 /// What `SELF` and `$variables` are while compiling part of a predicate: the fetched object at
 /// the top, a collection's element inside `SUBQUERY`.
-struct QueryScope {
-    var subject: QueryOperand
-    var variables: [String: QueryOperand] = [:]
+package struct QueryScope {
+    package var subject: QueryOperand
+    package var variables: [String: QueryOperand] = [:]
 }

@@ -4,7 +4,7 @@ import StoreCore
 extension DictionaryPlanner {
     /// The matching objects' values in a common table expression `zrows`, numbered in sort
     /// order (`zr`), grouped by the group-by columns (or, for DISTINCT alone, by every column).
-    func groupedQuery(_ columns: [DictionaryColumnPlan], groups: [DictionaryColumnPlan], _ request: StoreFetchRequest) throws -> DictionaryQuery {
+    package func groupedQuery(_ columns: [DictionaryColumnPlan], groups: [DictionaryColumnPlan], _ request: StoreFetchRequest) throws -> DictionaryQuery {
         let aggregated = !groups.isEmpty || columns.contains(where: \.isAggregate)
         // DISTINCT rows without aggregates are groups of equal rows.
         let keys: [(name: String, value: RowValue)] = try (aggregated ? groups : columns).map { column in

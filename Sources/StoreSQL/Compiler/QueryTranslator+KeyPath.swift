@@ -16,7 +16,7 @@ import StoreCore
 /// ```
 extension QueryTranslator {
     /// The value of a dotted key path read from `start`.
-    func follow(_ path: String, from start: QueryOperand) throws -> QueryOperand {
+    package func follow(_ path: String, from start: QueryOperand) throws -> QueryOperand {
         try follow(path.split(separator: ".").map(String.init)[...], from: start, mapping: nil)
     }
 
@@ -24,7 +24,7 @@ extension QueryTranslator {
     /// `start` is, while the rest of a collection operator's path is applied to each element:
     /// to-manys met then are joined into that collection — unless another collection operator
     /// follows, which must aggregate per element.
-    func follow(_ components: ArraySlice<String>, from start: QueryOperand, mapping: QueryLevel?) throws -> QueryOperand {
+    package func follow(_ components: ArraySlice<String>, from start: QueryOperand, mapping: QueryLevel?) throws -> QueryOperand {
         var current = start
         var rest = components
         while var key = rest.first {
@@ -93,7 +93,7 @@ extension QueryTranslator {
 
     /// One property of an object. A to-many becomes a new correlated collection, or — with
     /// `flattenInto` — is joined into that level, its members becoming the elements.
-    func step(_ object: ObjectReference, _ key: String, flattenInto level: QueryLevel?) throws -> QueryOperand {
+    package func step(_ object: ObjectReference, _ key: String, flattenInto level: QueryLevel?) throws -> QueryOperand {
         guard let property = object.entity.propertiesByName[key] else {
             if object.entity.compositeKeyPaths.contains(key) {
                 throw FetchError(.invalidKeyPath, "'\(key)' is a composite attribute of \(object.entity.name); compare, sort or fetch its elements by key path (\(key).element)")

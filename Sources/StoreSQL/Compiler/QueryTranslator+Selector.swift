@@ -13,7 +13,7 @@ import StoreCore
 /// FUNCTION(place, 'hasPrefix:', 'Ridge')              stowage_function('hasPrefix:', 's', t0.ZPLACE, 's', ?1)
 /// ```
 extension QueryTranslator {
-    func functionOnReceiver(_ arguments: [StoreExpression], _ scope: QueryScope) throws -> QueryOperand {
+    package func functionOnReceiver(_ arguments: [StoreExpression], _ scope: QueryScope) throws -> QueryOperand {
         guard arguments.count >= 2, case .constant(.string(let selector)) = arguments[1] else {
             throw FetchError(.invalidArgument, "FUNCTION takes a receiver, a selector string and arguments")
         }
@@ -36,7 +36,7 @@ extension QueryTranslator {
     }
 
     /// The value of `selector` sent to `receiver`, checked against the selector's signature.
-    func selectorCall(_ selector: String, _ receiver: SQLScalar, _ arguments: [SQLScalar], _ construct: String) throws -> SQLScalar {
+    package func selectorCall(_ selector: String, _ receiver: SQLScalar, _ arguments: [SQLScalar], _ construct: String) throws -> SQLScalar {
         guard let signature = FunctionSelector.signatures[selector] else {
             throw FetchError(.unsupported, "FUNCTION cannot call \(selector); it calls \(FunctionSelector.names)")
         }
@@ -75,7 +75,7 @@ extension QueryTranslator {
         // Plain SQL where it is the same value.
         switch (selector, receiver.kind) {
         case ("lowercaseString", .string), ("uppercaseString", .string):
-            let function = selector == "lowercaseString" ? SQLFunctions.lowercaseName : SQLFunctions.uppercaseName
+            let function = selector == "lowercaseString" ? schema.dialect.lowercaseFunction : schema.dialect.uppercaseFunction
             return SQLScalar(sql: try stowageFunction(function, [receiver.sql]), kind: .string, nullable: receiver.nullable)
         case ("timeIntervalSinceReferenceDate", .date):
             return SQLScalar(sql: receiver.sql, kind: .real, nullable: receiver.nullable)
@@ -89,7 +89,7 @@ extension QueryTranslator {
             parts.append("'\(try Self.selectorKindTag(value.kind, construct))'")
             parts.append(value.sql)
         }
-        return SQLScalar(sql: try stowageFunction(SQLFunctions.functionName, parts), kind: kind, nullable: true)
+        return SQLScalar(sql: try stowageFunction(schema.dialect.selectorFunction, parts), kind: kind, nullable: true)
     }
 
     /// How `stowage_function` reads a value of `kind`.

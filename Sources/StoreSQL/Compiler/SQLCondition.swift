@@ -11,27 +11,27 @@
 /// SQLCondition(sql: "t0.ZMAGNITUDE > ?1", isTwoValued: false).negated().sql   // "(t0.ZMAGNITUDE > ?1) IS NOT 1"
 /// SQLCondition.all([.true, x]).sql                                             // x.sql
 /// ```
-struct SQLCondition {
-    var sql: String
+package struct SQLCondition {
+    package var sql: String
     /// Whether the SQL is never NULL.
-    var isTwoValued: Bool
+    package var isTwoValued: Bool
 
-    static let `true` = SQLCondition(sql: "1", isTwoValued: true)
-    static let `false` = SQLCondition(sql: "0", isTwoValued: true)
+    package static let `true` = SQLCondition(sql: "1", isTwoValued: true)
+    package static let `false` = SQLCondition(sql: "0", isTwoValued: true)
 
-    var isTrue: Bool { sql == "1" }
-    var isFalse: Bool { sql == "0" }
+    package var isTrue: Bool { sql == "1" }
+    package var isFalse: Bool { sql == "0" }
 
-    static func constant(_ value: Bool) -> SQLCondition { value ? .true : .false }
+    package static func constant(_ value: Bool) -> SQLCondition { value ? .true : .false }
 
-    func negated() -> SQLCondition {
+    package func negated() -> SQLCondition {
         if isTrue { return .false }
         if isFalse { return .true }
         return isTwoValued ? SQLCondition(sql: "NOT (\(sql))", isTwoValued: true) : SQLCondition(sql: "(\(sql)) IS NOT 1", isTwoValued: true)
     }
 
     /// The conjunction (TRUE when empty).
-    static func all(_ parts: [SQLCondition]) -> SQLCondition {
+    package static func all(_ parts: [SQLCondition]) -> SQLCondition {
         if parts.contains(where: \.isFalse) { return .false }
         let kept = parts.filter { !$0.isTrue }
         if kept.isEmpty { return .true }
@@ -40,7 +40,7 @@ struct SQLCondition {
     }
 
     /// The disjunction (FALSE when empty).
-    static func any(_ parts: [SQLCondition]) -> SQLCondition {
+    package static func any(_ parts: [SQLCondition]) -> SQLCondition {
         if parts.contains(where: \.isTrue) { return .true }
         let kept = parts.filter { !$0.isFalse }
         if kept.isEmpty { return .false }

@@ -17,7 +17,7 @@ import StoreCore
 extension QueryTranslator {
     /// `a == b` (or `a != b` when `negated`) as the evaluator's `equal`: lists element by
     /// element, objects by ID, values by value.
-    func equal(
+    package func equal(
         _ a: QueryOperand, _ b: QueryOperand, _ options: StoreComparison.Options, negated: Bool = false
     ) throws -> SQLCondition {
         switch (a, b) {
@@ -52,7 +52,7 @@ extension QueryTranslator {
     }
 
     /// `value IS NULL` (or `IS NOT NULL`), simplified for constants and values that cannot be NULL.
-    func isNull(_ value: SQLScalar, negated: Bool = false) -> SQLCondition {
+    package func isNull(_ value: SQLScalar, negated: Bool = false) -> SQLCondition {
         if let constant = value.constant { return .constant(constant.isNull != negated) }
         if !value.nullable { return .constant(negated) }
         return SQLCondition(sql: "\(value.sql) \(negated ? "IS NOT NULL" : "IS NULL")", isTwoValued: true)
@@ -112,7 +112,7 @@ extension QueryTranslator {
 
     /// Whether the object is the one with `id`: its key, and — when rows of several entities
     /// share the table — its entity. An ID of an entity the object cannot be never matches.
-    func object(_ object: ObjectReference, is id: ManagedObjectID) throws -> SQLCondition {
+    package func object(_ object: ObjectReference, is id: ManagedObjectID) throws -> SQLCondition {
         guard let key = id.primaryKey, object.entity.entityAndDescendantNames.contains(id.entityName),
             let table = schema.tables[id.entityName]
         else { return .false }
@@ -126,7 +126,7 @@ extension QueryTranslator {
     // MARK: IN
 
     /// `left IN {items}`: `x IN (?1, ?2)` for constant lists, else one equality per item.
-    func isIn(_ left: QueryOperand, _ items: [QueryOperand], _ options: StoreComparison.Options) throws -> SQLCondition {
+    package func isIn(_ left: QueryOperand, _ items: [QueryOperand], _ options: StoreComparison.Options) throws -> SQLCondition {
         let constants = items.compactMap { item -> StoreValue? in
             if case .scalar(let value) = item { return value.constant }
             return nil
@@ -196,7 +196,7 @@ extension QueryTranslator {
     /// `subject IN (?1, ?2…)` for constant values — or, for a long list, `subject IN (SELECT value
     /// FROM json_each(?1))` with the values bound as one JSON array, so that any number of them
     /// fits in a statement (SQLite allows at most 32766 parameters).
-    func membership(_ subject: String, _ members: [SQLValue]) -> String {
+    package func membership(_ subject: String, _ members: [SQLValue]) -> String {
         if members.count == 1 { return "\(subject) = \(bind(members[0]))" }
         if members.count > 100, !inlinesConstants, let json = Self.jsonArray(members) {
             return "\(subject) IN (SELECT value FROM json_each(\(bind(.text(json)))))"
@@ -205,7 +205,7 @@ extension QueryTranslator {
     }
 
     /// The values as a JSON array, if they all have a JSON form (no blobs, no infinities).
-    static func jsonArray(_ values: [SQLValue]) -> String? {
+    package static func jsonArray(_ values: [SQLValue]) -> String? {
         var json = "["
         for (index, value) in values.enumerated() {
             if index > 0 { json += "," }

@@ -16,7 +16,7 @@ import StoreCore
 /// place LIKE 'cal*'               stowage_like(t0.ZPLACE, ?1, 0)
 /// ```
 extension QueryTranslator {
-    func compare(
+    package func compare(
         _ left: QueryOperand, _ op: StoreComparison.Operator, _ right: QueryOperand, _ options: StoreComparison.Options
     ) throws -> SQLCondition {
         switch op {
@@ -57,7 +57,7 @@ extension QueryTranslator {
     // MARK: Order
 
     /// `<`, `<=`, `>`, `>=`: false unless both values are non-NULL and of kinds with an order.
-    func order(_ a: QueryOperand, _ op: StoreComparison.Operator, _ b: QueryOperand, _ options: StoreComparison.Options) throws -> SQLCondition {
+    package func order(_ a: QueryOperand, _ op: StoreComparison.Operator, _ b: QueryOperand, _ options: StoreComparison.Options) throws -> SQLCondition {
         let x = a.scalar, y = b.scalar
         if let p = x.constant, let q = y.constant { return try folded(StoreComparison(.constant(p), op, .constant(q), options: options)) }
         if x.isNullConstant || y.isNullConstant || x.isNaN || y.isNaN { return .false }
@@ -70,7 +70,7 @@ extension QueryTranslator {
 
     /// BEGINSWITH, ENDSWITH, CONTAINS (of strings), LIKE and MATCHES: false unless both sides
     /// are strings.
-    func stringTest(_ op: StoreComparison.Operator, _ a: QueryOperand, _ b: QueryOperand, _ options: StoreComparison.Options) throws -> SQLCondition {
+    package func stringTest(_ op: StoreComparison.Operator, _ a: QueryOperand, _ b: QueryOperand, _ options: StoreComparison.Options) throws -> SQLCondition {
         let x = a.scalar, y = b.scalar
         if x.isNullConstant || y.isNullConstant { return .false }
         guard x.kind.mayBeString, y.kind.mayBeString else { return .false }
@@ -82,14 +82,14 @@ extension QueryTranslator {
         let flags = String(options.rawValue)
         switch op {
         case .like:
-            parts.append(SQLCondition(sql: try stowageFunction(SQLFunctions.likeName, [x.sql, y.sql, flags]), isTwoValued: false))
+            parts.append(SQLCondition(sql: try stowageFunction(schema.dialect.likeFunction, [x.sql, y.sql, flags]), isTwoValued: false))
             return .all(parts)
         case .matches:
             if case .string(let pattern)? = y.constant {
                 // Checked now, so a bad pattern fails the fetch with the evaluator's error.
                 _ = try RegularExpressionCache().matches("", pattern: pattern, options: options)
             }
-            parts.append(SQLCondition(sql: try stowageFunction(SQLFunctions.matchesName, [x.sql, y.sql, flags]), isTwoValued: false))
+            parts.append(SQLCondition(sql: try stowageFunction(schema.dialect.matchesFunction, [x.sql, y.sql, flags]), isTwoValued: false))
             return .all(parts)
         default:
             break
@@ -125,22 +125,22 @@ extension QueryTranslator {
     // MARK: Folding
 
     /// Both sides with case and/or diacritics folded, when the options ask for it and both may be strings.
-    func foldedForComparison(_ x: SQLScalar, _ y: SQLScalar, _ options: StoreComparison.Options) throws -> (SQLScalar, SQLScalar) {
+    package func foldedForComparison(_ x: SQLScalar, _ y: SQLScalar, _ options: StoreComparison.Options) throws -> (SQLScalar, SQLScalar) {
         let folding = options.intersection([.caseInsensitive, .diacriticInsensitive])
         guard !folding.isEmpty, x.kind.mayBeString, y.kind.mayBeString else { return (x, y) }
         return (try fold(x, folding), try fold(y, folding))
     }
 
-    func fold(_ value: SQLScalar, _ options: StoreComparison.Options) throws -> SQLScalar {
+    package func fold(_ value: SQLScalar, _ options: StoreComparison.Options) throws -> SQLScalar {
         if case .string(let text)? = value.constant { return constant(.string(ValueComparison.fold(text, options))) }
         var folded = value
-        folded.sql = try stowageFunction(SQLFunctions.foldName, [value.sql, String(options.rawValue)])
+        folded.sql = try stowageFunction(schema.dialect.foldFunction, [value.sql, String(options.rawValue)])
         return folded
     }
 }
 
 extension SQLScalar {
-    var isNaN: Bool {
+    package var isNaN: Bool {
         switch constant {
         case .double(let number)?: number.isNaN
         case .float(let number)?: number.isNaN
@@ -150,7 +150,7 @@ extension SQLScalar {
 }
 
 extension StoreValue {
-    var isNaN: Bool {
+    package var isNaN: Bool {
         switch self {
         case .double(let number): number.isNaN
         case .float(let number): number.isNaN
@@ -161,5 +161,5 @@ extension StoreValue {
 
 extension ObjectReference {
     /// The object's key as a scalar of object kind.
-    var scalarValue: SQLScalar { SQLScalar(sql: key, kind: .object(entity.name), nullable: nullable) }
+    package var scalarValue: SQLScalar { SQLScalar(sql: key, kind: .object(entity.name), nullable: nullable) }
 }

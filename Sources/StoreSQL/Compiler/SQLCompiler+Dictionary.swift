@@ -24,7 +24,7 @@ import StoreCore
 /// ```
 extension SQLCompiler {
     /// A dictionary fetch (see ``DictionaryQuery``).
-    func selectDictionaries(_ request: StoreFetchRequest) throws -> DictionaryQuery {
+    package func selectDictionaries(_ request: StoreFetchRequest) throws -> DictionaryQuery {
         let fetch = try FilteredFetch(request, schema: schema, model: model)
         let requested = request.propertiesToFetch ?? fetch.entity.attributes.filter { !$0.isTransient }.map { .property($0.name) }
         let groupBy = request.propertiesToGroupBy ?? []

@@ -17,7 +17,7 @@ import StoreCore
 /// larger interval than the value it holds. The lookup narrows the rows; the comparisons decide.
 /// Elsewhere (under OR or NOT, on a binary index or none) `indexed:by:` is its plain value.
 extension QueryTranslator {
-    func rTreeConditions(_ conjuncts: [StorePredicate], entity: EntityDescription, rootKey: String) throws -> [String] {
+    package func rTreeConditions(_ conjuncts: [StorePredicate], entity: EntityDescription, rootKey: String) throws -> [String] {
         var bounds: [String: (index: RTreeIndex, terms: [String])] = [:]
         var order: [String] = []
         for case .comparison(let comparison) in conjuncts where comparison.modifier == .direct {

@@ -15,23 +15,23 @@ import StoreCore
 ///     rows.append(query.read(row) { entity, key in ManagedObjectID(entityName: entity, storeIdentifier: id, primaryKey: key) })
 /// }
 /// ```
-struct DictionaryQuery: Sendable {
-    var query: CompiledQuery
-    var columns: [Column]
+package struct DictionaryQuery: Sendable {
+    package var query: CompiledQuery
+    package var columns: [Column]
 
     /// One key of the result dictionaries: where its value is in the row and how to read it.
-    struct Column: Sendable {
-        let name: String
-        let index: Int
-        let reader: ValueReader
-        let resultType: AttributeType?
+    package struct Column: Sendable {
+        package let name: String
+        package let index: Int
+        package let reader: ValueReader
+        package let resultType: AttributeType?
     }
 
     /// Turns the current row into a result dictionary.
-    func read(_ row: SQLiteStatement, objectID: (String, Int64) -> ManagedObjectID) -> [String: StoreValue] {
+    package func read<Row: SQLRow>(_ row: Row, dialect: any SQLDialect, objectID: (String, Int64) -> ManagedObjectID) -> [String: StoreValue] {
         var result: [String: StoreValue] = Dictionary(minimumCapacity: columns.count)
         for column in columns {
-            var value = column.reader.read(row, at: column.index, objectID: objectID)
+            var value = column.reader.read(row, at: column.index, dialect: dialect, objectID: objectID)
             if let type = column.resultType { value = type.coerce(value) ?? value }
             result[column.name] = value
         }
@@ -40,7 +40,7 @@ struct DictionaryQuery: Sendable {
 }
 
 /// How a result column is turned back into a store value.
-enum ValueReader: Sendable {
+package enum ValueReader: Sendable {
     /// A stored attribute (or its minimum or maximum): exactly as the store reads it.
     case attribute(AttributeType)
     /// A computed value of a known kind (a count is an integer, an average a double…); a
@@ -49,12 +49,12 @@ enum ValueReader: Sendable {
     /// An object's key, as its ID: of `entity`, or of the entity whose number is in column `entityIndex`.
     case object(entity: String?, entityIndex: Int?, entityNames: [Int64: String])
 
-    func read(_ row: SQLiteStatement, at index: Int, objectID: (String, Int64) -> ManagedObjectID) -> StoreValue {
+    package func read<Row: SQLRow>(_ row: Row, at index: Int, dialect: any SQLDialect, objectID: (String, Int64) -> ManagedObjectID) -> StoreValue {
         switch self {
         case .attribute(let type):
-            return SQLiteValueCoder.read(row, at: index, as: type)
+            return row.storeValue(at: index, as: type)
         case .kind(let kind):
-            return Self.decode(row.value(at: index), as: kind)
+            return Self.decode(row.value(at: index), as: kind, dialect: dialect)
         case .object(let entity, let entityIndex, let entityNames):
             guard case .integer(let key) = row.value(at: index) else { return .null }
             if let entity { return .objectID(objectID(entity, key)) }
@@ -63,18 +63,18 @@ enum ValueReader: Sendable {
         }
     }
 
-    static func decode(_ value: SQLValue, as kind: SQLKind) -> StoreValue {
+    package static func decode(_ value: SQLValue, as kind: SQLKind, dialect: any SQLDialect) -> StoreValue {
         switch (kind, value) {
         case (_, .null): return .null
         case (.integer, .integer(let number)): return .integer(number)
         case (.real, .integer(let number)): return .double(Double(number))
         case (.boolean, .integer(let number)): return .boolean(number != 0)
-        case (.decimal, _): return SQLiteValueCoder.decode(value, as: .decimal)
+        case (.decimal, _): return dialect.decode(value, as: .decimal)
         case (.string, .text(let text)): return .string(text)
         case (.date, .real(let seconds)): return .date(Date(timeIntervalSinceReferenceDate: seconds))
         case (.date, .integer(let seconds)): return .date(Date(timeIntervalSinceReferenceDate: Double(seconds)))
-        case (.uuid, _): return SQLiteValueCoder.decode(value, as: .uuid)
-        case (.uri, _): return SQLiteValueCoder.decode(value, as: .uri)
+        case (.uuid, _): return dialect.decode(value, as: .uuid)
+        case (.uri, _): return dialect.decode(value, as: .uri)
         default:
             switch value {
             case .null: return .null

@@ -13,7 +13,7 @@ import StoreCore
 ///     CASE WHEN t0.ZFELT = ?1 THEN ?2 ELSE ?3 END
 /// ```
 extension QueryTranslator {
-    func operand(_ expression: StoreExpression, _ scope: QueryScope) throws -> QueryOperand {
+    package func operand(_ expression: StoreExpression, _ scope: QueryScope) throws -> QueryOperand {
         switch expression {
         case .constant(let value):
             return .scalar(constant(value))
@@ -65,12 +65,12 @@ extension QueryTranslator {
 
     // MARK: Functions
 
-    static let binaryFunctions: Set<String> = [
+    package static let binaryFunctions: Set<String> = [
         "add:to:", "from:subtract:", "multiply:by:", "divide:by:", "modulus:by:", "raise:toPower:",
         "bitwiseAnd:with:", "bitwiseOr:with:", "bitwiseXor:with:", "leftshift:by:", "rightshift:by:",
     ]
 
-    static let unaryFunctions: [String: String] = [
+    package static let unaryFunctions: [String: String] = [
         "abs:": "abs", "sqrt:": "sqrt", "log:": "log10", "ln:": "ln", "exp:": "exp",
         "floor:": "floor", "ceiling:": "ceil", "trunc:": "trunc", "onesComplement:": "",
     ]
@@ -113,14 +113,14 @@ extension QueryTranslator {
             try require(1)
             let text = args[0].scalar
             guard text.kind.mayBeString else { return .scalar(.null) }
-            let function = name == "lowercase:" ? SQLFunctions.lowercaseName : SQLFunctions.uppercaseName
+            let function = name == "lowercase:" ? schema.dialect.lowercaseFunction : schema.dialect.uppercaseFunction
             return .scalar(SQLScalar(sql: try stowageFunction(function, [text.sql]), kind: .string, nullable: text.nullable || text.kind == .unknown))
         case "canonical:":
             try require(1)
             let text = args[0].scalar
             guard text.kind.mayBeString else { return .scalar(.null) }
             let options = StoreComparison.Options([.caseInsensitive, .diacriticInsensitive]).rawValue
-            return .scalar(SQLScalar(sql: try stowageFunction(SQLFunctions.foldName, [text.sql, String(options)]), kind: .string, nullable: text.nullable || text.kind == .unknown))
+            return .scalar(SQLScalar(sql: try stowageFunction(schema.dialect.foldFunction, [text.sql, String(options)]), kind: .string, nullable: text.nullable || text.kind == .unknown))
         case "length:":
             try require(1)
             return .scalar(try selectorCall("length", args[0].scalar, [], name))
@@ -242,7 +242,7 @@ extension QueryTranslator {
         }
         if value.isNullConstant { return .null }
         func converted(_ kind: SQLKind) throws -> SQLScalar {
-            SQLScalar(sql: try stowageFunction(SQLFunctions.castName, [value.sql, bind(.text(typeName))]), kind: kind, nullable: true)
+            SQLScalar(sql: try stowageFunction(schema.dialect.castFunction, [value.sql, bind(.text(typeName))]), kind: kind, nullable: true)
         }
         let kind = value.kind
         switch typeName {

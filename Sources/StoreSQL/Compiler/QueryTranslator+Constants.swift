@@ -6,7 +6,7 @@ import StoreCore
 /// in-memory evaluator itself — so they give exactly its values and its errors.
 extension QueryTranslator {
     /// Whether the expression reads nothing of the evaluated object and no outer variable.
-    func isConstant(_ expression: StoreExpression) -> Bool {
+    package func isConstant(_ expression: StoreExpression) -> Bool {
         switch expression {
         case .constant: return true
         case .evaluatedObject, .keyPath, .variable: return false
@@ -21,7 +21,7 @@ extension QueryTranslator {
         }
     }
 
-    func isConstant(_ predicate: StorePredicate) -> Bool {
+    package func isConstant(_ predicate: StorePredicate) -> Bool {
         switch predicate {
         case .constant: return true
         case .comparison(let comparison): return isConstant(comparison.left) && isConstant(comparison.right)
@@ -31,12 +31,12 @@ extension QueryTranslator {
     }
 
     /// The value of a constant expression, as an operand.
-    func folded(_ expression: StoreExpression) throws -> QueryOperand {
+    package func folded(_ expression: StoreExpression) throws -> QueryOperand {
         operand(of: try PredicateEvaluator().value(of: expression, on: ConstantSource()))
     }
 
     /// Whether a constant comparison holds.
-    func folded(_ comparison: StoreComparison) throws -> SQLCondition {
+    package func folded(_ comparison: StoreComparison) throws -> SQLCondition {
         try PredicateEvaluator().evaluate(.comparison(comparison), on: ConstantSource()) ? .true : .false
     }
 
@@ -52,8 +52,8 @@ extension QueryTranslator {
 /// The evaluated object of a constant expression: it has no properties (constant expressions
 /// never read it; a key path inside a constant `SUBQUERY` reads the element instead).
 private struct ConstantSource: PredicateEvaluationSource {
-    var evaluationObjectID: ManagedObjectID? { nil }
-    func evaluationValue(forKey key: String) throws -> EvaluatedValue {
+    package var evaluationObjectID: ManagedObjectID? { nil }
+    package func evaluationValue(forKey key: String) throws -> EvaluatedValue {
         throw FetchError(.invalidKeyPath, "a constant expression has no property '\(key)'")
     }
 }

@@ -11,7 +11,7 @@ import StoreCore
 /// reports                .collection(FROM ZREPORT t1 WHERE t1.ZQUAKE = t0.Z_PK, element t1)
 /// {1, depth}             .list([?1, t0.ZDEPTH])
 /// ```
-indirect enum QueryOperand {
+package indirect enum QueryOperand {
     case scalar(SQLScalar)
     case object(ObjectReference)
     case collection(RowCollection)
@@ -19,7 +19,7 @@ indirect enum QueryOperand {
 
     /// The operand read as one value, as the evaluator's `storeValue` does: an object is its ID
     /// (its key), a collection is NULL.
-    var scalar: SQLScalar {
+    package var scalar: SQLScalar {
         switch self {
         case .scalar(let value): value
         case .object(let object): SQLScalar(sql: object.key, kind: .object(object.entity.name), nullable: object.nullable)
@@ -27,7 +27,7 @@ indirect enum QueryOperand {
         }
     }
 
-    var isCollection: Bool {
+    package var isCollection: Bool {
         switch self {
         case .collection, .list: true
         case .scalar, .object: false
@@ -37,16 +37,16 @@ indirect enum QueryOperand {
 
 /// A scalar SQL expression with its kind, whether it can be NULL, and its value when it is a
 /// constant.
-struct SQLScalar {
-    var sql: String
-    var kind: SQLKind
-    var nullable: Bool
+package struct SQLScalar {
+    package var sql: String
+    package var kind: SQLKind
+    package var nullable: Bool
     /// The value of a constant (bound or written inline).
-    var constant: StoreValue?
+    package var constant: StoreValue?
     /// The attribute type of a column (or of its minimum or maximum), for reading it back exactly.
-    var attributeType: AttributeType?
+    package var attributeType: AttributeType?
 
-    init(sql: String, kind: SQLKind, nullable: Bool = true, constant: StoreValue? = nil, attributeType: AttributeType? = nil) {
+    package init(sql: String, kind: SQLKind, nullable: Bool = true, constant: StoreValue? = nil, attributeType: AttributeType? = nil) {
         self.sql = sql
         self.kind = kind
         self.nullable = nullable
@@ -54,41 +54,41 @@ struct SQLScalar {
         self.attributeType = attributeType
     }
 
-    static let null = SQLScalar(sql: "NULL", kind: .null, nullable: true, constant: .null)
+    package static let null = SQLScalar(sql: "NULL", kind: .null, nullable: true, constant: .null)
 
-    var isNullConstant: Bool { constant?.isNull == true }
+    package var isNullConstant: Bool { constant?.isNull == true }
 }
 
 /// An object reached by a key path: the SQL of its `Z_PK` (`t0.Z_PK`, or a foreign key such as
 /// `t0.ZREGION`), the alias of its row once joined, its declared entity, and the query level
 /// whose FROM clause receives the join.
-struct ObjectReference {
-    var key: String
-    var alias: String?
-    var entity: EntityDescription
-    var level: QueryLevel
-    var nullable: Bool
+package struct ObjectReference {
+    package var key: String
+    package var alias: String?
+    package var entity: EntityDescription
+    package var level: QueryLevel
+    package var nullable: Bool
 }
 
 /// Rows of a correlated subquery — a to-many relationship, a subquery, a list turned into a
 /// derived table — with the value of one element per row.
 ///
 /// Rendered as `SELECT <x> FROM <level.from> WHERE <level.conditions>`.
-struct RowCollection {
-    var level: QueryLevel
+package struct RowCollection {
+    package var level: QueryLevel
     /// Each row's element: a scalar or an object (never a collection: nested ones are joined in).
-    var element: QueryOperand
+    package var element: QueryOperand
     /// Whether equal elements count once (`@distinctUnionOfObjects`).
-    var distinct = false
+    package var distinct = false
     /// When the collection was reached through a to-one that can be NULL, the SQL that is NULL
     /// exactly then: the evaluator then has NULL, not an empty collection (`region.quakes == nil`).
-    var nullWhenNull: String?
+    package var nullWhenNull: String?
     /// How the rows are ordered for index subscripts (`[FIRST]`, `[n]`).
-    var order: RowOrder = .none(FetchError(.unsupported, "an index subscript of this collection does not compile to SQL"))
+    package var order: RowOrder = .none(FetchError(.unsupported, "an index subscript of this collection does not compile to SQL"))
 }
 
 /// How a collection's rows are ordered for index subscripts, as the evaluator orders them.
-enum RowOrder {
+package enum RowOrder {
     /// By a position column (the `Z_FOK_…` of an ordered relationship).
     case position(String)
     /// Members of an unordered to-many, by their key (`Z_PK`): FIRST is the lowest, LAST the highest.
@@ -103,40 +103,40 @@ enum RowOrder {
 ///
 /// A class: key paths compiled anywhere below a level add their joins to it, and it is rendered
 /// after everything that uses it has been compiled.
-final class QueryLevel {
-    private(set) var from: [String]
-    private(set) var conditions: [String] = []
+package final class QueryLevel {
+    package private(set) var from: [String]
+    package private(set) var conditions: [String] = []
     private var joins: [String: String] = [:]
 
-    init(_ base: String, conditions: [String] = []) {
+    package init(_ base: String, conditions: [String] = []) {
         from = [base]
         self.conditions = conditions
     }
 
     /// Adds a condition on the level's rows (`1` is left out).
-    func restrict(_ condition: String) {
+    package func restrict(_ condition: String) {
         if condition != "1" { conditions.append(condition) }
     }
 
     /// ` WHERE a AND b`, or nothing.
-    var whereClause: String {
+    package var whereClause: String {
         conditions.isEmpty ? "" : " WHERE " + conditions.joined(separator: " AND ")
     }
 
     /// `SELECT <columns> FROM … WHERE …`, with `extra` conditions.
-    func select(_ columns: String, extra: [String] = []) -> String {
+    package func select(_ columns: String, extra: [String] = []) -> String {
         let all = conditions + extra.filter { $0 != "1" }
         return "SELECT \(columns) FROM \(sql)" + (all.isEmpty ? "" : " WHERE " + all.joined(separator: " AND "))
     }
 
     /// The alias joined for `key`, if any.
-    func alias(joinedOn key: String) -> String? { joins[key] }
+    package func alias(joinedOn key: String) -> String? { joins[key] }
 
     /// Appends a join; `key` names it for reuse.
-    func append(_ join: String, key: String? = nil, alias: String? = nil) {
+    package func append(_ join: String, key: String? = nil, alias: String? = nil) {
         from.append(join)
         if let key, let alias { joins[key] = alias }
     }
 
-    var sql: String { from.joined(separator: " ") }
+    package var sql: String { from.joined(separator: " ") }
 }

@@ -1,6 +1,6 @@
 import StoreCore
 
-/// The whole model mapped onto Core Data's SQLite layout: entity numbers, one table per root
+/// The whole model mapped onto Core Data's SQL layout: entity numbers, one table per root
 /// entity, a column per stored attribute and to-one relationship, join tables for
 /// many-to-many relationships and `Z_FOK_` columns for ordered ones.
 ///
@@ -10,31 +10,34 @@ import StoreCore
 /// For example:
 ///
 /// ```swift
-/// let schema = SQLiteSchema(model: model)
+/// let schema = SQLSchema(model: model)
 /// schema.tables["Post"]?.table                 // "ZPOST"
 /// schema.tables["Post"]?.column(for: "title")  // ZTITLE
 /// ```
-struct SQLiteSchema: Sendable {
+package struct SQLSchema: Sendable {
     /// Every entity's mapping, by entity name.
-    let tables: [String: EntityTable]
+    package let tables: [String: EntityTable]
     /// Entity names by `Z_ENT`.
-    let entityNames: [Int64: String]
+    package let entityNames: [Int64: String]
     /// The tables to create: one per root entity, with every column of its hierarchy.
-    let rootTables: [RootTable]
-    let joinTables: [JoinTable]
+    package let rootTables: [RootTable]
+    package let joinTables: [JoinTable]
     /// R-tree fetch indexes by entity name and index name.
-    let rTreeIndexes: [String: [String: RTreeIndex]]
+    package let rTreeIndexes: [String: [String: RTreeIndex]]
+    /// What the store's database does its own way.
+    package let dialect: any SQLDialect
 
-    struct RootTable: Sendable {
-        let name: String
-        let rootEntity: String
+    package struct RootTable: Sendable {
+        package let name: String
+        package let rootEntity: String
         /// Attribute, foreign-key and order columns with their declared SQL types, in order.
-        let columns: [(name: String, type: String)]
+        package let columns: [(name: String, type: String)]
     }
 
     /// The layout of `model`; `entityNumbers` are those an existing store recorded in
     /// `Z_PRIMARYKEY` (a new store numbers the entities in name order from 1).
-    init(model: ManagedObjectModel, entityNumbers: [String: Int64]? = nil) {
+    package init(model: ManagedObjectModel, entityNumbers: [String: Int64]? = nil, dialect: any SQLDialect) {
+        self.dialect = dialect
         var numbers: [String: Int64] = entityNumbers ?? [:]
         if entityNumbers == nil {
             for (offset, entity) in model.entities.sorted(by: { $0.name < $1.name }).enumerated() {
@@ -191,17 +194,17 @@ struct SQLiteSchema: Sendable {
     /// The `userInfo` key naming a property's column explicitly, for the columns an inferred model
     /// cannot name after a property (`Z1METADATA`, Core Data's hidden inverse of a to-many
     /// without one).
-    static let columnNameKey = "Stowage.SQLiteColumn"
+    package static let columnNameKey = "Stowage.SQLiteColumn"
 
     /// `Z` + the property name, upper-cased, unless ``columnNameKey`` says otherwise. A
     /// composite's element, named by key path, is `Z` + the path with `_` for each dot
     /// (`location.latitude` → `ZLOCATION_LATITUDE`).
-    static func columnName(of property: PropertyDescription) -> String {
+    package static func columnName(of property: PropertyDescription) -> String {
         property.userInfo[columnNameKey] ?? "Z" + property.name.uppercased().replacingOccurrences(of: ".", with: "_")
     }
 
     /// `Z` + the entity name, upper-cased.
-    static func tableName(_ entityName: String) -> String { "Z" + entityName.uppercased() }
+    package static func tableName(_ entityName: String) -> String { "Z" + entityName.uppercased() }
 
     /// The entity followed by its descendants, in entity-number order.
     private static func hierarchy(of entity: EntityDescription, numbers: [String: Int64]) -> [EntityDescription] {
@@ -221,7 +224,7 @@ struct SQLiteSchema: Sendable {
     }
 
     /// The mapping of an entity, or a model error naming it.
-    func table(for entityName: String) throws -> EntityTable {
+    package func table(for entityName: String) throws -> EntityTable {
         guard let table = tables[entityName] else {
             throw ModelError(.unknownEntity, entity: entityName, "the model has no entity named \(entityName)")
         }

@@ -11,56 +11,56 @@ import StoreCore
 /// ```
 /// table ZPOST, Z_ENT 3, columns: title → ZTITLE, blog → ZBLOG (foreign key to ZBLOG.Z_PK)
 /// ```
-struct EntityTable: Sendable {
-    let name: String
+package struct EntityTable: Sendable {
+    package let name: String
     /// `Z_ENT`: 1-based, in entity-name order.
-    let number: Int64
+    package let number: Int64
     /// The super-entity's number, 0 for a root entity (`Z_PRIMARYKEY.Z_SUPER`).
-    let superNumber: Int64
+    package let superNumber: Int64
     /// The root entity's name; its table holds this entity's rows.
-    let rootName: String
+    package let rootName: String
     /// `Z` + the root entity's name, upper-cased.
-    let table: String
+    package let table: String
     /// This entity's number and its descendants'.
-    let entityNumbers: [Int64]
+    package let entityNumbers: [Int64]
     /// Attributes and to-one relationships, inherited ones included, in a fixed order: the
     /// columns a snapshot is read from.
-    let columns: [Column]
-    let columnsByProperty: [String: Int]
+    package let columns: [Column]
+    package let columnsByProperty: [String: Int]
     /// To-many relationships, inherited ones included.
-    let toMany: [String: ToManyStorage]
+    package let toMany: [String: ToManyStorage]
 
     /// Whether a fetch of this entity must filter on `Z_ENT` (it shares its table with others).
-    let sharesTable: Bool
+    package let sharesTable: Bool
 
     /// `INSERT INTO <table> (Z_PK, Z_ENT, Z_OPT, <columns>) VALUES (?, ?, 1, ?…)`, built once.
-    var insertSQL: String {
+    package var insertSQL: String {
         "INSERT INTO \(table) (Z_PK, Z_ENT, Z_OPT\(columns.map { ", " + $0.name }.joined())) VALUES (?, ?, 1\(String(repeating: ", ?", count: columns.count)))"
     }
 
-    func column(for property: String) -> Column? {
+    package func column(for property: String) -> Column? {
         columnsByProperty[property].map { columns[$0] }
     }
 }
 
 /// One stored attribute or to-one relationship of an entity.
-struct Column: Sendable {
-    enum Kind: Sendable {
+package struct Column: Sendable {
+    package enum Kind: Sendable {
         case attribute(AttributeType, externalStorage: Bool)
         /// A foreign key: the destination's `Z_PK`. `orderColumn` is the `Z_FOK_` column when
         /// the inverse is an ordered to-many.
         case toOne(destination: String, orderColumn: String?)
     }
 
-    let property: String
+    package let property: String
     /// The property's index in its entity's ``EntityDescription/properties`` (where snapshots hold its value).
-    let propertyIndex: Int
+    package let propertyIndex: Int
     /// `Z` + the property name, upper-cased (a numeric suffix when sub-entities clash).
-    let name: String
-    let kind: Kind
+    package let name: String
+    package let kind: Kind
 
     /// The SQL type Core Data declares for the column.
-    var declaredType: String {
+    package var declaredType: String {
         switch kind {
         case .toOne: "INTEGER"
         case .attribute(let type, _):
@@ -77,7 +77,7 @@ struct Column: Sendable {
 }
 
 /// Where a to-many relationship's members are found.
-enum ToManyStorage: Sendable {
+package enum ToManyStorage: Sendable {
     /// One-to-many: the destination table's foreign-key column points back at the owner, and
     /// `orderColumn` (`Z_FOK_<INVERSE>`) keeps the order of an ordered relationship.
     case foreignKey(destination: String, table: String, column: String, orderColumn: String?)
@@ -85,7 +85,7 @@ enum ToManyStorage: Sendable {
     /// in `memberColumn`; `orderColumn` keeps the members' order for an ordered relationship.
     case joinTable(destination: String, table: String, ownerColumn: String, memberColumn: String, orderColumn: String?)
 
-    var destination: String {
+    package var destination: String {
         switch self {
         case .foreignKey(let destination, _, _, _), .joinTable(let destination, _, _, _, _): destination
         }
@@ -93,12 +93,12 @@ enum ToManyStorage: Sendable {
 }
 
 /// A many-to-many join table, created once for the pair of relationships it serves.
-struct JoinTable: Sendable, Hashable {
-    let name: String
+package struct JoinTable: Sendable, Hashable {
+    package let name: String
     /// The keys of objects that own the relationship the table is named after.
-    let ownerColumn: String
+    package let ownerColumn: String
     /// The keys of their members.
-    let memberColumn: String
+    package let memberColumn: String
     /// `Z_FOK_` columns for the sides that are ordered.
-    let orderColumns: [String]
+    package let orderColumns: [String]
 }

@@ -10,14 +10,14 @@ import Foundation
 /// ```swift
 /// try statement.bind([.text("Misty Morning"), .integer(3)])
 /// ```
-enum SQLValue: Hashable, Sendable, CustomStringConvertible {
+package enum SQLValue: Hashable, Sendable, CustomStringConvertible {
     case null
     case integer(Int64)
     case real(Double)
     case text(String)
     case blob(Data)
 
-    var description: String {
+    package var description: String {
         switch self {
         case .null: "NULL"
         case .integer(let value): String(value)

@@ -14,7 +14,7 @@ import StoreCore
 ///                              ORDER BY t2.Z_FOK_HIGHLIGHTOF, t2.Z_PK LIMIT 1 OFFSET 1)
 /// ```
 extension QueryTranslator {
-    func indexed(_ arguments: [StoreExpression], _ scope: QueryScope) throws -> QueryOperand {
+    package func indexed(_ arguments: [StoreExpression], _ scope: QueryScope) throws -> QueryOperand {
         guard arguments.count == 2 else {
             throw FetchError(.invalidArgument, "\(StoreExpression.indexFunctionName) takes 2 argument(s), got \(arguments.count)")
         }
