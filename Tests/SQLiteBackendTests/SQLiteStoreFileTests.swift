@@ -105,4 +105,20 @@ final class SQLiteStoreFileTests: XCTestCase {
             XCTAssertEqual((error as? StoreError)?.code, .incompatibleModel, "\(error)")
         }
     }
+
+    func testARefusedOpenLeavesARollbackJournalStoreAsItWas() throws {
+        let directory = try TemporaryDirectory()
+        let url = directory.file("Journal.sqlite")
+        let created = try TestStack.sqliteContainer(at: url) { $0.setSQLitePragma("journal_mode", "DELETE") }
+        for store in created.persistentStoreCoordinator.persistentStores { try created.persistentStoreCoordinator.removePersistentStore(store) }
+        let before = try Data(contentsOf: url)
+        let other = try ManagedObjectModel { EntityDescription("Note") { .attribute("text", .string) } }
+        XCTAssertThrowsError(try TestStack.sqliteContainer(other, at: url)) { error in
+            XCTAssertEqual((error as? StoreError)?.code, .incompatibleModel, "\(error)")
+        }
+        XCTAssertEqual(try Data(contentsOf: url), before, "the file is byte for byte as it was (still a rollback-journal database)")
+        XCTAssertFalse(FileManager.default.fileExists(atPath: url.path + "-wal"))
+        let connection = try SQLiteConnection(path: url.path, mode: .readOnly, log: .disabled)
+        XCTAssertEqual(try connection.scalar("PRAGMA journal_mode"), .text("delete"))
+    }
 }

@@ -45,10 +45,22 @@ final class ConnectionPool: @unchecked Sendable {
         try prepare(writer)
     }
 
+    /// Every pragma but `journal_mode`, which changes the file itself: it waits for
+    /// ``setJournalMode()``, once the store has accepted the file.
     private func prepare(_ connection: SQLiteConnection) throws {
         connection.setBusyTimeout(configuration.busyTimeout)
-        for pragma in configuration.pragmas {
+        for pragma in configuration.pragmas where pragma.name.lowercased() != "journal_mode" {
             try connection.execute("PRAGMA \(pragma.name) = \(pragma.value)")
+        }
+    }
+
+    /// Sets the configured journal mode (WAL by default) on the writer. A store calls it only
+    /// after its checks accepted the file, so a refused open leaves the file as it was.
+    func setJournalMode() throws {
+        try write { writer in
+            for pragma in configuration.pragmas where pragma.name.lowercased() == "journal_mode" {
+                try writer.execute("PRAGMA \(pragma.name) = \(pragma.value)")
+            }
         }
     }
 

@@ -66,6 +66,8 @@ public final class SQLiteStore: PersistentStore {
         do {
             pool = try ConnectionPool(path: inMemory ? ":memory:" : url.path, configuration: options.poolConfiguration(inMemory: inMemory))
             let opened = try StoreOpener(pool: pool, model: model, url: url, readOnly: isReadOnly).open()
+            // Only now that the store accepted the file may the file change (WAL is in its header).
+            try pool.setJournalMode()
             schema = opened.schema
             storedMetadata = Mutex(opened.metadata)
             identifier = opened.metadata.storeUUID

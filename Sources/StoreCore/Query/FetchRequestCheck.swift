@@ -15,7 +15,10 @@
 /// ```
 enum FetchRequestCheck {
     static func check(_ request: StoreFetchRequest, entity: EntityDescription) throws(FetchError) {
-        if let predicate = request.predicate { try check(predicate, entity: entity) }
+        if let predicate = request.predicate {
+            try predicate.checkTreeDepth()
+            try check(predicate, entity: entity)
+        }
         for sort in request.sortDescriptors { try check(path: sort.keyPath, from: entity) }
     }
 

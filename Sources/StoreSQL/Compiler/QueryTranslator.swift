@@ -45,28 +45,38 @@ package final class QueryTranslator {
     /// The statement with its parameters renumbered densely in order of first use, and only
     /// the bindings it uses (compiling binds some values that simplification then drops, and
     /// SQLite refuses values for parameters a statement does not have).
+    ///
+    /// One pass over the statement's bytes (each `?` is followed by its digits only).
     package func finish(_ sql: String) -> CompiledQuery {
         var renumbered: [Int: Int] = [:]
         var used: [SQLValue] = []
         var result = ""
         result.reserveCapacity(sql.utf8.count)
-        var characters = sql[...]
-        while let mark = characters.firstIndex(of: "?") {
-            result += characters[..<mark]
-            let digits = characters[characters.index(after: mark)...].prefix(while: \.isASCII).prefix(while: \.isNumber)
-            characters = characters[digits.endIndex...]
-            guard let number = Int(digits), number >= 1, number <= bindings.count else {
-                result += "?" + digits
+        let bytes = Array(sql.utf8)
+        var copied = 0, position = 0
+        while position < bytes.count {
+            guard bytes[position] == UInt8(ascii: "?") else {
+                position += 1
                 continue
             }
-            let new = renumbered[number] ?? {
-                used.append(bindings[number - 1])
-                renumbered[number] = used.count
-                return used.count
-            }()
-            result += "?\(new)"
+            var end = position + 1, number = 0
+            while end < bytes.count, end - position <= 9, (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(bytes[end]) {
+                number = number * 10 + Int(bytes[end] - UInt8(ascii: "0"))
+                end += 1
+            }
+            if end > position + 1, number >= 1, number <= bindings.count {
+                let new = renumbered[number] ?? {
+                    used.append(bindings[number - 1])
+                    renumbered[number] = used.count
+                    return used.count
+                }()
+                result += String(decoding: bytes[copied..<position], as: UTF8.self)
+                result += "?\(new)"
+                copied = end
+            }
+            position = end
         }
-        result += characters
+        result += String(decoding: bytes[copied...], as: UTF8.self)
         return CompiledQuery(sql: result, bindings: used)
     }
 

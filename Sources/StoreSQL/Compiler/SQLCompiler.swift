@@ -108,6 +108,7 @@ package struct FilteredFetch {
             level.restrict(numbers.count == 1 ? "t0.Z_ENT = \(numbers[0])" : "t0.Z_ENT IN (\(numbers.map(String.init).joined(separator: ", ")))")
         }
         guard let predicate = request.predicate else { return }
+        try predicate.checkTreeDepth()
         let conjuncts = Self.conjuncts(of: predicate)
         for lookup in try translator.rTreeConditions(conjuncts, entity: entity, rootKey: "t0.Z_PK") {
             level.restrict(lookup)

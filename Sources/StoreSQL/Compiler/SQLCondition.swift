@@ -36,7 +36,7 @@ package struct SQLCondition {
         let kept = parts.filter { !$0.isTrue }
         if kept.isEmpty { return .true }
         if kept.count == 1 { return kept[0] }
-        return SQLCondition(sql: "(" + kept.map(\.sql).joined(separator: " AND ") + ")", isTwoValued: kept.allSatisfy(\.isTwoValued))
+        return SQLCondition(sql: grouped(kept.map(\.sql), " AND "), isTwoValued: kept.allSatisfy(\.isTwoValued))
     }
 
     /// The disjunction (FALSE when empty).
@@ -45,6 +45,21 @@ package struct SQLCondition {
         let kept = parts.filter { !$0.isFalse }
         if kept.isEmpty { return .false }
         if kept.count == 1 { return kept[0] }
-        return SQLCondition(sql: "(" + kept.map(\.sql).joined(separator: " OR ") + ")", isTwoValued: kept.allSatisfy(\.isTwoValued))
+        return SQLCondition(sql: grouped(kept.map(\.sql), " OR "), isTwoValued: kept.allSatisfy(\.isTwoValued))
+    }
+
+    /// The largest run of terms joined without parentheses.
+    static let groupSize = 32
+
+    /// `(a OR b OR …)`; a chain longer than ``groupSize`` is parenthesized in groups, nested as
+    /// a balanced tree, because databases parse a flat chain into a tree as deep as the chain
+    /// (SQLite refuses one deeper than 1,000: "Expression tree is too large").
+    private static func grouped(_ terms: [String], _ separator: String) -> String {
+        guard terms.count > groupSize else { return "(" + terms.joined(separator: separator) + ")" }
+        let groupLength = (terms.count + groupSize - 1) / groupSize
+        let groups = stride(from: 0, to: terms.count, by: groupLength).map { start in
+            grouped(Array(terms[start..<min(start + groupLength, terms.count)]), separator)
+        }
+        return "(" + groups.joined(separator: separator) + ")"
     }
 }

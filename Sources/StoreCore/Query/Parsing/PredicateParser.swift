@@ -7,6 +7,11 @@
 struct PredicateParser {
     /// How deeply parentheses, NOT, unary minus, aggregates and functions may nest.
     static let maximumDepth = 48
+    /// How deep the tree of a whole predicate or expression may be: each operator of a chain
+    /// (`a + b + c`, `x & y & z`) is a level, as the tree nests one node per operator. Walking
+    /// a tree recursively (evaluating, folding constants, printing, compiling to SQL) is safe
+    /// far beyond this on any thread's stack; a longer chain is refused as too deep.
+    static let maximumTreeDepth = 256
 
     let format: String
     var tokens: [PredicateToken]
@@ -35,6 +40,7 @@ struct PredicateParser {
         var parser = try PredicateParser(format: format, arguments: arguments)
         let predicate = try parser.parseOr()
         try parser.finish(expecting: "AND, OR or the end of the predicate")
+        try parser.checkTreeDepth(predicate.treeDepth)
         return predicate
     }
 
@@ -43,7 +49,18 @@ struct PredicateParser {
         var parser = try PredicateParser(format: format, arguments: arguments)
         let expression = try parser.parseExpression()
         try parser.finish(expecting: "an operator or the end of the expression")
+        try parser.checkTreeDepth(expression.treeDepth)
         return expression
+    }
+
+    /// Refuses a tree deeper than ``maximumTreeDepth`` (a long chain of operators).
+    func checkTreeDepth(_ depth: Int) throws(PredicateSyntaxError) {
+        guard depth <= Self.maximumTreeDepth else {
+            throw PredicateSyntaxError(
+                .nestingTooDeep,
+                "the expression is \(depth) levels deep (each operator of a chain such as a + b + c is a level); at most \(Self.maximumTreeDepth)",
+                format: format, offset: 0)
+        }
     }
 
     mutating func finish(expecting expected: String) throws(PredicateSyntaxError) {
