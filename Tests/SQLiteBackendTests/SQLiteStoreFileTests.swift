@@ -121,4 +121,27 @@ final class SQLiteStoreFileTests: XCTestCase {
         let connection = try SQLiteConnection(path: url.path, mode: .readOnly, log: .disabled)
         XCTAssertEqual(try connection.scalar("PRAGMA journal_mode"), .text("delete"))
     }
+
+    func testADamagedPrimaryKeyTableIsRefusedNamingTheRowInsteadOfHanging() throws {
+        let damages = [
+            "UPDATE Z_PRIMARYKEY SET Z_SUPER = (SELECT Z_ENT FROM Z_PRIMARYKEY WHERE Z_NAME = 'Comment') WHERE Z_NAME = 'Post'; UPDATE Z_PRIMARYKEY SET Z_SUPER = (SELECT Z_ENT FROM Z_PRIMARYKEY WHERE Z_NAME = 'Post') WHERE Z_NAME = 'Comment'",
+            "UPDATE Z_PRIMARYKEY SET Z_ENT = 0 WHERE Z_NAME = 'Tag'",
+            "UPDATE Z_PRIMARYKEY SET Z_SUPER = 999 WHERE Z_NAME = 'Photo'",
+        ]
+        for damage in damages {
+            let stack = try SQLiteTestStore()
+            try stack.savePosts(["a"])
+            let url = stack.url
+            for store in stack.container.persistentStoreCoordinator.persistentStores { try stack.container.persistentStoreCoordinator.removePersistentStore(store) }
+            let connection = try SQLiteConnection(path: url.path, mode: .readWrite, log: .disabled)
+            try connection.execute(damage)
+            XCTAssertThrowsError(try SQLiteModelInference(url: url).infer(), damage) { error in
+                XCTAssertEqual((error as? StoreError)?.code, .corrupt, "\(error)")
+                XCTAssertTrue("\(error)".contains("Z_PRIMARYKEY"), "\(error)")
+            }
+            XCTAssertThrowsError(try TestStack.sqliteContainer(at: url), damage) { error in
+                XCTAssertEqual((error as? StoreError)?.code, .corrupt, "\(error)")
+            }
+        }
+    }
 }

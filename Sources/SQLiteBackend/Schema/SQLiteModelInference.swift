@@ -19,7 +19,7 @@ import StoreSQL
 struct SQLiteModelInference {
     let url: URL
 
-    struct PrimaryKeyRow { let number: Int64; let name: String; let superNumber: Int64 }
+    typealias PrimaryKeyRow = PrimaryKeyTable.Row
     struct ColumnInfo { let name: String; let type: String }
 
     func infer() throws -> InferredModel {
@@ -51,12 +51,7 @@ struct SQLiteModelInference {
                 foreignKeyIndexes.insert(String(name.dropFirst(table.count + 1).dropLast("_INDEX".count)) + "@" + table)
             }
         }
-        var rows: [PrimaryKeyRow] = []
-        try connection.query("SELECT Z_ENT, Z_NAME, Z_SUPER FROM Z_PRIMARYKEY ORDER BY Z_ENT") { row in
-            if let name = row.string(at: 1) {
-                rows.append(PrimaryKeyRow(number: row.int64(at: 0), name: name, superNumber: row.isNull(at: 2) ? 0 : row.int64(at: 2)))
-            }
-        }
+        let rows = try PrimaryKeyTable.read(on: connection, url: url)
 
         var builder = InferredModelBuilder()
         builder.metadata = try metadataText(on: connection)

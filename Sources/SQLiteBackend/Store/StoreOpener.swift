@@ -83,9 +83,7 @@ struct StoreOpener {
     /// renaming identifier (`elementID`), as Core Data maps it.
     private func entityNumbers(on connection: SQLiteConnection) throws -> [String: Int64] {
         var stored: [String: Int64] = [:]
-        try connection.query("SELECT Z_ENT, Z_NAME FROM Z_PRIMARYKEY") { row in
-            if let name = row.string(at: 1) { stored[name] = row.int64(at: 0) }
-        }
+        for row in try PrimaryKeyTable.read(on: connection, url: url) { stored[row.name] = row.number }
         let modelNames = Set(model.entities.map(\.name))
         var numbers: [String: Int64] = [:]
         for entity in model.entities {
