@@ -46,9 +46,20 @@ package struct BinaryPropertyListReader: Sendable {
     ///
     /// - Throws: ``PropertyListError`` for anything but a well-formed list within ``limits``.
     /// - Complexity: O(*n*) in the size of `data`.
+    ///
+    /// The node limit is also proportional to the input (``proportionalValueCount(forSize:)``): a
+    /// few hundred bytes of shared references cannot make a reader build millions of nodes.
     package func read(_ data: Data) throws(PropertyListError) -> PropertyListValue {
         let table = try BinaryPropertyListTable([UInt8](data))
-        return try read(objectAt: table.topObject, of: table)
+        var bounded = self
+        bounded.limits.maxValueCount = min(limits.maxValueCount, Self.proportionalValueCount(forSize: data.count))
+        return try bounded.read(objectAt: table.topObject, of: table)
+    }
+
+    /// The most nodes a list of `size` bytes may expand to: 64 per byte, and never fewer than
+    /// 4,096 (an object takes at least one byte, so a list without shared references always fits).
+    package static func proportionalValueCount(forSize size: Int) -> Int {
+        max(4_096, size.multipliedReportingOverflow(by: 64).overflow ? Int.max : size * 64)
     }
 
     /// Decodes object `index` of an already opened table and everything it contains, within

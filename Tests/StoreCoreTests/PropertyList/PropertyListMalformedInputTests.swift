@@ -92,6 +92,15 @@ final class PropertyListMalformedInputTests: XCTestCase {
         assertRefused(handmade([[0x10, 0x01]] + levels, top: 40), .tooManyValues)
     }
 
+    func testTheNodeLimitIsProportionalToTheInput() {
+        // 2^16 - 1 nodes from about 70 bytes: far below the default limit of 10 million, but a
+        // list that small may not expand that far (a 528-byte Z_METADATA once took 10 s and 532 MB).
+        let levels = (1...15).map { [0xA2, UInt8($0 - 1), UInt8($0 - 1)] }
+        let data = handmade([[0x10, 0x01]] + levels, top: 15)
+        assertRefused(data, .tooManyValues)
+        XCTAssertEqual(BinaryPropertyListReader.proportionalValueCount(forSize: 528), 33_792)
+    }
+
     func testModestSharingIsReadAndCountedExpanded() throws {
         let levels = (1...10).map { [0xA2, UInt8($0 - 1), UInt8($0 - 1)] }
         let data = handmade([[0x10, 0x01]] + levels, top: 10)
