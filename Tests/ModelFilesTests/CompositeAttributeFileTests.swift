@@ -41,7 +41,8 @@ final class CompositeAttributeFileTests: XCTestCase {
         XCTAssertEqual(quake.attributesByName["magnitude.richter"]?.defaultValue, .double(0))
 
         // The model works on SQLite, the one store type Core Data keeps composites in.
-        let context = try BackendStack(.sqlite, model: version.model).newContext()
+        let stack = try BackendStack(.sqlite, model: version.model)   // kept: it owns the store's directory
+        let context = stack.newContext()
         try context.performAndWait {
             let object = try context.insertNewObject(forEntityName: "Quake")
             try object.setValue(["richter": 6.1, "measured": ["station": 3]], forKey: "magnitude")
@@ -49,6 +50,7 @@ final class CompositeAttributeFileTests: XCTestCase {
             let request = FetchRequest<ManagedObject>(entityName: "Quake", predicate: try StorePredicate(format: "magnitude.measured.station == 3 AND magnitude.richter > 6"))
             XCTAssertEqual(try context.count(for: request), 1)
         }
+        withExtendedLifetime(stack) {}
     }
 
     func testACompositeThatContainsItselfIsAnErrorAndAMissingOneAWarning() throws {

@@ -90,7 +90,11 @@ public final class AtomicStore: PersistentStore {
             guard let url = description.url else {
                 throw StoreError(.invalidOption, "a \(type.rawValue) store needs a file URL in its description")
             }
-            if let existing = DurableFile.identity(of: url), existing.size > 0 {
+            if !description.isReadOnly { DurableFile.removeStaleTemporaryFiles(of: url) }
+            if let existing = DurableFile.identity(of: url), existing.size == 0 {
+                throw StoreError(.wrongFormat, url: url, "the file is empty, so it is not a \(type.rawValue) store; it was left untouched")
+            }
+            if let existing = DurableFile.identity(of: url) {
                 var file = try format.read(try DurableFile.read(url), model: model)
                 try Self.checkModel(of: file, against: model, migrating: description.shouldMigrateStoreAutomatically, url: url)
                 let highestKey = file.objects.withUnsafeBufferPointer { objects in

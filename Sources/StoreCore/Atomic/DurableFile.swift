@@ -55,6 +55,8 @@ package enum DurableFile {
         let temporary = directory.appendingPathComponent(".\(url.lastPathComponent).\(UUID().uuidString).tmp")
         let descriptor = open(temporary.path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
         guard descriptor >= 0 else { throw failure("cannot create a temporary file in the store's directory", url) }
+        // Held until the descriptor closes: a temporary file nobody holds is a crashed writer's.
+        _ = flock(descriptor, LOCK_EX)
         var written = 0
         let wroteAll: Bool = data.withUnsafeBytes { buffer in
             guard let base = buffer.baseAddress else { return true }
@@ -80,6 +82,26 @@ package enum DurableFile {
         if directoryDescriptor >= 0 {
             fsync(directoryDescriptor)
             close(directoryDescriptor)
+        }
+    }
+
+    /// Removes the temporary files crashed writers left beside `url` (`.<name>.<UUID>.tmp`):
+    /// only those no live writer holds (each writer holds a lock on its own until it is renamed
+    /// into place) and that have not been written for a minute. Failures are ignored: a
+    /// leftover is harmless, only untidy.
+    package static func removeStaleTemporaryFiles(of url: URL) {
+        let directory = url.deletingLastPathComponent()
+        let prefix = ".\(url.lastPathComponent)."
+        guard let names = try? FileManager.default.contentsOfDirectory(atPath: directory.path) else { return }
+        for name in names where name.hasPrefix(prefix) && name.hasSuffix(".tmp") && name.count == prefix.count + 36 + 4 {
+            let path = directory.appendingPathComponent(name).path
+            guard let modified = (try? FileManager.default.attributesOfItem(atPath: path))?[.modificationDate] as? Date,
+                Date().timeIntervalSince(modified) > 60
+            else { continue }
+            let descriptor = open(path, O_RDONLY | O_CLOEXEC)
+            guard descriptor >= 0 else { continue }
+            if flock(descriptor, LOCK_EX | LOCK_NB) == 0 { unlink(path) }
+            close(descriptor)
         }
     }
 
