@@ -15,10 +15,12 @@ import StoreTestSupport
 
 let arguments = CommandLine.arguments
 let once = arguments.count == 4 && arguments[3] == "--once"
+// `--history`: the save loop with persistent history on (CrashSafetyTests on SQLite).
+let withHistory = arguments.count == 4 && arguments[3] == "--history"
 let migrateWithMapping = arguments.count == 4 && arguments[3] == "--migrate-mapping"
 let migrate = arguments.count == 4 && arguments[3] == "--migrate" || migrateWithMapping
-guard arguments.count == 3 || once || migrate else {
-    FileHandle.standardError.write(Data("usage: stowage-save-loop <store type> <store file> [--once | --migrate | --migrate-mapping]\n".utf8))
+guard arguments.count == 3 || once || migrate || withHistory else {
+    FileHandle.standardError.write(Data("usage: stowage-save-loop <store type> <store file> [--once | --history | --migrate | --migrate-mapping]\n".utf8))
     exit(2)
 }
 JSONStoreFormat.register()
@@ -42,7 +44,7 @@ if migrate {
 do {
     let container = PersistentContainer(name: "SaveLoop", managedObjectModel: try SaveLoopStore.makeModel())
     var description = PersistentStoreDescription(type: type, url: url)
-    description.isHistoryTrackingEnabled = once
+    description.isHistoryTrackingEnabled = once || withHistory
     container.persistentStoreDescriptions = [description]
     try container.loadPersistentStores()
     let context = container.newBackgroundContext()

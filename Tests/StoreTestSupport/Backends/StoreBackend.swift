@@ -39,8 +39,8 @@ public struct StoreBackend: Sendable, CustomStringConvertible {
     /// Every backend the shared suite covers.
     public static let all: [StoreBackend] = [.memory, .sqlite, .xml, .binary, .json]
 
-    /// The file-backed atomic types the crash-safety test kills a saving process on.
-    public static let crashTested: [StoreBackend] = [.xml, .binary]
+    /// The store types the crash-safety test kills a saving process on (SQLite with history on).
+    public static let crashTested: [StoreBackend] = [.sqlite, .xml, .binary]
 
     /// The types `stowage export` writes in ExportCommandTests, in order, starting from SQLite.
     public static let exportChain = ["xml", "binary", "sqlite"]
