@@ -46,7 +46,8 @@ final class CrashSafetyTests: XCTestCase {
                 kills += 1
             }
             XCTAssertGreaterThan(killedAfterSaving, kills / 5, "\(backend): kills should land while the child saves")
-            XCTAssertGreaterThan(lastState, Int64(kills), "\(backend): the saves went on between kills")
+            // Every kill after a reported save followed at least one more save.
+            XCTAssertGreaterThanOrEqual(lastState, Int64(killedAfterSaving), "\(backend): the saves went on between kills")
             if ProcessInfo.processInfo.environment["STOWAGE_CRASH_CYCLES"] != nil {
                 print("crash campaign: \(backend) \(kills) kills, \(killedAfterSaving) after a reported save, \(lastState) saves acknowledged, 0 failures, \(Int(Date().timeIntervalSince(started))) s")
             }

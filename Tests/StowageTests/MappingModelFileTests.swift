@@ -141,6 +141,23 @@ final class MappingModelFileTests: XCTestCase {
         }
     }
 
+    /// A V1 SQLite store holding one person, Grace Hopper, 85; closed.
+    static func saveGraceHopper(with v1: ManagedObjectModel, in directory: TemporaryDirectory) throws -> URL {
+        let store = directory.file("People.sqlite")
+        let old = PersistentContainer(name: "People", managedObjectModel: v1)
+        old.persistentStoreDescriptions = [PersistentStoreDescription(url: store)]
+        try old.loadPersistentStores()
+        let writer = old.newBackgroundContext()
+        try writer.performAndWait {
+            let grace = try writer.insertNewObject(forEntityName: "Person")
+            try grace.setValue("Grace Hopper", forKey: "name")
+            try grace.setValue(85, forKey: "age")
+            try writer.save()
+        }
+        for loaded in old.persistentStoreCoordinator.persistentStores { try old.persistentStoreCoordinator.removePersistentStore(loaded) }
+        return store
+    }
+
     /// `People.xcdatamodeld` with the two versions of ``MappingModelMigrationTests`` (current: "People 2").
     static func writePeoplePackage(in directory: URL) throws -> URL {
         let package = directory.appendingPathComponent("People.xcdatamodeld", isDirectory: true)
@@ -175,18 +192,7 @@ final class MappingModelFileTests: XCTestCase {
         let bundle = try ManagedObjectModelBundle(contentsOf: package)
         XCTAssertEqual(bundle.packageWarnings.map(\.message), [])
         let v1 = try XCTUnwrap(bundle.version(named: "People")?.model)
-        let store = directory.file("People.sqlite")
-        let old = PersistentContainer(name: "People", managedObjectModel: v1)
-        old.persistentStoreDescriptions = [PersistentStoreDescription(url: store)]
-        try old.loadPersistentStores()
-        let writer = old.newBackgroundContext()
-        try writer.performAndWait {
-            let grace = try writer.insertNewObject(forEntityName: "Person")
-            try grace.setValue("Grace Hopper", forKey: "name")
-            try grace.setValue(85, forKey: "age")
-            try writer.save()
-        }
-        for loaded in old.persistentStoreCoordinator.persistentStores { try old.persistentStoreCoordinator.removePersistentStore(loaded) }
+        let store = try Self.saveGraceHopper(with: v1, in: directory)
 
         let current = try ManagedObjectModel(contentsOf: package)
         XCTAssertEqual(current.migrationMappingModels.count, 1)

@@ -40,18 +40,7 @@ final class MigrateCommandTests: XCTestCase {
         let package = try MappingModelFileTests.writePeoplePackage(in: directory.url)
         let mappings = directory.url.appendingPathComponent("mappings", isDirectory: true)
         let plain = try MappingModelFileTests.writeMappingModel(in: mappings, withPolicy: false)
-        let store = directory.file("People.sqlite")
-        let old = PersistentContainer(name: "People", managedObjectModel: try MappingModelMigrationTests.v1())
-        old.persistentStoreDescriptions = [PersistentStoreDescription(url: store)]
-        try old.loadPersistentStores()
-        let writer = old.newBackgroundContext()
-        try writer.performAndWait {
-            let person = try writer.insertNewObject(forEntityName: "Person")
-            try person.setValue("Grace Hopper", forKey: "name")
-            try person.setValue(85, forKey: "age")
-            try writer.save()
-        }
-        for loaded in old.persistentStoreCoordinator.persistentStores { try old.persistentStoreCoordinator.removePersistentStore(loaded) }
+        let store = try MappingModelFileTests.saveGraceHopper(with: try MappingModelMigrationTests.v1(), in: directory)
 
         let (dryStatus, dry) = try runStowage(["migrate", store.path, "--model", package.path, "--mapping", plain.path, "--dry-run"])
         XCTAssertEqual(dryStatus, 0, dry)
