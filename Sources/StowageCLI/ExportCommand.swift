@@ -11,7 +11,9 @@ struct ExportCommand: ParsableCommand {
         discussion: """
             The input's type is detected from the file. --model names the model the store was \
             written with: `demo` (`stowage demo --path FILE`), an Xcode model file (.xcdatamodeld, \
-            .xcdatamodel) or a compiled one from an app bundle (.momd, .mom).
+            .xcdatamodel) or a compiled one from an app bundle (.momd, .mom). Without it, the \
+            store's own model is used as `stowage inspect` finds it: a Core Data store's cached \
+            copy (Z_MODELCACHE), or a model inferred from the store's layout (docs/inspection.md).
             """
     )
 
@@ -24,17 +26,28 @@ struct ExportCommand: ParsableCommand {
     @Argument(help: "Where to write the new store (nothing may exist there yet).")
     var output: String
 
-    @Option(help: "The model the store was written with: `demo`, or a model file: .xcdatamodeld / .xcdatamodel (Xcode) or .momd / .mom (compiled).")
-    var model: ModelChoice = .demo
+    @Option(help: "The model the store was written with: `demo`, or a model file: .xcdatamodeld / .xcdatamodel (Xcode) or .momd / .mom (compiled). Default: the store's own (cached or inferred).")
+    var model: ModelChoice?
 
     func run() throws {
         let input = URL(fileURLWithPath: store)
         let destination = URL(fileURLWithPath: output)
         let sourceType = try PersistentStoreType(detectingStoreAt: input)
-        let coordinator = PersistentStoreCoordinator(managedObjectModel: try model.make(forStoreAt: input, type: sourceType).model)
-        var description = PersistentStoreDescription(type: sourceType, url: input)
-        description.isReadOnly = true
-        description.shouldMigrateStoreAutomatically = false
+        let managedObjectModel: ManagedObjectModel
+        var description: PersistentStoreDescription
+        if let model {
+            managedObjectModel = try model.make(forStoreAt: input, type: sourceType).model
+            description = PersistentStoreDescription(type: sourceType, url: input)
+            description.isReadOnly = true
+            description.shouldMigrateStoreAutomatically = false
+        } else {
+            // Inspection mode: the store's cached model, or one inferred from its layout.
+            let inferred = try InferredModel(storeAt: input)
+            managedObjectModel = inferred.model
+            description = .inspecting(input, type: sourceType)
+            print("Model: \(inferred.source == .modelCache ? "the store's own copy of its model (Z_MODELCACHE)" : "inferred from the store's layout") — pass --model for the exact one")
+        }
+        let coordinator = PersistentStoreCoordinator(managedObjectModel: managedObjectModel)
         let source = try coordinator.addPersistentStore(with: description)
         let progress = ProgressReporter(label: "Copying \(sourceType.rawValue) → \(type.storeType.rawValue)")
         let exported = try coordinator.migratePersistentStore(source, to: destination, type: type.storeType) { progress.report($0) }

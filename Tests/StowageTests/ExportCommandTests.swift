@@ -67,4 +67,30 @@ final class ExportCommandTests: XCTestCase {
         XCTAssertTrue(output.contains("not a store file"), output)
         XCTAssertFalse(FileManager.default.fileExists(atPath: directory.file("out.xml").path))
     }
+
+    func testExportWithoutAModelUsesTheStoresOwn() throws {
+        // A store of another model than the demo's: the blog of the shared suite, and a store
+        // Apple's Core Data wrote (read through its own cached model when it has one).
+        let directory = try TemporaryDirectory()
+        let blog = directory.file("Blog.sqlite")
+        let container = try TestStack.sqliteContainer(at: blog)
+        let context = container.newBackgroundContext()
+        try context.performAndWait {
+            let post = try Post(context: context)
+            post.title = "Exported"
+            try context.save()
+        }
+        for store in container.persistentStoreCoordinator.persistentStores { try container.persistentStoreCoordinator.removePersistentStore(store) }
+        let output = directory.file("Blog.xml").path
+        let (status, text) = try runStowage(["export", blog.path, "--to", "xml", output])
+        XCTAssertEqual(status, 0, text)
+        XCTAssertTrue(text.contains("inferred from the store's layout"), text)
+        XCTAssertTrue(text.contains("Copied 1 objects"), text)
+        XCTAssertTrue(try String(contentsOfFile: output, encoding: .utf8).contains("Exported"))
+
+        guard let apple = try CoreDataFixtures.copyOfStore("duckduckgo__BrowserServicesKit/Bookmarks_V5.sqlite", into: directory.url) else { return }
+        let (appleStatus, appleText) = try runStowage(["export", apple.path, "--to", "binary", directory.file("Bookmarks.binarystore").path])
+        XCTAssertEqual(appleStatus, 0, appleText)
+        XCTAssertTrue(appleText.contains("Copied"), appleText)
+    }
 }
