@@ -23,20 +23,54 @@ final class SQLiteConnection {
     private var statements: [String: SQLiteStatement] = [:]
 
     init(path: String, mode: Mode, log: SQLLog) throws {
-        var handle: OpaquePointer?
-        var flags = SQLITE_OPEN_NOMUTEX | SQLITE_OPEN_URI
-        flags |= mode == .readOnly ? SQLITE_OPEN_READONLY : (SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE)
-        let code = sqlite3_open_v2(path, &handle, flags, nil)
-        guard code == SQLITE_OK, let handle else {
-            let error = SQLiteError(code: code, connection: handle)
-            sqlite3_close_v2(handle)
-            throw error
+        var handle = try Self.open(path, flags: mode == .readOnly ? SQLITE_OPEN_READONLY : (SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE))
+        // A WAL database on read-only media cannot be read normally: SQLite must create its
+        // `-shm` file. Read-only, such a file is opened as immutable (no locks, no shared memory),
+        // which is what it is. Tried only when the normal read fails that way.
+        if mode == .readOnly, let failure = Self.probe(handle), Self.isUnwritableMedia(failure) {
+            let immutable = try? Self.open(Self.immutableURI(path), flags: SQLITE_OPEN_READONLY)
+            if let immutable, Self.probe(immutable) == nil {
+                sqlite3_close_v2(handle)
+                handle = immutable
+            } else {
+                if let immutable { sqlite3_close_v2(immutable) }
+            }
         }
         self.handle = handle
         self.path = path
         self.log = log
         sqlite3_extended_result_codes(handle, 1)
         SQLFunctions.register(on: self)
+    }
+
+    private static func open(_ path: String, flags: Int32) throws -> OpaquePointer {
+        var handle: OpaquePointer?
+        let code = sqlite3_open_v2(path, &handle, SQLITE_OPEN_NOMUTEX | SQLITE_OPEN_URI | flags, nil)
+        guard code == SQLITE_OK, let handle else {
+            let error = SQLiteError(code: code, connection: handle)
+            sqlite3_close_v2(handle)
+            throw error
+        }
+        return handle
+    }
+
+    /// Reads the schema once; the result code when that fails.
+    private static func probe(_ handle: OpaquePointer) -> Int32? {
+        let code = sqlite3_exec(handle, "SELECT COUNT(*) FROM sqlite_master", nil, nil, nil)
+        return code == SQLITE_OK ? nil : code
+    }
+
+    /// `SQLITE_CANTOPEN` or a `SQLITE_READONLY` code: the file or its `-shm` cannot be created.
+    private static func isUnwritableMedia(_ code: Int32) -> Bool {
+        let primary = code & 0xFF
+        return primary == SQLITE_CANTOPEN || primary == SQLITE_READONLY
+    }
+
+    /// `file:<path>?immutable=1`, the path escaped for a URI.
+    static func immutableURI(_ path: String) -> String {
+        let escaped = path.replacingOccurrences(of: "%", with: "%25").replacingOccurrences(of: "?", with: "%3f")
+            .replacingOccurrences(of: "#", with: "%23")
+        return "file:\(escaped)?immutable=1"
     }
 
     deinit {
