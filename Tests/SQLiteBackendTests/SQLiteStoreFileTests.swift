@@ -145,27 +145,11 @@ final class SQLiteStoreFileTests: XCTestCase {
         }
     }
 
-    /// Runs `mount` with `arguments`; false when it cannot (not permitted here).
-    private func mount(_ arguments: [String]) -> Bool {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/bin/mount")
-        process.arguments = arguments
-        process.standardOutput = FileHandle.nullDevice
-        process.standardError = FileHandle.nullDevice
-        guard (try? process.run()) != nil else { return false }
-        process.waitUntilExit()
-        return process.terminationStatus == 0
-    }
-
     func testAStoreOnReadOnlyMediaOpensReadOnlyAndInspects() throws {
-        let directory = try TemporaryDirectory()
-        let media = directory.url.appendingPathComponent("media", isDirectory: true)
-        try FileManager.default.createDirectory(at: media, withIntermediateDirectories: true)
-        guard mount(["-t", "tmpfs", "-o", "size=8m", "tmpfs", media.path]) else {
+        guard let media = TemporaryFileSystem(size: "8m") else {
             throw XCTSkip("this test mounts a small tmpfs and remounts it read-only; mounting is not permitted here")
         }
-        defer { _ = mount(["-o", "remount,rw", media.path]); let umount = Process(); umount.executableURL = URL(fileURLWithPath: "/bin/umount"); umount.arguments = [media.path]; try? umount.run(); umount.waitUntilExit() }
-        let url = media.appendingPathComponent("Blog.sqlite")
+        let url = media.url.appendingPathComponent("Blog.sqlite")
         let writer = try TestStack.sqliteContainer(at: url)
         let context = writer.newBackgroundContext()
         try context.performAndWait {
@@ -175,7 +159,7 @@ final class SQLiteStoreFileTests: XCTestCase {
         }
         for store in writer.persistentStoreCoordinator.persistentStores { try writer.persistentStoreCoordinator.removePersistentStore(store) }
         XCTAssertFalse(FileManager.default.fileExists(atPath: url.path + "-shm"), "closed cleanly: no shared-memory file left")
-        XCTAssertTrue(mount(["-o", "remount,ro", media.path]))
+        XCTAssertTrue(media.remountReadOnly())
 
         let reader = try TestStack.sqliteContainer(at: url) { $0.isReadOnly = true }
         let readContext = reader.newBackgroundContext()
