@@ -1,8 +1,21 @@
 import Foundation
 import StoreCore
 
-/// A blog model shared by the test targets: posts with cascading comments, tags (many-to-many),
-/// an ordered gallery, a deny rule, validation rules and an entity hierarchy.
+/// A post of the blog model (``BlogModel``) the kit's checks save and read back: posts with
+/// cascading comments, tags (many-to-many), an ordered gallery, an author (deny rule), validation
+/// rules, and an abstract `Item` with two sub-entities.
+///
+/// For example:
+///
+/// ```swift
+/// let stack = try kit.makeStack(model: BlogModel.make())
+/// let context = stack.newContext()
+/// try context.performAndWait {
+///     let post = try Post(context: context)
+///     post.title = "Hello"
+///     try context.save()
+/// }
+/// ```
 public final class Post: ManagedObject {
     @Attribute public var title: String
     @Attribute public var timestamp: Date?
@@ -32,14 +45,23 @@ public final class Post: ManagedObject {
     }
 }
 
+/// What the blog model's own validation hooks throw.
+///
+/// For example: saving a ``Post`` titled "forbidden" throws `BlogRuleError.forbiddenTitle`.
 public enum BlogRuleError: Error { case forbiddenTitle, uppercaseTag }
 
+/// A comment of a ``Post`` (deleted with it); its author must be lowercase letters.
+///
+/// For example: `let comment = try Comment(context: context); comment.post = post`.
 public final class Comment: ManagedObject {
     @Attribute public var author: String
     @Attribute public var text: String
     @Relationship public var post: Post?
 }
 
+/// A tag, unique by name (a uniqueness constraint), shared by many posts.
+///
+/// For example: `post.tags = [swift, linux]`.
 public final class Tag: ManagedObject {
     @Attribute public var name: String
     @Relationship public var posts: Set<Post>
@@ -50,18 +72,26 @@ public final class Tag: ManagedObject {
     }
 }
 
+/// A photo in a post's ordered gallery (`Post.photos`).
+///
+/// For example: `post.photos = [first, second]` keeps that order.
 public final class Photo: ManagedObject {
     @Attribute public var caption: String?
     @Relationship public var post: Post?
 }
 
 /// Authors cannot be deleted while they have posts (deny rule).
+///
+/// For example: `post.author = ada` (and `ada.posts` holds the post).
 public final class Author: ManagedObject {
     @Attribute public var name: String
     @Attribute("email") public var emailAddress: String?
     @Relationship public var posts: Set<Post>
 }
 
+/// The blog model's descriptions, with the classes above.
+///
+/// For example: `let stack = try kit.makeStack(model: BlogModel.make())`.
 public enum BlogModel {
     /// A fresh model instance (entity descriptions belong to one model each).
     public static func make() throws -> ManagedObjectModel {

@@ -5,6 +5,12 @@ import StoreCore
 /// it gives — the fixture quakes it matches, or the error it raises while parsing or evaluating.
 ///
 /// Rows are plain data so every backend's tests can run them (see ``QueryCases/all``).
+///
+/// For example:
+///
+/// ```swift
+/// for testCase in QueryCases.all { print(testCase.format) }   // "magnitude > 5", …
+/// ```
 public struct QueryCase: Sendable, CustomStringConvertible {
     public enum Expected: Sendable {
         /// The names of the quakes (of ``QueryFixture/quakeNames``) the predicate is true for.
@@ -50,6 +56,8 @@ public struct QueryCase: Sendable, CustomStringConvertible {
 }
 
 /// An argument of a query case, as data; fixture objects are named and become their object IDs.
+///
+/// For example: `.object("q1")` becomes the object ID of quake q1 when the case runs.
 public enum QueryArgument: Sendable {
     case int(Int)
     case double(Double)

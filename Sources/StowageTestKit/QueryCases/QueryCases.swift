@@ -5,6 +5,8 @@ import StoreCore
 ///
 /// Rows are written with one small, non-overloaded function per shape (`match`, `matchArgs`,
 /// `parseFails`…) and kept in arrays of at most 40, so the compiler type-checks them quickly.
+///
+/// For example: `try QueryCaseSuite.run(on: store)` runs ``all`` against a store.
 public enum QueryCases {
     public static var all: [QueryCase] {
         [values0, values1, values2, values3, graph0, graph1, graph2, functions0, functions1, functions2, bitwise0, index0, index1, selectors0, selectors1, errors0, errors1, errors2]

@@ -17,6 +17,13 @@ import StoreCore
 /// Regions' ordered `highlights` (inverse `Report.highlightOf`): California [p3, p1, p5] (not in
 /// key order), Alaska [p4]. Unordered `reports` and `Region.quakes` hold keys in creation order.
 /// Times are seconds after 2001-01-01 (`CAST(1000, "NSDate")`).
+///
+/// For example:
+///
+/// ```swift
+/// let fixture = try QueryCaseSuite.load(into: store)   // a store of QueryFixture.makeModel()
+/// fixture.ids["q1"]                                    // quake q1's object ID
+/// ```
 public struct QueryFixture: Sendable {
     public let model: ManagedObjectModel
     public let snapshots: [ManagedObjectID: StoreSnapshot]
