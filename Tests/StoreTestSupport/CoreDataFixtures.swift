@@ -20,6 +20,10 @@ public enum CoreDataFixtures {
             .deletingLastPathComponent().appendingPathComponent("shared/fixtures/coredata", isDirectory: true)
     }
 
+    /// Whether the fixtures are there (tests that need them skip otherwise, so `swift test` passes
+    /// on a machine without them).
+    public static var arePresent: Bool { FileManager.default.fileExists(atPath: root.path) }
+
     /// A model file or package under `models/`; `nil` when the fixtures are not present.
     public static func model(_ relativePath: String) -> URL? {
         let url = root.appendingPathComponent("models").appendingPathComponent(relativePath)
