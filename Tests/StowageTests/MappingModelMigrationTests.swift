@@ -112,6 +112,7 @@ final class MappingModelMigrationTests: XCTestCase {
             manager.progressHandler = { reports.append($0) }
             try manager.migrateStore(from: sourceURL, type: backend.type, with: try Self.mapping(), to: destinationURL, type: backend.type)
             XCTAssertEqual(reports.last, 1, "\(backend)")
+            XCTAssertEqual(manager.migrationProgress, 1, "\(backend): the finished migration reads as done")
             XCTAssertEqual(reports, reports.sorted(), "\(backend): progress only grows")
             XCTAssertEqual(try Data(contentsOf: sourceURL), before, "\(backend): the source store is read, never written")
 

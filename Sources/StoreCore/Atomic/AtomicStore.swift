@@ -91,10 +91,10 @@ public final class AtomicStore: PersistentStore {
                 throw StoreError(.invalidOption, "a \(type.rawValue) store needs a file URL in its description")
             }
             if !description.isReadOnly { DurableFile.removeStaleTemporaryFiles(of: url) }
-            if let existing = DurableFile.identity(of: url), existing.size == 0 {
-                throw StoreError(.wrongFormat, url: url, "the file is empty, so it is not a \(type.rawValue) store; it was left untouched")
-            }
             if let existing = DurableFile.identity(of: url) {
+                guard existing.size > 0 else {
+                    throw StoreError(.wrongFormat, url: url, "the file is empty, so it is not a \(type.rawValue) store; it was left untouched")
+                }
                 var file = try format.read(try DurableFile.read(url), model: model)
                 try Self.checkModel(of: file, against: model, migrating: description.shouldMigrateStoreAutomatically, url: url)
                 let highestKey = file.objects.withUnsafeBufferPointer { objects in

@@ -111,7 +111,10 @@ private struct PolicyReceiver: FunctionCallReceiver {
 
     func call(_ selector: String, arguments: [EvaluatedValue]) throws -> EvaluatedValue {
         let result = try policy.value(forFunction: selector, arguments: arguments.map(Self.swiftValue), manager: manager)
-        return Self.evaluated(result)
+        guard let value = Self.evaluated(result) else {
+            throw MigrationError(.invalidMapping, "\(type(of: policy)).value(forFunction: \"\(selector)\") returned a \(type(of: result ?? ())), which is not a store value, a managed object or an array of them")
+        }
+        return value
     }
 
     private static func swiftValue(_ value: EvaluatedValue) -> Any? {
@@ -122,16 +125,23 @@ private struct PolicyReceiver: FunctionCallReceiver {
         }
     }
 
-    private static func evaluated(_ value: Any?) -> EvaluatedValue {
+    /// A policy's answer as a value; `nil` for one of no kind a store holds (never a silent NULL).
+    private static func evaluated(_ value: Any?) -> EvaluatedValue? {
         switch value {
-        case nil, is NSNull: .null
-        case let object as ManagedObject: .object(object)
-        case let objects as [ManagedObject]: .collection(objects.map { .object($0) })
-        case let objects as Set<ManagedObject>: .collection(objects.map { .object($0) })
-        case let value as StoreValue: .value(value)
-        case let convertible as any StoreValueConvertible: .value(convertible.storeValue)
-        case let items as [Any?]: .collection(items.map(evaluated))
-        default: .null
+        case nil, is NSNull: return .null
+        case let object as ManagedObject: return .object(object)
+        case let objects as [ManagedObject]: return .collection(objects.map { .object($0) })
+        case let objects as Set<ManagedObject>: return .collection(objects.map { .object($0) })
+        case let value as StoreValue: return .value(value)
+        case let convertible as any StoreValueConvertible: return .value(convertible.storeValue)
+        case let items as [Any?]:
+            var elements: [EvaluatedValue] = []
+            for item in items {
+                guard let element = evaluated(item) else { return nil }
+                elements.append(element)
+            }
+            return .collection(elements)
+        default: return nil
         }
     }
 }

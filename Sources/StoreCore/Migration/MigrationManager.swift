@@ -118,6 +118,7 @@ public final class MigrationManager {
         }
         mappingModel = mapping
         reset()
+        migrationProgress = 0
         let sourceCoordinator = PersistentStoreCoordinator(managedObjectModel: sourceModel)
         let destinationCoordinator = PersistentStoreCoordinator(managedObjectModel: destinationModel)
         var source = PersistentStoreDescription(type: sourceType, url: sourceURL)
@@ -143,7 +144,7 @@ public final class MigrationManager {
             }
             try close(sourceCoordinator)
             try close(destinationCoordinator)
-            reset()
+            reset()  // migrationProgress stays at 1
         } catch {
             let cancelled = cancellation, place = currentEntityMapping?.name
             try? close(sourceCoordinator)
@@ -251,10 +252,10 @@ public final class MigrationManager {
         for store in coordinator.persistentStores { try coordinator.removePersistentStore(store) }
     }
 
+    /// Forgets a migration's state (the associations hold every object it made).
     private func reset() {
         cancellation = nil
         currentEntityMapping = nil
-        migrationProgress = 0
         destinationsBySource = [:]
         sourceByDestination = [:]
         destinationsByMapping = [:]
