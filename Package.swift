@@ -11,6 +11,7 @@ let package = Package(
         .library(name: "SQLiteBackend", targets: ["SQLiteBackend"]),
         .library(name: "XMLBackend", targets: ["XMLBackend"]),
         .library(name: "BinaryBackend", targets: ["BinaryBackend"]),
+        .library(name: "PostgresBackend", targets: ["PostgresBackend"]),
         .library(name: "ModelFiles", targets: ["ModelFiles"]),
         // The shared behavioural suite, for Stowage's stores and anyone's (docs/writing-a-store.md).
         .library(name: "StowageTestKit", targets: ["StowageTestKit"]),
@@ -19,6 +20,7 @@ let package = Package(
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
+        .package(url: "https://github.com/vapor/postgres-nio", from: "1.33.2"),
     ],
     targets: [
         .target(name: "StoreCore"),
@@ -33,6 +35,11 @@ let package = Package(
         .target(
             name: "SQLiteBackend",
             dependencies: ["StoreCore", "StoreSQL", "CSQLite", .product(name: "Logging", package: "swift-log")]
+        ),
+        // The PostgreSQL store, on vapor/postgres-nio (docs/postgres.md).
+        .target(
+            name: "PostgresBackend",
+            dependencies: ["StoreCore", "StoreSQL", .product(name: "PostgresNIO", package: "postgres-nio"), .product(name: "Logging", package: "swift-log")]
         ),
         .systemLibrary(
             name: "CXML",
@@ -50,7 +57,7 @@ let package = Package(
         // Model files: Xcode's (.xcdatamodeld / .xcdatamodel, read with libxml2) and compiled
         // ones (.momd / .mom, and a store's model cache).
         .target(name: "ModelFiles", dependencies: ["StoreCore", "CXML", "CZlib"]),
-        .target(name: "Stowage", dependencies: ["StoreCore", "MemoryBackend", "SQLiteBackend", "XMLBackend", "BinaryBackend", "ModelFiles"]),
+        .target(name: "Stowage", dependencies: ["StoreCore", "MemoryBackend", "SQLiteBackend", "XMLBackend", "BinaryBackend", "PostgresBackend", "ModelFiles"]),
         .executableTarget(
             name: "StowageCLI",
             dependencies: [
@@ -63,6 +70,7 @@ let package = Package(
         .testTarget(name: "StoreCoreTests", dependencies: ["StoreCore", "StoreTestSupport"]),
         .testTarget(name: "MemoryBackendTests", dependencies: ["MemoryBackend", "StoreTestSupport"]),
         .testTarget(name: "SQLiteBackendTests", dependencies: ["SQLiteBackend", "StoreSQL", "StoreTestSupport"]),
+        .testTarget(name: "PostgresBackendTests", dependencies: ["PostgresBackend", "StoreSQL", "StoreTestSupport"]),
         .testTarget(name: "BinaryBackendTests", dependencies: ["BinaryBackend", "StoreTestSupport"]),
         .testTarget(name: "ModelFilesTests", dependencies: ["ModelFiles", "StoreTestSupport", "SQLiteBackend"]),
         .testTarget(name: "XMLBackendTests", dependencies: ["XMLBackend", "CXML", "StoreTestSupport"]),

@@ -37,6 +37,59 @@ package protocol SQLDialect: Sendable {
     /// Binary data kept in the row of an attribute that allows external storage (batch updates
     /// write values in the row).
     func inlineBinary(_ data: Data) -> SQLValue
+
+    // The SQL spelling of what the databases write differently. The defaults are SQLite's.
+
+    /// What precedes a parameter's number: `?` (`?1`) or `$` (`$1`).
+    var parameterPrefix: String { get }
+    /// `a IS b` / `a IS NOT b`: equality and inequality that treat NULL as a value.
+    func isSame(_ a: String, _ b: String, negated: Bool) -> String
+    /// Whether an expression of unknown kind holds text.
+    func isText(_ sql: String) -> String
+    /// The 1-based position of `needle` in `haystack`, 0 when absent.
+    func position(of needle: String, in haystack: String) -> String
+    /// The last `count` characters of `text`.
+    func suffix(of text: String, count: Int) -> String
+    /// The types `CAST` names for 64-bit integers and doubles.
+    var integerType: String { get }
+    var realType: String { get }
+    /// Whether `x IN (SELECT value FROM json_each(?))` takes a long list of values as one bound
+    /// JSON array; otherwise long lists are bound value by value.
+    var bindsListsAsJSON: Bool { get }
+    /// What `LIMIT` says for "no limit" when only an offset is given (nil: bind -1).
+    var unlimited: String? { get }
+    /// Whether R-tree fetch indexes are virtual tables the compiler may join (SQLite); without
+    /// them, predicates over R-tree-indexed properties are compiled as plain comparisons.
+    var hasRTreeTables: Bool { get }
+    /// Positive and negative infinity as double literals.
+    var infinity: String { get }
+    /// `a % b` of integers, NULL when `b` is 0; `mod(a, b)` of doubles.
+    func integerRemainder(_ a: String, _ b: String) -> String
+    func realRemainder(_ a: String, _ b: String) -> String
+    /// `a << b` / `a >> b` for a count within 0..<64.
+    func shift(_ a: String, left: Bool, by b: String) -> String
+    /// A random 64-bit (or wide non-negative) integer, and a random double in 0..<1.
+    var randomInteger: String { get }
+    var randomFraction: String { get }
+}
+
+extension SQLDialect {
+    package var parameterPrefix: String { "?" }
+    package func isSame(_ a: String, _ b: String, negated: Bool) -> String { "\(a) \(negated ? "IS NOT" : "IS") \(b)" }
+    package func isText(_ sql: String) -> String { "typeof(\(sql)) = 'text'" }
+    package func position(of needle: String, in haystack: String) -> String { "instr(\(haystack), \(needle))" }
+    package func suffix(of text: String, count: Int) -> String { "substr(\(text), -\(count))" }
+    package var integerType: String { "INTEGER" }
+    package var realType: String { "REAL" }
+    package var bindsListsAsJSON: Bool { true }
+    package var unlimited: String? { nil }
+    package var hasRTreeTables: Bool { true }
+    package var infinity: String { "9e999" }
+    package func integerRemainder(_ a: String, _ b: String) -> String { "(\(a) % \(b))" }
+    package func realRemainder(_ a: String, _ b: String) -> String { "mod(\(a), \(b))" }
+    package func shift(_ a: String, left: Bool, by b: String) -> String { "\(a) \(left ? "<<" : ">>") \(b)" }
+    package var randomInteger: String { "random()" }
+    package var randomFraction: String { "(random() / 18446744073709551616.0 + 0.5)" }
 }
 
 /// A result row of a SQL store's connection, read by column index.

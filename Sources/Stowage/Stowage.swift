@@ -2,6 +2,7 @@
 @_exported import ModelFiles
 import BinaryBackend
 import MemoryBackend
+import PostgresBackend
 import SQLiteBackend
 import XMLBackend
 
@@ -21,5 +22,6 @@ public enum BuiltInStores: BuiltInStoreRegistrar {
         SQLiteStore.register()
         XMLStore.register()
         BinaryStore.register()
+        PostgresStore.register()
     }
 }

@@ -12,21 +12,43 @@ struct DemoCommand: AsyncParsableCommand {
         discussion: "Set STOWAGE_SQL_DEBUG=1 (up to 4) to see the SQL the store runs."
     )
 
-    @Option(help: "The store type: sqlite, xml, binary or memory.")
+    @Option(help: "The store type: sqlite, xml, binary, memory or postgres.")
     var store: DemoStoreKind = .sqlite
 
     @Option(help: "Where to create the store file (default: a new file in the temporary directory).")
     var path: String?
 
+    @Option(help: "The PostgreSQL server for --store postgres: postgres://user@host/database (the store goes in a new schema unless the URL names one with ?schema=).")
+    var url: String?
+
     func run() async throws {
         let model = try DemoModel.make()
         let container = PersistentContainer(name: "Demo", managedObjectModel: model)
-        let url = path.map { URL(fileURLWithPath: $0) }
-            ?? FileManager.default.temporaryDirectory.appendingPathComponent("stowage-demo-\(UUID().uuidString).\(store.fileExtension)")
-        let isInMemory = store == .memory
-        container.persistentStoreDescriptions = [PersistentStoreDescription(type: store.storeType, url: isInMemory ? nil : url)]
+        let description: PersistentStoreDescription
+        let location: String
+        switch store {
+        case .postgres:
+            guard let url, var components = URLComponents(string: url), ["postgres", "postgresql"].contains(components.scheme ?? "") else {
+                throw ValidationError("--store postgres needs --url postgres://user@host/database")
+            }
+            if !(components.queryItems ?? []).contains(where: { $0.name == "schema" }) {
+                let schema = "demo_" + UUID().uuidString.prefix(8).lowercased()
+                components.queryItems = (components.queryItems ?? []) + [URLQueryItem(name: "schema", value: schema)]
+            }
+            guard let serverURL = components.url else { throw ValidationError("--url is not a valid URL") }
+            description = PersistentStoreDescription(type: .postgres, url: serverURL)
+            location = "a postgres store at \(serverURL.absoluteString)"
+        case .memory:
+            description = PersistentStoreDescription(type: .inMemory)
+            location = "an in-memory store"
+        default:
+            let fileURL = path.map { URL(fileURLWithPath: $0) }
+                ?? FileManager.default.temporaryDirectory.appendingPathComponent("stowage-demo-\(UUID().uuidString).\(store.fileExtension)")
+            description = PersistentStoreDescription(type: store.storeType, url: fileURL)
+            location = "a \(store.rawValue) store at \(fileURL.path)"
+        }
+        container.persistentStoreDescriptions = [description]
         try container.loadPersistentStores()
-        let location = isInMemory ? "an in-memory store" : "a \(store.rawValue) store at \(url.path)"
         print("Loaded \(location) for model: \(model.entities.map(\.name).joined(separator: ", "))")
 
         let saved = try await container.performBackgroundTask { context in
@@ -95,7 +117,7 @@ struct DemoCommand: AsyncParsableCommand {
 
 /// The store types the demo runs on.
 enum DemoStoreKind: String, ExpressibleByArgument, CaseIterable {
-    case sqlite, xml, binary, memory
+    case sqlite, xml, binary, memory, postgres
 
     var storeType: PersistentStoreType {
         switch self {
@@ -103,6 +125,7 @@ enum DemoStoreKind: String, ExpressibleByArgument, CaseIterable {
         case .xml: .xml
         case .binary: .binary
         case .memory: .inMemory
+        case .postgres: .postgres
         }
     }
 
@@ -111,7 +134,7 @@ enum DemoStoreKind: String, ExpressibleByArgument, CaseIterable {
         case .sqlite: "sqlite"
         case .xml: "xml"
         case .binary: "binarystore"
-        case .memory: ""
+        case .memory, .postgres: ""
         }
     }
 }

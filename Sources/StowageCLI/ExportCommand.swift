@@ -7,35 +7,47 @@ import Stowage
 struct ExportCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "export",
-        abstract: "Copy a store into a new store of another type (sqlite, xml, binary).",
+        abstract: "Copy a store into a new store of another type (sqlite, xml, binary, postgres).",
         discussion: """
             The input's type is detected from the file. --model names the model the store was \
             written with: `demo` (`stowage demo --path FILE`), an Xcode model file (.xcdatamodeld, \
             .xcdatamodel) or a compiled one from an app bundle (.momd, .mom). Without it, the \
             store's own model is used as `stowage inspect` finds it: a Core Data store's cached \
             copy (Z_MODELCACHE), or a model inferred from the store's layout (docs/inspection.md).
+            A PostgreSQL store is named by its URL, as input (with --model) or output: \
+            `stowage export app.sqlite --to postgres 'postgres://user@host/db?schema=app'` moves \
+            an app's store onto a server (the schema must hold no store yet).
             """
     )
 
     @Argument(help: "The store to read (it is opened read-only).")
     var store: String
 
-    @Option(name: .customLong("to"), help: "The type of the new store: sqlite, xml or binary.")
+    @Option(name: .customLong("to"), help: "The type of the new store: sqlite, xml, binary or postgres.")
     var type: StoreKind
 
-    @Argument(help: "Where to write the new store (nothing may exist there yet).")
+    @Argument(help: "Where to write the new store (nothing may exist there yet): a file, or a postgres:// URL.")
     var output: String
 
     @Option(help: "The model the store was written with: `demo`, or a model file: .xcdatamodeld / .xcdatamodel (Xcode) or .momd / .mom (compiled). Default: the store's own (cached or inferred).")
     var model: ModelChoice?
 
     func run() throws {
-        let input = URL(fileURLWithPath: store)
-        let destination = URL(fileURLWithPath: output)
-        let sourceType = try PersistentStoreType(detectingStoreAt: input)
+        let input = try StoreLocation(store).url
+        let destination = try StoreLocation(output).url
+        if (type == .postgres) != !destination.isFileURL {
+            throw ValidationError(type == .postgres ? "--to postgres needs a postgres:// URL to write to" : "a postgres:// URL needs --to postgres")
+        }
+        let sourceType = input.isFileURL ? try PersistentStoreType(detectingStoreAt: input) : .postgres
         let managedObjectModel: ManagedObjectModel
         var description: PersistentStoreDescription
-        if let model {
+        if !input.isFileURL {
+            guard let model else { throw ValidationError("exporting from PostgreSQL needs --model (the model the store was written with)") }
+            managedObjectModel = try model.make(forStoreAt: input, type: sourceType).model
+            description = PersistentStoreDescription(type: .postgres, url: input)
+            description.isReadOnly = true
+            description.shouldMigrateStoreAutomatically = false
+        } else if let model {
             managedObjectModel = try model.make(forStoreAt: input, type: sourceType).model
             description = PersistentStoreDescription(type: sourceType, url: input)
             description.isReadOnly = true
@@ -52,20 +64,42 @@ struct ExportCommand: ParsableCommand {
         let progress = ProgressReporter(label: "Copying \(sourceType.rawValue) → \(type.storeType.rawValue)")
         let exported = try coordinator.migratePersistentStore(source, to: destination, type: type.storeType) { progress.report($0) }
         let copied = progress.finish()
-        print("Copied \(copied.formatted()) objects from the \(sourceType.rawValue) store \(input.path) into a new \(exported.type.rawValue) store at \(destination.path).")
+        print("Copied \(copied.formatted()) objects from the \(sourceType.rawValue) store \(StoreLocation.display(input)) into a new \(exported.type.rawValue) store at \(StoreLocation.display(destination)).")
     }
 }
 
 /// The store types `export` can write.
 enum StoreKind: String, ExpressibleByArgument, CaseIterable {
-    case sqlite, xml, binary
+    case sqlite, xml, binary, postgres
 
     var storeType: PersistentStoreType {
         switch self {
         case .sqlite: .sqlite
         case .xml: .xml
         case .binary: .binary
+        case .postgres: .postgres
         }
+    }
+}
+
+/// A store named on the command line: a file path, or a `postgres://` URL.
+struct StoreLocation {
+    let url: URL
+
+    init(_ argument: String) throws {
+        if argument.hasPrefix("postgres://") || argument.hasPrefix("postgresql://") {
+            guard let url = URL(string: argument) else { throw ValidationError("'\(argument)' is not a valid URL") }
+            self.url = url
+        } else {
+            url = URL(fileURLWithPath: argument)
+        }
+    }
+
+    /// The path of a file; a server URL without its password.
+    static func display(_ url: URL) -> String {
+        guard !url.isFileURL, var components = URLComponents(url: url, resolvingAgainstBaseURL: false) else { return url.path }
+        if components.password != nil { components.password = "…" }
+        return components.string ?? url.absoluteString
     }
 }
 

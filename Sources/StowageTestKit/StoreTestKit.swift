@@ -39,11 +39,18 @@ public struct StoreTestKit: Sendable, CustomStringConvertible {
     /// Whether a store closed and loaded again from the same description reads back what was
     /// saved (false for an in-memory store, whose checks then skip the reopening).
     public let isPersistent: Bool
+    /// Which query cases (by format string) the store may refuse with `FetchError.unsupported`
+    /// instead of answering — constructs it documents it cannot run; none by default.
+    public let mayRefuseQuery: @Sendable (String) -> Bool
     private let makeDescription: DescriptionFactory
 
-    public init(_ name: String, isPersistent: Bool = true, description: @escaping DescriptionFactory) {
+    public init(
+        _ name: String, isPersistent: Bool = true, mayRefuseQuery: @escaping @Sendable (String) -> Bool = { _ in false },
+        description: @escaping DescriptionFactory
+    ) {
         self.name = name
         self.isPersistent = isPersistent
+        self.mayRefuseQuery = mayRefuseQuery
         self.makeDescription = description
     }
 

@@ -64,15 +64,3 @@ final class RemoteChangeTests: XCTestCase {
         }
     }
 }
-
-/// A value shared with a notification block.
-final class LockedBox<Value>: @unchecked Sendable {
-    // @unchecked: every access goes through `lock`.
-    private let lock = NSLock()
-    private var stored: Value
-    init(_ value: Value) { stored = value }
-    var value: Value {
-        get { lock.withLock { stored } }
-        set { lock.withLock { stored = newValue } }
-    }
-}

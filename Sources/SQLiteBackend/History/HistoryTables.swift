@@ -51,50 +51,6 @@ enum HistoryTables {
 
     /// A tombstone written by ``tombstoneSQL(for:schema:model:alias:)`` read back by attribute type.
     static func tombstone(from json: String, entity: EntityDescription) -> [String: StoreValue] {
-        guard let object = try? JSONSerialization.jsonObject(with: Data(json.utf8)) as? [String: Any] else { return [:] }
-        var values: [String: StoreValue] = [:]
-        for (key, raw) in object {
-            guard let attribute = entity.attributesByName[key] else { continue }
-            let sql: SQLValue
-            switch (attribute.attributeType, raw) {
-            case (.binaryData, let hex as String), (.uuid, let hex as String), (.transformable, let hex as String):
-                sql = Data(hexString: hex).map(SQLValue.blob) ?? .null
-            case (.double, let number as NSNumber), (.float, let number as NSNumber), (.date, let number as NSNumber):
-                sql = .real(number.doubleValue)
-            case (_, let number as NSNumber):
-                sql = .integer(number.int64Value)
-            case (_, let text as String):
-                sql = .text(text)
-            default:
-                sql = .null
-            }
-            values[key] = SQLiteValueCoder.decode(sql, as: attribute.attributeType)
-        }
-        return values
-    }
-}
-
-extension Data {
-    /// Bytes from SQLite's `hex()` text (upper-case pairs); `nil` for anything else.
-    init?(hexString: String) {
-        let digits = Array(hexString.utf8)
-        guard digits.count % 2 == 0 else { return nil }
-        var bytes = [UInt8]()
-        bytes.reserveCapacity(digits.count / 2)
-        func value(_ c: UInt8) -> UInt8? {
-            switch c {
-            case 48...57: c - 48
-            case 65...70: c - 55
-            case 97...102: c - 87
-            default: nil
-            }
-        }
-        var index = 0
-        while index < digits.count {
-            guard let high = value(digits[index]), let low = value(digits[index + 1]) else { return nil }
-            bytes.append(high << 4 | low)
-            index += 2
-        }
-        self.init(bytes)
+        HistoryTombstone.decode(json, entity: entity)
     }
 }

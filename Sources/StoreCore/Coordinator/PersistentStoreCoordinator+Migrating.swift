@@ -33,7 +33,7 @@ extension PersistentStoreCoordinator {
             throw StoreError(.wrongStore, url: store.url, "the store is not loaded by this coordinator")
         }
         // The store file and what a SQLite store keeps beside it (journal, external data).
-        let createdFiles = url.map(StoreFiles.files(of:)) ?? []
+        let createdFiles = url.map { $0.isFileURL ? StoreFiles.files(of: $0) : [] } ?? []
         if let existing = createdFiles.first(where: { FileManager.default.fileExists(atPath: $0.path) }) {
             throw StoreError(.alreadyExists, url: existing, "a file is already there; the new store needs a location of its own")
         }
@@ -42,6 +42,14 @@ extension PersistentStoreCoordinator {
         do {
             let newStore = try PersistentStoreRegistry.makeStore(PersistentStoreLoadRequest(description: description, model: managedObjectModel))
             do {
+                // A server's store (not a new file) must be empty too.
+                if let url, !url.isFileURL {
+                    for entity in managedObjectModel.entities where entity.superentity == nil {
+                        guard case .count(let count) = try newStore.execute(StoreFetchRequest(entityName: entity.name, resultType: .count)), count == 0 else {
+                            throw StoreError(.alreadyExists, url: url, "the store there already holds \(entity.name) objects; the new store needs a location of its own")
+                        }
+                    }
+                }
                 try StoreCopier(source: store, destination: newStore, model: managedObjectModel).copy(progress: progress)
             } catch {
                 try? newStore.unload()

@@ -57,9 +57,18 @@ public struct PersistentStoreDescription: Sendable, Hashable, CustomStringConver
         options[.inferMappingModelAutomatically] = true
     }
 
-    /// A description for a store file; the type defaults to SQLite, as in Core Data.
-    public init(url: URL, type: PersistentStoreType = .sqlite) {
-        self.init(type: type, url: url)
+    /// A description for a store file or server; the type defaults to SQLite, as in Core Data,
+    /// or PostgreSQL for a `postgres://` (or `postgresql://`) URL.
+    ///
+    /// For example:
+    ///
+    /// ```swift
+    /// PersistentStoreDescription(url: URL(fileURLWithPath: "Blog.sqlite"))                 // .sqlite
+    /// PersistentStoreDescription(url: URL(string: "postgres://app@db.local/blog")!)       // .postgres
+    /// ```
+    public init(url: URL, type: PersistentStoreType? = nil) {
+        let isPostgres = ["postgres", "postgresql"].contains(url.scheme?.lowercased() ?? "")
+        self.init(type: type ?? (isPostgres ? .postgres : .sqlite), url: url)
     }
 
     /// Sets an option (nil removes it).

@@ -91,7 +91,7 @@ extension PersistentStore {
     }
 }
 
-/// The name of a store type: `.sqlite`, `.xml`, `.binary`, `.inMemory`, or your own.
+/// The name of a store type: `.sqlite`, `.xml`, `.binary`, `.inMemory`, `.postgres`, or your own.
 ///
 /// For example:
 ///
@@ -111,6 +111,9 @@ public struct PersistentStoreType: RawRepresentable, Hashable, Sendable, CustomS
     public static let xml = PersistentStoreType(rawValue: "xml")
     /// The binary property-list store.
     public static let binary = PersistentStoreType(rawValue: "binary")
+    /// The PostgreSQL store (registered by `PostgresBackend` / `Stowage`); its URL is the
+    /// server's, `postgres://user@host/database`.
+    public static let postgres = PersistentStoreType(rawValue: "postgres")
 
     public var description: String { rawValue }
 }

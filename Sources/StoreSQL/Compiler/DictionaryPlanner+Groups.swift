@@ -35,7 +35,7 @@ extension DictionaryPlanner {
         }
         let window = "OVER (" + (keys.isEmpty ? "" : "PARTITION BY \(keys.map(\.value.sql).joined(separator: ", ")) ") + order + ")"
         let match = keyColumns.flatMap { [$0.sql] + ($0.entity.map { [$0] } ?? []) }
-            .map { $0.replacingOccurrences(of: "zrows.", with: "z2.") + " IS \($0)" }
+            .map { schema.dialect.isSame($0.replacingOccurrences(of: "zrows.", with: "z2."), $0, negated: false) }
 
         // Output columns, as expressions over zrows.
         var outer: [(name: String, sql: String, reader: ValueReader, entity: String?, kind: SQLKind, resultType: AttributeType?)] = []
@@ -82,9 +82,9 @@ extension DictionaryPlanner {
         var sql = "WITH zrows AS (\(fetch.level.select(inner.joined(separator: ", ")))) "
         let names = select.indices.map { "c\($0)" }.joined(separator: ", ")
         if request.returnsDistinctResults && aggregated {
-            sql += "SELECT \(names) FROM (\(grouped)) GROUP BY \(names) ORDER BY MIN(zr)"
+            sql += "SELECT \(names) FROM (\(grouped)) AS q_grouped GROUP BY \(names) ORDER BY MIN(zr)"
         } else {
-            sql += "SELECT \(names) FROM (\(grouped)) ORDER BY zr"
+            sql += "SELECT \(names) FROM (\(grouped)) AS q_grouped ORDER BY zr"
         }
         sql += fetch.limitClause(request)
         return DictionaryQuery(query: translator.finish(sql), columns: readers)
@@ -119,7 +119,7 @@ extension DictionaryPlanner {
                 return ("\(sqlFunction)(\(partial(sqlFunction)))", element.kind, element.attributeType.map(ValueReader.attribute) ?? .kind(element.kind))
             case "average:":
                 try requireNumbers(element.kind, function)
-                return ("(CAST(SUM(\(partial("SUM"))) AS REAL) / NULLIF(SUM(\(partial("COUNT"))), 0))", .real, real)
+                return ("(CAST(SUM(\(partial("SUM"))) AS \(schema.dialect.realType)) / NULLIF(SUM(\(partial("COUNT"))), 0))", .real, real)
             default:
                 throw FetchError(.unsupported, "\(function) of a to-many collection in a dictionary fetch does not compile to SQL")
             }
@@ -148,17 +148,17 @@ extension DictionaryPlanner {
             case "max:": return ("MAX(\(column))", value.kind, reader)
             case "median:":
                 try requireNumbers(value.kind, function)
-                let ranked = "SELECT v, ROW_NUMBER() OVER (ORDER BY v) AS r, COUNT(*) OVER () AS n FROM (\(values))"
-                return ("(SELECT AVG(v) FROM (\(ranked)) WHERE r IN ((n + 1) / 2, (n + 2) / 2))", .real, real)
+                let ranked = "SELECT v, ROW_NUMBER() OVER (ORDER BY v) AS r, COUNT(*) OVER () AS n FROM (\(values)) AS q_values"
+                return ("(SELECT AVG(v) FROM (\(ranked)) AS q_ranked WHERE r IN ((n + 1) / 2, (n + 2) / 2))", .real, real)
             case "stddev:":
                 try requireNumbers(value.kind, function)
-                let centred = "SELECT v, AVG(v) OVER () AS m FROM (\(values))"
-                return ("(SELECT sqrt(AVG((v - m) * (v - m))) FROM (\(centred)))", .real, real)
+                let centred = "SELECT v, AVG(v) OVER () AS m FROM (\(values)) AS q_values"
+                return ("(SELECT sqrt(AVG((v - m) * (v - m))) FROM (\(centred)) AS q_centred)", .real, real)
             case "mode:":
                 // The most frequent value; among equally frequent ones, the first in fetch order.
                 let ranked = "SELECT \(groupValue) AS v, z2.zr AS r FROM zrows z2 WHERE \(inGroup)"
-                let counted = "SELECT v, COUNT(*) AS c, MIN(r) AS r FROM (\(ranked)) GROUP BY v"
-                return ("(SELECT v FROM (\(counted)) ORDER BY c DESC, r LIMIT 1)", value.kind, reader)
+                let counted = "SELECT v, COUNT(*) AS c, MIN(r) AS r FROM (\(ranked)) AS q_ranked GROUP BY v"
+                return ("(SELECT v FROM (\(counted)) AS q_counted ORDER BY c DESC, r LIMIT 1)", value.kind, reader)
             default:
                 throw FetchError(.unsupported, "the aggregate function \(function) does not compile to SQL")
             }

@@ -115,7 +115,7 @@ package final class QueryLevel {
 
     /// Adds a condition on the level's rows (`1` is left out).
     package func restrict(_ condition: String) {
-        if condition != "1" { conditions.append(condition) }
+        if condition != SQLCondition.true.sql { conditions.append(condition) }
     }
 
     /// ` WHERE a AND b`, or nothing.
@@ -125,7 +125,7 @@ package final class QueryLevel {
 
     /// `SELECT <columns> FROM … WHERE …`, with `extra` conditions.
     package func select(_ columns: String, extra: [String] = []) -> String {
-        let all = conditions + extra.filter { $0 != "1" }
+        let all = conditions + extra.filter { $0 != SQLCondition.true.sql }
         return "SELECT \(columns) FROM \(sql)" + (all.isEmpty ? "" : " WHERE " + all.joined(separator: " AND "))
     }
 

@@ -127,17 +127,17 @@ extension QueryTranslator {
         case "median:":
             try numeric()
             // The middle value, or the mean of the two middle values.
-            let ranked = "SELECT v, ROW_NUMBER() OVER (ORDER BY v) AS r, COUNT(*) OVER () AS n FROM (\(values))"
-            return .scalar(SQLScalar(sql: "(SELECT AVG(v) FROM (\(ranked)) WHERE r IN ((n + 1) / 2, (n + 2) / 2))", kind: .real))
+            let ranked = "SELECT v, ROW_NUMBER() OVER (ORDER BY v) AS r, COUNT(*) OVER () AS n FROM (\(values)) AS q_values"
+            return .scalar(SQLScalar(sql: "(SELECT AVG(v) FROM (\(ranked)) AS q_ranked WHERE r IN ((n + 1) / 2, (n + 2) / 2))", kind: .real))
         case "stddev:":
             try numeric()
             // The population standard deviation, computed as the evaluator does: mean, then mean square deviation.
-            let centred = "SELECT v, AVG(v) OVER () AS m FROM (\(values))"
-            return .scalar(SQLScalar(sql: "(SELECT sqrt(AVG((v - m) * (v - m))) FROM (\(centred)))", kind: .real))
+            let centred = "SELECT v, AVG(v) OVER () AS m FROM (\(values)) AS q_values"
+            return .scalar(SQLScalar(sql: "(SELECT sqrt(AVG((v - m) * (v - m))) FROM (\(centred)) AS q_centred)", kind: .real))
         case "mode:":
             // The most frequent values, as a collection.
             let alias = newAlias("d")
-            let counted = "SELECT v, COUNT(*) AS c, MAX(COUNT(*)) OVER () AS top FROM (\(values)) GROUP BY v"
+            let counted = "SELECT v, COUNT(*) AS c, MAX(COUNT(*)) OVER () AS top FROM (\(values)) AS q_values GROUP BY v"
             let modes = QueryLevel("(\(counted)) \(alias)", conditions: ["\(alias).c = \(alias).top"])
             let mode = SQLScalar(sql: "\(alias).v", kind: element.kind, nullable: false, attributeType: element.attributeType)
             return .collection(RowCollection(level: modes, element: .scalar(mode)))

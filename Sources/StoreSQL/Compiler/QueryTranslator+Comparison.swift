@@ -77,7 +77,7 @@ extension QueryTranslator {
         if let p = x.constant, let q = y.constant { return try folded(StoreComparison(.constant(p), op, .constant(q), options: options)) }
         var parts: [SQLCondition] = []
         for side in [x, y] where side.kind == .unknown {
-            parts.append(SQLCondition(sql: "typeof(\(side.sql)) = 'text'", isTwoValued: true))
+            parts.append(SQLCondition(sql: schema.dialect.isText(side.sql), isTwoValued: true))
         }
         let flags = String(options.rawValue)
         switch op {
@@ -104,19 +104,19 @@ extension QueryTranslator {
             }
             switch op {
             case .beginsWith: parts.append(SQLCondition(sql: "substr(\(l.sql), 1, \(length)) = \(r.sql)", isTwoValued: false))
-            case .endsWith: parts.append(SQLCondition(sql: "substr(\(l.sql), -\(length)) = \(r.sql)", isTwoValued: false))
-            default: parts.append(SQLCondition(sql: "instr(\(l.sql), \(r.sql)) > 0", isTwoValued: false))
+            case .endsWith: parts.append(SQLCondition(sql: "\(schema.dialect.suffix(of: l.sql, count: length)) = \(r.sql)", isTwoValued: false))
+            default: parts.append(SQLCondition(sql: "\(schema.dialect.position(of: r.sql, in: l.sql)) > 0", isTwoValued: false))
             }
         } else {
             switch op {
             case .beginsWith:
-                parts.append(SQLCondition(sql: "instr(\(l.sql), \(r.sql)) = 1", isTwoValued: false))
+                parts.append(SQLCondition(sql: "\(schema.dialect.position(of: r.sql, in: l.sql)) = 1", isTwoValued: false))
             case .endsWith:
                 parts.append(SQLCondition(
                     sql: "(length(\(l.sql)) >= length(\(r.sql)) AND substr(\(l.sql), length(\(l.sql)) - length(\(r.sql)) + 1) = \(r.sql))",
                     isTwoValued: false))
             default:
-                parts.append(SQLCondition(sql: "(instr(\(l.sql), \(r.sql)) > 0 AND length(\(r.sql)) > 0)", isTwoValued: false))
+                parts.append(SQLCondition(sql: "(\(schema.dialect.position(of: r.sql, in: l.sql)) > 0 AND length(\(r.sql)) > 0)", isTwoValued: false))
             }
         }
         return .all(parts)

@@ -40,7 +40,7 @@ extension QueryTranslator {
         case (.object(let x), .object(let y)):
             // Keys are unique in a table, so the same table and key are the same object.
             if try schema.table(for: x.entity.name).table == schema.table(for: y.entity.name).table {
-                return SQLCondition(sql: "\(x.key) \(negated ? "IS NOT" : "IS") \(y.key)", isTwoValued: true)
+                return SQLCondition(sql: schema.dialect.isSame(x.key, y.key, negated: negated), isTwoValued: true)
             }
             let bothNull = SQLCondition.all([isNull(x.scalarValue), isNull(y.scalarValue)])
             return negated ? bothNull.negated() : bothNull
@@ -72,10 +72,10 @@ extension QueryTranslator {
         let (l, r) = try foldedForComparison(x, y, options)
         if l.constant != nil || r.constant != nil {
             let (value, constant) = r.constant != nil ? (l, r) : (r, l)
-            if negated { return SQLCondition(sql: "\(value.sql) IS NOT \(constant.sql)", isTwoValued: true) }
+            if negated { return SQLCondition(sql: schema.dialect.isSame(value.sql, constant.sql, negated: true), isTwoValued: true) }
             return SQLCondition(sql: "\(value.sql) = \(constant.sql)", isTwoValued: !value.nullable)
         }
-        return SQLCondition(sql: "\(l.sql) \(negated ? "IS NOT" : "IS") \(r.sql)", isTwoValued: true)
+        return SQLCondition(sql: schema.dialect.isSame(l.sql, r.sql, negated: negated), isTwoValued: true)
     }
 
     /// A collection equal to a list: in memory element by element in order, which SQL can only
@@ -105,7 +105,7 @@ extension QueryTranslator {
                 same = .all([isNull(object.scalarValue), isNull(value)])
                 break
             }
-            return SQLCondition(sql: "\(object.key) \(negated ? "IS NOT" : "IS") \(value.sql)", isTwoValued: true)
+            return SQLCondition(sql: schema.dialect.isSame(object.key, value.sql, negated: negated), isTwoValued: true)
         }
         return negated ? same.negated() : same
     }
@@ -198,7 +198,7 @@ extension QueryTranslator {
     /// fits in a statement (SQLite allows at most 32766 parameters).
     package func membership(_ subject: String, _ members: [SQLValue]) -> String {
         if members.count == 1 { return "\(subject) = \(bind(members[0]))" }
-        if members.count > 100, !inlinesConstants, let json = Self.jsonArray(members) {
+        if members.count > 100, !inlinesConstants, schema.dialect.bindsListsAsJSON, let json = Self.jsonArray(members) {
             return "\(subject) IN (SELECT value FROM json_each(\(bind(.text(json)))))"
         }
         return "\(subject) IN (\(members.map(bind).joined(separator: ", ")))"

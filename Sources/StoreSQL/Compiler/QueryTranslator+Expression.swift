@@ -126,7 +126,7 @@ extension QueryTranslator {
             return .scalar(try selectorCall("length", args[0].scalar, [], name))
         case "random":
             try requireBindable("random")
-            return .scalar(SQLScalar(sql: "(random() / 18446744073709551616.0 + 0.5)", kind: .real, nullable: false))
+            return .scalar(SQLScalar(sql: schema.dialect.randomFraction, kind: .real, nullable: false))
         case "randomn:":
             try require(1)
             try requireBindable("randomn:")
@@ -139,7 +139,7 @@ extension QueryTranslator {
                 throw FetchError(.invalidArgument, "randomn: needs a positive integer, got \(n)")
             }
             let b = bound.sql
-            return .scalar(SQLScalar(sql: "(CASE WHEN \(b) > 0 THEN ((random() % \(b)) + \(b)) % \(b) END)", kind: .integer, nullable: true))
+            return .scalar(SQLScalar(sql: "(CASE WHEN \(b) > 0 THEN ((\(schema.dialect.randomInteger) % \(b)) + \(b)) % \(b) END)", kind: .integer, nullable: true))
         default:
             break
         }
@@ -200,13 +200,14 @@ extension QueryTranslator {
             return SQLScalar(sql: "(\(a) * \(b))", kind: numberKind, nullable: nullable)
         case "divide:by:":
             if let divisor = y.constant?.numericValue, divisor != 0 {
-                return SQLScalar(sql: "(CAST(\(a) AS REAL) / \(b))", kind: .real, nullable: x.nullable)
+                return SQLScalar(sql: "(CAST(\(a) AS \(schema.dialect.realType)) / \(b))", kind: .real, nullable: x.nullable)
             }
-            let infinite = "CASE WHEN \(a) > 0 THEN 9e999 WHEN \(a) < 0 THEN -9e999 END"
-            return SQLScalar(sql: "(CASE WHEN \(b) = 0 THEN \(infinite) ELSE CAST(\(a) AS REAL) / \(b) END)", kind: .real, nullable: true)
+            let infinity = schema.dialect.infinity
+            let infinite = "CASE WHEN \(a) > 0 THEN \(infinity) WHEN \(a) < 0 THEN -\(infinity) END"
+            return SQLScalar(sql: "(CASE WHEN \(b) = 0 THEN \(infinite) ELSE CAST(\(a) AS \(schema.dialect.realType)) / \(b) END)", kind: .real, nullable: true)
         case "modulus:by:":
-            if integers { return SQLScalar(sql: "(\(a) % \(b))", kind: .integer, nullable: true) }
-            return SQLScalar(sql: "mod(\(a), \(b))", kind: unknown ? .number : .real, nullable: true)
+            if integers { return SQLScalar(sql: schema.dialect.integerRemainder(a, b), kind: .integer, nullable: true) }
+            return SQLScalar(sql: schema.dialect.realRemainder(a, b), kind: unknown ? .number : .real, nullable: true)
         case "raise:toPower:":
             return SQLScalar(sql: "pow(\(a), \(b))", kind: .real, nullable: true)
         default:
@@ -223,7 +224,7 @@ extension QueryTranslator {
         default:
             // Shifts by 64 or more, or by a negative count, give 0 (or -1 shifting a negative right).
             let left = name == "leftshift:by:"
-            let shifted = "\(a) \(left ? "<<" : ">>") \(b)"
+            let shifted = schema.dialect.shift(a, left: left, by: b)
             if case .integer(let count)? = y.constant, (0..<64).contains(count) {
                 return SQLScalar(sql: "(\(shifted))", kind: .integer, nullable: nullable)
             }

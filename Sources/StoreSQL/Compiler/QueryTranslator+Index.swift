@@ -101,7 +101,7 @@ extension QueryTranslator {
                 sql = "(\(rows.level.select(element.sql)) ORDER BY \(orderBy) LIMIT 1 OFFSET \(n))"
             } else {
                 let numbered = rows.level.select("\(element.sql) AS v, ROW_NUMBER() OVER (ORDER BY \(orderBy)) - 1 AS i")
-                sql = "(SELECT v FROM (\(numbered)) WHERE i = \(position.sql))"
+                sql = "(SELECT v FROM (\(numbered)) AS q_numbered WHERE i = \(position.sql))"
             }
         }
         switch rows.element {

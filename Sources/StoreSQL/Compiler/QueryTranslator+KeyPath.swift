@@ -106,7 +106,7 @@ extension QueryTranslator {
             guard let column = table.column(for: key) else { return .scalar(.null) }
             var sql = qualified(try alias(of: object), column.name)
             // Long decimals are stored as a BLOB of their digits (see SQLiteValueCoder); compare numbers.
-            if attribute.attributeType == .decimal { sql = "CAST(\(sql) AS REAL)" }
+            if attribute.attributeType == .decimal { sql = "CAST(\(sql) AS \(schema.dialect.realType))" }
             return .scalar(SQLScalar(sql: sql, kind: SQLKind(attribute.attributeType), attributeType: attribute.attributeType))
         }
         guard let relationship = property as? RelationshipDescription, let destination = relationship.destinationEntity else {

@@ -18,6 +18,7 @@ import StoreCore
 /// Elsewhere (under OR or NOT, on a binary index or none) `indexed:by:` is its plain value.
 extension QueryTranslator {
     package func rTreeConditions(_ conjuncts: [StorePredicate], entity: EntityDescription, rootKey: String) throws -> [String] {
+        guard schema.dialect.hasRTreeTables else { return [] }
         var bounds: [String: (index: RTreeIndex, terms: [String])] = [:]
         var order: [String] = []
         for case .comparison(let comparison) in conjuncts where comparison.modifier == .direct {

@@ -71,7 +71,7 @@ package final class QueryTranslator {
                     return used.count
                 }()
                 result += String(decoding: bytes[copied..<position], as: UTF8.self)
-                result += "?\(new)"
+                result += schema.dialect.parameterPrefix + String(new)
                 copied = end
             }
             position = end

@@ -38,8 +38,8 @@ extension SQLCompiler {
                 }
                 var sql = operand.scalar.sql
                 switch attribute.attributeType {
-                case .integer16, .integer32, .integer64, .boolean: sql = "CAST(\(sql) AS INTEGER)"
-                case .double, .float: sql = "CAST(\(sql) AS REAL)"
+                case .integer16, .integer32, .integer64, .boolean: sql = "CAST(\(sql) AS \(schema.dialect.integerType))"
+                case .double, .float: sql = "CAST(\(sql) AS \(schema.dialect.realType))"
                 default: break
                 }
                 assignments.append("\(column.name) = \(sql)")

@@ -57,7 +57,7 @@ package struct SQLCompiler: Sendable {
         let fetch = try FilteredFetch(request, schema: schema, model: model)
         if request.fetchLimit > 0 || request.fetchOffset > 0 {
             let page = fetch.level.select("t0.Z_PK") + fetch.limitClause(request)
-            return fetch.translator.finish("SELECT COUNT(*) FROM (\(page))")
+            return fetch.translator.finish("SELECT COUNT(*) FROM (\(page)) AS q_page")
         }
         return fetch.translator.finish(fetch.level.select("COUNT(*)"))
     }
@@ -126,7 +126,8 @@ package struct FilteredFetch {
     /// ` LIMIT ?n OFFSET ?m` (`LIMIT -1` for an offset alone), or nothing.
     package func limitClause(_ request: StoreFetchRequest) -> String {
         guard request.fetchLimit > 0 || request.fetchOffset > 0 else { return "" }
-        let limit = translator.bind(.integer(request.fetchLimit > 0 ? Int64(request.fetchLimit) : -1))
+        let limit = request.fetchLimit > 0 ? translator.bind(.integer(Int64(request.fetchLimit)))
+            : translator.schema.dialect.unlimited ?? translator.bind(.integer(-1))
         let offset = translator.bind(.integer(Int64(max(0, request.fetchOffset))))
         return " LIMIT \(limit) OFFSET \(offset)"
     }

@@ -1,14 +1,16 @@
-/// A compiled predicate: SQL that is true (1), false (0) or — for comparisons with NULL — NULL.
+/// A compiled predicate: SQL that is true, false or — for comparisons with NULL — NULL (SQLite
+/// gives 1 and 0; PostgreSQL's conditions are booleans, so the constants are `TRUE` and `FALSE`,
+/// which SQLite reads as 1 and 0).
 ///
 /// In a WHERE clause NULL acts as false, and AND and OR treat it consistently with that; only
 /// NOT would turn a NULL into another NULL where the evaluator wants true (`NOT magnitude > 5`
 /// holds for a NULL magnitude). So a negation of a condition that can be NULL compiles to
-/// `(…) IS NOT 1`, which is true for both 0 and NULL.
+/// `(…) IS NOT TRUE`, which is true for both false and NULL.
 ///
 /// For example:
 ///
 /// ```swift
-/// SQLCondition(sql: "t0.ZMAGNITUDE > ?1", isTwoValued: false).negated().sql   // "(t0.ZMAGNITUDE > ?1) IS NOT 1"
+/// SQLCondition(sql: "t0.ZMAGNITUDE > ?1", isTwoValued: false).negated().sql   // "(t0.ZMAGNITUDE > ?1) IS NOT TRUE"
 /// SQLCondition.all([.true, x]).sql                                             // x.sql
 /// ```
 package struct SQLCondition {
@@ -16,18 +18,18 @@ package struct SQLCondition {
     /// Whether the SQL is never NULL.
     package var isTwoValued: Bool
 
-    package static let `true` = SQLCondition(sql: "1", isTwoValued: true)
-    package static let `false` = SQLCondition(sql: "0", isTwoValued: true)
+    package static let `true` = SQLCondition(sql: "TRUE", isTwoValued: true)
+    package static let `false` = SQLCondition(sql: "FALSE", isTwoValued: true)
 
-    package var isTrue: Bool { sql == "1" }
-    package var isFalse: Bool { sql == "0" }
+    package var isTrue: Bool { sql == "TRUE" }
+    package var isFalse: Bool { sql == "FALSE" }
 
     package static func constant(_ value: Bool) -> SQLCondition { value ? .true : .false }
 
     package func negated() -> SQLCondition {
         if isTrue { return .false }
         if isFalse { return .true }
-        return isTwoValued ? SQLCondition(sql: "NOT (\(sql))", isTwoValued: true) : SQLCondition(sql: "(\(sql)) IS NOT 1", isTwoValued: true)
+        return isTwoValued ? SQLCondition(sql: "NOT (\(sql))", isTwoValued: true) : SQLCondition(sql: "(\(sql)) IS NOT TRUE", isTwoValued: true)
     }
 
     /// The conjunction (TRUE when empty).

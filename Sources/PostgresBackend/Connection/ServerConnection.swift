@@ -1,0 +1,149 @@
+import Foundation
+import Logging
+import PostgresNIO
+import StoreCore
+import StoreSQL
+
+/// One connection to the PostgreSQL server, used synchronously by one caller at a time (the
+/// pool hands it out): each call sends a statement with its parameters bound and waits for the
+/// answer on the caller's thread — never an event-loop thread, which `ConnectionPool` checks.
+///
+/// For example:
+///
+/// ```swift
+/// let rows = try connection.query("SELECT Z_PK, Z_ENT FROM ZPOST WHERE ZTITLE = $1", [.text("Hello")])
+/// let changed = try connection.run("UPDATE ZPOST SET Z_OPT = Z_OPT + 1 WHERE Z_PK = $1", [.integer(7)])
+/// ```
+final class ServerConnection: @unchecked Sendable {
+    // @unchecked: the pool hands a connection to one caller at a time; postgres-nio's connection
+    // itself is thread-safe.
+    let connection: PostgresConnection
+    let log: StatementLog
+    /// Whether a statement failed in a way that leaves the session unusable (a lost connection).
+    private(set) var isBroken = false
+
+    init(_ connection: PostgresConnection, log: StatementLog) {
+        self.connection = connection
+        self.log = log
+    }
+
+    /// Runs a statement and returns its rows.
+    @discardableResult
+    func query(_ sql: String, _ bindings: [SQLValue] = []) throws -> [ServerRow] {
+        log.statement(sql, bindings)
+        let query = PostgresQuery(unsafeSQL: sql, binds: Self.binds(bindings))
+        do {
+            let result = try connection.query(query, logger: log.logger).wait()
+            return result.rows.map { ServerRow($0.makeRandomAccess()) }
+        } catch let error as PSQLError {
+            let failure = PostgresError(error, sql: sql)
+            if failure.isConnectionLost { isBroken = true }
+            throw failure
+        }
+    }
+
+    /// Runs a statement and returns how many rows it changed.
+    @discardableResult
+    func run(_ sql: String, _ bindings: [SQLValue] = []) throws -> Int {
+        log.statement(sql, bindings)
+        let query = PostgresQuery(unsafeSQL: sql, binds: Self.binds(bindings))
+        do {
+            let result = try connection.query(query, logger: log.logger).wait()
+            return result.metadata.rows ?? 0
+        } catch let error as PSQLError {
+            let failure = PostgresError(error, sql: sql)
+            if failure.isConnectionLost { isBroken = true }
+            throw failure
+        }
+    }
+
+    /// The first column of the first row, or `nil` when there is no row.
+    func scalar(_ sql: String, _ bindings: [SQLValue] = []) throws -> SQLValue? {
+        try query(sql, bindings).first?.value(at: 0)
+    }
+
+    /// Runs `body` in a transaction: committed when it returns, rolled back when it throws.
+    func transaction<T>(_ isolation: String = "READ COMMITTED", _ body: () throws -> T) throws -> T {
+        try run("BEGIN ISOLATION LEVEL \(isolation)")
+        let result: T
+        do {
+            result = try body()
+        } catch {
+            if !isBroken { _ = try? run("ROLLBACK") }
+            throw error
+        }
+        try run("COMMIT")
+        return result
+    }
+
+    /// Closes the connection (waiting for it unless called on an event-loop thread).
+    func close() {
+        guard !connection.isClosed else { return }
+        if MultiThreadedEventLoopGroup.currentEventLoop != nil {
+            let closing: EventLoopFuture<Void> = connection.close()
+            _ = closing
+        } else {
+            let closing: EventLoopFuture<Void> = connection.close()
+            _ = try? closing.wait()
+        }
+    }
+
+    deinit { close() }
+
+    /// Values bound with the types their SQL values name: int8, float8, text, bytea.
+    static func binds(_ values: [SQLValue]) -> PostgresBindings {
+        var binds = PostgresBindings(capacity: values.count)
+        for value in values {
+            switch value {
+            case .null: binds.appendNull()
+            case .integer(let number): binds.append(number)
+            case .real(let number): binds.append(number)
+            case .text(let text): binds.append(text)
+            case .blob(let data): binds.append(ByteBuffer(bytes: data))
+            }
+        }
+        return binds
+    }
+}
+
+/// One result row, read by column index.
+struct ServerRow: SQLRow {
+    let row: PostgresRandomAccessRow
+
+    init(_ row: PostgresRandomAccessRow) { self.row = row }
+
+    var count: Int { row.count }
+
+    func isNull(at index: Int) -> Bool { row[index].bytes == nil }
+
+    func text(at index: Int) -> String? {
+        if case .text(let text) = value(at: index) { return text }
+        return nil
+    }
+
+    func int64(at index: Int) -> Int64 {
+        if case .integer(let number) = value(at: index) { return number }
+        return 0
+    }
+
+    func value(at index: Int) -> SQLValue {
+        let cell = row[index]
+        guard var bytes = cell.bytes else { return .null }
+        if cell.format == .text { return .text(String(buffer: bytes)) }
+        switch cell.dataType {
+        case .int8: return bytes.readInteger(as: Int64.self).map(SQLValue.integer) ?? .null
+        case .int4: return bytes.readInteger(as: Int32.self).map { .integer(Int64($0)) } ?? .null
+        case .int2: return bytes.readInteger(as: Int16.self).map { .integer(Int64($0)) } ?? .null
+        case .bool: return bytes.readInteger(as: UInt8.self).map { .integer($0 == 0 ? 0 : 1) } ?? .null
+        case .float8: return bytes.readInteger(as: UInt64.self).map { .real(Double(bitPattern: $0)) } ?? .null
+        case .float4: return bytes.readInteger(as: UInt32.self).map { .real(Double(Float(bitPattern: $0))) } ?? .null
+        case .numeric: return (try? cell.decode(Decimal.self)).map { .text($0.description) } ?? .null
+        case .bytea: return .blob(Data(bytes.readableBytesView))
+        default: return .text(String(buffer: bytes))
+        }
+    }
+
+    func storeValue(at index: Int, as type: AttributeType) -> StoreValue {
+        PostgresDialect.decode(value(at: index), as: type)
+    }
+}

@@ -1,0 +1,71 @@
+import Foundation
+import StoreCore
+import StoreSQL
+
+/// How PostgreSQL spells what the shared SQL compiler needs: `$1` parameters, `IS [NOT] DISTINCT
+/// FROM`, `strpos`/`right`, `BIGINT` and `DOUBLE PRECISION`, `LIMIT ALL`, and the store's own
+/// functions and collations (``ServerFunctions``, created in the store's schema). Values are kept
+/// in Core Data's storage classes, as in SQLite, except decimals, which are `NUMERIC`.
+///
+/// For example, `title BEGINSWITH[c] 'ada'` compiles to
+///
+/// ```
+/// strpos(stowage_fold(t0.ZTITLE, 1), $1) = 1        bindings ['ada']
+/// ```
+struct PostgresDialect: SQLDialect {
+    var foldFunction: String { "stowage_fold" }
+    var likeFunction: String { "stowage_like" }
+    var matchesFunction: String { "stowage_matches" }
+    var lowercaseFunction: String { "stowage_lowercase" }
+    var uppercaseFunction: String { "stowage_uppercase" }
+    var castFunction: String { "stowage_cast" }
+    var selectorFunction: String { "stowage_function" }
+    var caseInsensitiveCollation: String { "stowage_case_insensitive" }
+    var localizedCollation: String { "stowage_localized" }
+    var localizedCaseInsensitiveCollation: String { "stowage_case_insensitive" }
+
+    var parameterPrefix: String { "$" }
+    func isSame(_ a: String, _ b: String, negated: Bool) -> String { "\(a) IS \(negated ? "" : "NOT ")DISTINCT FROM \(b)" }
+    func isText(_ sql: String) -> String { "pg_typeof(\(sql)) = 'text'::regtype" }
+    func position(of needle: String, in haystack: String) -> String { "strpos(\(haystack), \(needle))" }
+    func suffix(of text: String, count: Int) -> String { "right(\(text), \(count))" }
+    var integerType: String { "BIGINT" }
+    var realType: String { "DOUBLE PRECISION" }
+    var bindsListsAsJSON: Bool { false }
+    var unlimited: String? { "ALL" }
+    var hasRTreeTables: Bool { false }
+    var infinity: String { "'Infinity'::DOUBLE PRECISION" }
+    func integerRemainder(_ a: String, _ b: String) -> String { "(\(a) % NULLIF(\(b), 0))" }
+    func realRemainder(_ a: String, _ b: String) -> String {
+        "(CAST(\(a) AS DOUBLE PRECISION) - CAST(\(b) AS DOUBLE PRECISION) * trunc(CAST(\(a) AS DOUBLE PRECISION) / NULLIF(CAST(\(b) AS DOUBLE PRECISION), 0)))"
+    }
+    func shift(_ a: String, left: Bool, by b: String) -> String { "\(a) \(left ? "<<" : ">>") CAST(\(b) AS INTEGER)" }
+    var randomInteger: String { "CAST(floor(random() * 9007199254740992) AS BIGINT)" }
+    var randomFraction: String { "random()" }
+
+    func encode(_ value: StoreValue) -> SQLValue { Self.encode(value) }
+    func decode(_ value: SQLValue, as type: AttributeType) -> StoreValue { Self.decode(value, as: type) }
+    func inlineBinary(_ data: Data) -> SQLValue { .blob(data) }
+
+    /// Decimals go to the server as their digits, which the `NUMERIC` column parses exactly.
+    static func encode(_ value: StoreValue) -> SQLValue {
+        SQLValueCoder.encode(value) { .text($0.description) }
+    }
+
+    static func decode(_ value: SQLValue, as type: AttributeType) -> StoreValue {
+        SQLValueCoder.decode(value, as: type)
+    }
+
+    /// The column type PostgreSQL gets for the type Core Data declares (`INTEGER`, `FLOAT`,
+    /// `VARCHAR`, `TIMESTAMP`, `DECIMAL`, `BLOB`): every integer is 64-bit, dates stay seconds
+    /// since 2001 (so they compare as numbers with bound values, as in SQLite).
+    static func columnType(_ declared: String) -> String {
+        switch declared {
+        case "INTEGER": "BIGINT"
+        case "FLOAT", "TIMESTAMP", "REAL": "DOUBLE PRECISION"
+        case "VARCHAR", "TEXT": "TEXT"
+        case "DECIMAL": "NUMERIC"
+        default: "BYTEA"
+        }
+    }
+}

@@ -1,0 +1,168 @@
+import Foundation
+import StoreCore
+import StoreSQL
+import Synchronization
+
+/// The PostgreSQL store: objects in a PostgreSQL database, laid out as Core Data lays out its
+/// SQLite stores (`Z<ENTITY>` tables with `Z_PK`, `Z_ENT`, `Z_OPT`, join tables, `Z_PRIMARYKEY`,
+/// `Z_METADATA`) in a schema of its own, fetched with SQL and loaded only as far as they are
+/// touched — the same partial graph as the SQLite store, shared by every process and machine
+/// that opens the same URL.
+///
+/// Saves run in one transaction each; `Z_OPT` versions make concurrent writers' conflicts merge
+/// conflicts, `Z_PRIMARYKEY` rows (locked until commit) hand out keys that never collide, and
+/// with ``StoreCore/PersistentStoreOption/remoteChangeNotificationPost`` every commit reaches
+/// the other coordinators through `LISTEN`/`NOTIFY`. docs/postgres.md tells the whole story.
+///
+/// For example:
+///
+/// ```swift
+/// var description = PersistentStoreDescription(url: URL(string: "postgres://app@db.local/blog?schema=blog")!)
+/// description.setOption(.integer(8), forKey: .postgresPoolSize)
+/// container.persistentStoreDescriptions = [description]
+/// try container.loadPersistentStores()
+/// ```
+public final class PostgresStore: PersistentStore {
+    public let identifier: String
+    public let type: PersistentStoreType = .postgres
+    public let url: URL?
+    public let configurationName: String?
+    public let isReadOnly: Bool
+    /// Whether saves and batch requests are recorded as persistent history.
+    public let isHistoryTrackingEnabled: Bool
+    /// The PostgreSQL schema holding the store's tables.
+    public let schemaName: String
+
+    let model: ManagedObjectModel
+    let schema: SQLSchema
+    let compiler: SQLCompiler
+    let pool: ServerConnectionPool
+    let rows: RowReader
+    /// Each entity's INSERT statement by entity number, built once.
+    let insertSQL: [Int64: String]
+    private let storedMetadata: Mutex<StoreMetadata>
+    /// The connection listening for other writers' commits, once a coordinator asked for them.
+    let listenerState = Mutex<ChangeListener?>(nil)
+    /// Rows loaded by prefetching, handed out once to the faults that ask for them.
+    let prefetched = Mutex<[ManagedObjectID: StoreSnapshot]>([:])
+    /// The number of statements sent so far, for tests that count round trips.
+    var statementCount: Int { pool.log.counter.value }
+
+    /// Connects to the server and opens (or creates) the store in its schema.
+    ///
+    /// - Throws: ``StoreCore/StoreError`` when the server cannot be reached, the schema holds
+    ///   something that is not a store, or a store whose model does not match (nothing is changed).
+    public init(_ request: PersistentStoreLoadRequest) throws {
+        let description = request.description
+        _ = try request.model.entities(forConfiguration: description.configuration)
+        let options = try PostgresStoreOptions(description)
+        url = description.url
+        model = request.model
+        configurationName = description.configuration
+        isReadOnly = description.isReadOnly
+        isHistoryTrackingEnabled = description.isHistoryTrackingEnabled
+        schemaName = options.schema
+        pool = try ServerConnectionPool(options: options, log: .fromEnvironment)
+        do {
+            let opened = try PostgresStoreOpener(pool: pool, model: model, options: options, readOnly: isReadOnly,
+                                                  history: isHistoryTrackingEnabled).open()
+            schema = opened.schema
+            storedMetadata = Mutex(opened.metadata)
+            identifier = opened.metadata.storeUUID
+        } catch {
+            pool.close()
+            throw Self.storeError(error, url: url)
+        }
+        compiler = SQLCompiler(schema: schema, model: model)
+        rows = RowReader(schema: schema, model: model, storeIdentifier: identifier)
+        insertSQL = Dictionary(schema.tables.values.map { ($0.number, Self.insertStatement(for: $0)) }) { first, _ in first }
+    }
+
+    /// Registers the PostgreSQL store type (``StoreCore/PersistentStoreType/postgres``) and its
+    /// metadata reader.
+    public static func register() {
+        PersistentStoreRegistry.register(.postgres) { try PostgresStore($0) }
+        PersistentStoreRegistry.registerMetadataReader(for: .postgres) { try PostgresStore.metadata(at: $0) }
+    }
+
+    /// The metadata of the store a URL names, read without opening the store.
+    ///
+    /// - Throws: ``StoreCore/StoreError`` when the server cannot be reached or the schema holds no store.
+    public static func metadata(at url: URL) throws -> StoreMetadata {
+        var options = try PostgresStoreOptions(PersistentStoreDescription(type: .postgres, url: url))
+        options.poolSize = 1
+        let pool = try ServerConnectionPool(options: options, log: .fromEnvironment)
+        defer { pool.close() }
+        do {
+            return try pool.withConnection { connection in
+                guard try connection.scalar("SELECT to_regclass($1) IS NOT NULL", [.text("\(options.schema).z_metadata")]) == .integer(1) else {
+                    throw StoreError(.io, url: url, "there is no store in schema \(options.schema)")
+                }
+                return try PostgresStoreOpener.readMetadata(on: connection)
+            }
+        } catch {
+            throw storeError(error, url: url)
+        }
+    }
+
+    public var metadata: StoreMetadata { storedMetadata.withLock { $0 } }
+
+    public func setMetadata(_ metadata: StoreMetadata) throws {
+        guard !isReadOnly else { throw StoreError(.readOnly, url: url, "the store is read-only") }
+        var updated = metadata
+        updated.storeUUID = identifier
+        updated.storeType = PersistentStoreType.postgres.rawValue
+        try write { try PostgresStoreOpener.writeMetadata(updated, on: $0) }
+        storedMetadata.withLock { $0 = updated }
+    }
+
+    public func unload() throws {
+        stopListening()
+        pool.close()
+    }
+
+    /// `INSERT INTO <table> (Z_PK, Z_ENT, Z_OPT, <columns>) VALUES ($1, $2, 1, $3…)`, each value
+    /// cast to its column's type (decimals are bound as text).
+    static func insertStatement(for table: EntityTable) -> String {
+        let names = ["Z_PK", "Z_ENT", "Z_OPT"] + table.columns.map(\.name)
+        let values = ["$1", "$2", "1"] + table.columns.enumerated().map { offset, column in
+            "$\(offset + 3)" + (column.declaredType == "DECIMAL" ? "::NUMERIC" : "")
+        }
+        return "INSERT INTO \(table.table) (\(names.joined(separator: ", "))) VALUES (\(values.joined(separator: ", ")))"
+    }
+
+    // MARK: Connections
+
+    /// Runs a read on a pooled connection, in one read-only transaction (one consistent view).
+    func read<T>(_ body: (ServerConnection) throws -> T) throws -> T {
+        try server { try pool.withConnection { connection in try connection.transaction("REPEATABLE READ READ ONLY") { try body(connection) } } }
+    }
+
+    /// Runs a write on a pooled connection, in one transaction.
+    func write<T>(_ body: (ServerConnection) throws -> T) throws -> T {
+        try server { try pool.withConnection { connection in try connection.transaction { try body(connection) } } }
+    }
+
+    /// Runs `body`, turning the server's errors into store errors.
+    func server<T>(_ body: () throws -> T) throws -> T {
+        do {
+            return try body()
+        } catch {
+            throw Self.storeError(error, url: url)
+        }
+    }
+
+    static func storeError(_ error: any Error, url: URL?) -> any Error {
+        guard let failure = error as? PostgresError else { return error }
+        if failure.sqlState == "42883" {
+            return FetchError(.unsupported, "the PostgreSQL store cannot run this request (CAST and FUNCTION of stored values are not supported on the server): \(failure.message)")
+        }
+        if failure.sqlState == "2201B" {
+            return FetchError(.invalidRegularExpression, "the regular expression is not valid for PostgreSQL: \(failure.message)")
+        }
+        if failure.isRetryable {
+            return StoreError(.io, url: url, "the server gave up the transaction because of a concurrent one; nothing was saved; try again (\(failure))")
+        }
+        return StoreError(.io, url: url, "PostgreSQL: \(failure)")
+    }
+}

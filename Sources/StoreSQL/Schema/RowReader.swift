@@ -1,0 +1,133 @@
+import Foundation
+import StoreCore
+
+/// Turns rows into snapshots and keys into object IDs for one store (each SQL store adds the
+/// reading of its own rows).
+///
+/// For each fetched entity it knows the select list — `Z_PK, Z_ENT, Z_OPT`, then the columns
+/// of the entity and (when sub-entities are included) of its descendants, then the entity
+/// numbers of to-one destinations that have sub-entities — and, per entity number, which
+/// positions hold which property. Layouts are computed once, when the store opens.
+///
+/// For example:
+///
+/// ```swift
+/// let layout = rows.layout(for: "Post", includesSubentities: true)
+/// let query = try compiler.selectObjects(request, columns: layout.selectList)
+/// // for each row, the store's own reader: rows.snapshot(from: statement, layout: layout)
+/// ```
+package final class RowReader: Sendable {
+    package struct Layout: Sendable {
+        package let selectList: [String]
+        /// ``selectList`` joined with commas, for SQL text.
+        package let columns: String
+        /// Per entity number: the properties read from the row, in select-list positions.
+        package let fields: [Int64: [Field]]
+
+        init(selectList: [String], fields: [Int64: [Field]]) {
+            self.selectList = selectList
+            self.columns = selectList.joined(separator: ", ")
+            self.fields = fields
+        }
+    }
+
+    package struct Field: Sendable {
+        package enum Kind: Sendable {
+            case attribute(AttributeType, external: Bool)
+            /// A foreign key; `entityPosition` is where the destination's `Z_ENT` was selected
+            /// (nil when the destination has no sub-entities).
+            case toOne(destinationNumber: Int64, entityPosition: Int?)
+        }
+        package let property: String
+        /// Where the snapshot holds the value (the property's index in its entity).
+        package let propertyIndex: Int
+        package let position: Int
+        package let kind: Kind
+    }
+
+    package let schema: SQLSchema
+    package let storeIdentifier: String
+    /// One ID per entity number, whose entity-and-store part new IDs share.
+    private let prototypes: [Int64: ManagedObjectID]
+    /// The entity of each entity number, whose layout the snapshots follow.
+    package let entities: [Int64: EntityDescription]
+    private let layouts: [String: Layout]
+    private let exactLayouts: [String: Layout]
+
+    package init(schema: SQLSchema, model: ManagedObjectModel, storeIdentifier: String) {
+        self.schema = schema
+        self.storeIdentifier = storeIdentifier
+        var prototypes: [Int64: ManagedObjectID] = [:]
+        for (number, name) in schema.entityNames {
+            prototypes[number] = ManagedObjectID(entityName: name, storeIdentifier: storeIdentifier, primaryKey: 1)
+        }
+        self.prototypes = prototypes
+        var entities: [Int64: EntityDescription] = [:]
+        for (number, name) in schema.entityNames { entities[number] = model.entitiesByName[name] }
+        self.entities = entities
+        var layouts: [String: Layout] = [:], exact: [String: Layout] = [:]
+        for (name, table) in schema.tables {
+            layouts[name] = Self.makeLayout(numbers: table.entityNumbers, schema: schema)
+            exact[name] = Self.makeLayout(numbers: [table.number], schema: schema)
+        }
+        self.layouts = layouts
+        self.exactLayouts = exact
+    }
+
+    private static func makeLayout(numbers: [Int64], schema: SQLSchema) -> Layout {
+        var selectList = ["t0.Z_PK", "t0.Z_ENT", "t0.Z_OPT"]
+        var positions: [String: Int] = [:]
+        var entityPositions: [String: Int] = [:]
+        var fields: [Int64: [Field]] = [:]
+        for number in numbers {
+            guard let name = schema.entityNames[number], let table = schema.tables[name] else { continue }
+            var entityFields: [Field] = []
+            for column in table.columns {
+                let position: Int
+                if let known = positions[column.name] {
+                    position = known
+                } else {
+                    position = selectList.count
+                    positions[column.name] = position
+                    selectList.append("t0.\(column.name)")
+                }
+                switch column.kind {
+                case .attribute(let type, let external):
+                    entityFields.append(Field(property: column.property, propertyIndex: column.propertyIndex, position: position, kind: .attribute(type, external: external)))
+                case .toOne(let destination, _):
+                    guard let target = schema.tables[destination] else { continue }
+                    var entityPosition: Int?
+                    if target.entityNumbers.count > 1 {
+                        if let known = entityPositions[column.name] {
+                            entityPosition = known
+                        } else {
+                            entityPosition = selectList.count
+                            entityPositions[column.name] = selectList.count
+                            selectList.append("(SELECT e.Z_ENT FROM \(target.table) e WHERE e.Z_PK = t0.\(column.name))")
+                        }
+                    }
+                    entityFields.append(Field(property: column.property, propertyIndex: column.propertyIndex, position: position, kind: .toOne(destinationNumber: target.number, entityPosition: entityPosition)))
+                }
+            }
+            fields[number] = entityFields
+        }
+        return Layout(selectList: selectList, fields: fields)
+    }
+
+    /// The layout for fetching `entityName` (with or without its sub-entities).
+    package func layout(for entityName: String, includesSubentities: Bool = true) throws -> Layout {
+        guard let layout = (includesSubentities ? layouts : exactLayouts)[entityName] else {
+            throw ModelError(.unknownEntity, entity: entityName, "the model has no entity named \(entityName)")
+        }
+        return layout
+    }
+
+    /// The ID of row `key` of entity `number`.
+    package func objectID(entityNumber number: Int64, key: Int64) -> ManagedObjectID? {
+        prototypes[number].map { ManagedObjectID(primaryKey: key, sameEntityAndStoreAs: $0) }
+    }
+
+    package func objectID(entityName: String, key: Int64) -> ManagedObjectID? {
+        schema.tables[entityName].flatMap { objectID(entityNumber: $0.number, key: key) }
+    }
+}

@@ -1,0 +1,15 @@
+import Foundation
+import PostgresBackend
+import StoreCore
+import StoreTestSupport
+import XCTest
+
+/// The shared backend suite, run on a real PostgreSQL server exactly as on SQLite.
+final class PostgresSharedSuiteTests: XCTestCase {
+    func testConformance() throws { try PostgresTestServer.kit().checkConformance() }
+    func testQueryCases() throws { try PostgresTestServer.kit().checkQueryCases() }
+    func testBatchRequests() throws { try PostgresTestServer.kit().checkBatchRequests() }
+    func testHistory() throws { try PostgresTestServer.kit().checkHistory() }
+    func testMergePolicies() throws { try PostgresTestServer.kit().checkMergePolicies() }
+    func testConstraints() throws { try PostgresTestServer.kit().checkConstraints() }
+}

@@ -1,0 +1,47 @@
+import Foundation
+import PostgresBackend
+import StoreCore
+import StoreTestSupport
+import XCTest
+
+/// The PostgreSQL server the tests use: the URL in `STOWAGE_POSTGRES_URL` (`.ci/run` starts a
+/// throwaway cluster with `scripts/postgres-cluster` and sets it). Without it the tests skip.
+enum PostgresTestServer {
+    static let environmentKey = "STOWAGE_POSTGRES_URL"
+
+    static var url: URL? {
+        ProcessInfo.processInfo.environment[environmentKey].flatMap { $0.isEmpty ? nil : URL(string: $0) }
+    }
+
+    /// The server's URL, or a skip naming how to get one.
+    static func requireURL() throws -> URL {
+        guard let url else {
+            throw XCTSkip("PostgreSQL tests skipped: set \(environmentKey) (for example `export \(environmentKey)=$(scripts/postgres-cluster start /tmp/stowage-pg)`) or run .ci/run")
+        }
+        return url
+    }
+
+    /// A description of a store in a schema of its own.
+    static func description(schema: String) throws -> PersistentStoreDescription {
+        var description = PersistentStoreDescription(url: try requireURL())
+        description.setOption(.string(schema), forKey: .postgresSchema)
+        return description
+    }
+
+    /// A schema name no other test uses.
+    static func freshSchema(_ prefix: String = "t") -> String {
+        "\(prefix)_" + UUID().uuidString.replacingOccurrences(of: "-", with: "").prefix(12).lowercased()
+    }
+
+    /// The shared backend suite's kit, one schema per store it makes.
+    static func kit(history: Bool = false) throws -> StoreTestKit {
+        let url = try requireURL()
+        PostgresStore.register()
+        // FUNCTION() and CAST() of stored values have no server-side form (docs/postgres.md).
+        return StoreTestKit("postgres", mayRefuseQuery: { $0.contains("FUNCTION(") || $0.contains("CAST(") || $0.contains(":(") }) { name, _ in
+            var description = PersistentStoreDescription(url: url)
+            description.setOption(.string(freshSchema(String(name.prefix(20)).lowercased().filter { $0.isLetter || $0.isNumber || $0 == "_" })), forKey: .postgresSchema)
+            return description
+        }
+    }
+}
