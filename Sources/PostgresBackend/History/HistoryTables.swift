@@ -34,15 +34,22 @@ enum HistoryTables {
         try connection.run("SELECT pg_advisory_xact_lock(hashtext($1))", [.text("stowage.history." + schema)])
     }
 
-    /// Records one transaction and its changes; returns its number.
-    @discardableResult
-    static func write(_ record: HistoryRecord, schema: SQLSchema, on connection: ServerConnection, lockName: String) throws -> Int64 {
+    /// Starts recording a transaction (its changes follow, by number): takes the history lock
+    /// and the transaction's number.
+    static func begin(_ record: HistoryRecord, on connection: ServerConnection, lockName: String) throws -> Int64 {
         try lock(on: connection, schema: lockName)
         guard case .integer(let number)? = try connection.scalar(
             "INSERT INTO \(transactions) (ZTIMESTAMP, ZAUTHOR, ZCONTEXTNAME, ZPROCESSID) VALUES ($1, $2, $3, $4) RETURNING Z_PK",
             [.real(record.timestamp.timeIntervalSinceReferenceDate), record.author.map(SQLValue.text) ?? .null,
              record.contextName.map(SQLValue.text) ?? .null, .integer(Int64(record.processID))])
         else { throw PostgresError("the history transaction got no number") }
+        return number
+    }
+
+    /// Records one transaction and its changes; returns its number.
+    @discardableResult
+    static func write(_ record: HistoryRecord, schema: SQLSchema, on connection: ServerConnection, lockName: String) throws -> Int64 {
+        let number = try begin(record, on: connection, lockName: lockName)
         // Many changes per statement, within PostgreSQL's 65,535 parameters.
         let columnsPerRow = 6
         for chunk in stride(from: 0, to: record.changes.count, by: 1000) {

@@ -34,7 +34,7 @@ struct BatchInsertWriter {
             }
             return column
         }
-        let constraints = Self.constraintColumns(of: insert.entityName, table: table, model: store.model)
+        let constraints = table.uniquenessConstraintColumns(entityName: insert.entityName, model: store.model)
         let upserting = insert.onConflict != .fail && !constraints.isEmpty
         var sql = "INSERT INTO \(table.table) (Z_PK, Z_ENT, Z_OPT\(columns.map { ", " + $0.name }.joined())) VALUES (?, \(table.number), 1\(String(repeating: ", ?", count: columns.count)))"
         if upserting {
@@ -92,20 +92,6 @@ struct BatchInsertWriter {
                 INSERT INTO \(HistoryTables.changes) (ZTRANSACTION, ZCHANGETYPE, ZENTITY, ZENTITYPK) \
                 SELECT ?, \(PersistentHistoryChange.ChangeType.insert.rawValue), Z_ENT, Z_PK FROM \(table.table) WHERE Z_PK BETWEEN ? AND ? ORDER BY Z_PK
                 """, [.integer(history.transaction), .integer(firstNewKey), .integer(key)])
-        }
-        return result
-    }
-
-    /// The column lists of the uniqueness constraints an entity's rows meet (its own and its ancestors').
-    static func constraintColumns(of entityName: String, table: EntityTable, model: ManagedObjectModel) -> [[String]] {
-        var result: [[String]] = []
-        var current = model.entitiesByName[entityName]
-        while let owner = current {
-            for constraint in owner.uniquenessConstraints {
-                let columns = constraint.compactMap { table.column(for: $0)?.name }
-                if columns.count == constraint.count { result.append(columns) }
-            }
-            current = owner.superentity
         }
         return result
     }

@@ -102,3 +102,20 @@ package struct JoinTable: Sendable, Hashable {
     /// `Z_FOK_` columns for the sides that are ordered.
     package let orderColumns: [String]
 }
+
+extension EntityTable {
+    /// The column lists of the uniqueness constraints the rows of `entityName` meet (its own and
+    /// its ancestors'), for upserts' conflict targets.
+    package func uniquenessConstraintColumns(entityName: String, model: ManagedObjectModel) -> [[String]] {
+        var result: [[String]] = []
+        var current = model.entitiesByName[entityName]
+        while let owner = current {
+            for constraint in owner.uniquenessConstraints {
+                let columns = constraint.compactMap { column(for: $0)?.name }
+                if columns.count == constraint.count { result.append(columns) }
+            }
+            current = owner.superentity
+        }
+        return result
+    }
+}
