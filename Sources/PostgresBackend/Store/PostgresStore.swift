@@ -78,18 +78,22 @@ public final class PostgresStore: PersistentStore {
         insertSQL = Dictionary(schema.tables.values.map { ($0.number, Self.insertStatement(for: $0)) }) { first, _ in first }
     }
 
-    /// Registers the PostgreSQL store type (``StoreCore/PersistentStoreType/postgres``) and its
-    /// metadata reader.
+    /// Registers the PostgreSQL store type (``StoreCore/PersistentStoreType/postgres``), its
+    /// metadata reader and its migrator (``PostgresStoreMigrator``).
     public static func register() {
         PersistentStoreRegistry.register(.postgres) { try PostgresStore($0) }
-        PersistentStoreRegistry.registerMetadataReader(for: .postgres) { try PostgresStore.metadata(at: $0) }
+        PersistentStoreRegistry.registerMetadataReader(for: .postgres, options: { try PostgresStore.metadata(at: $0, options: $1) })
+        PersistentStoreRegistry.registerMigrator(PostgresStoreMigrator(), for: .postgres)
     }
 
-    /// The metadata of the store a URL names, read without opening the store.
+    /// The metadata of the store a URL (and a description's options, for the schema) names,
+    /// read without opening the store.
     ///
     /// - Throws: ``StoreCore/StoreError`` when the server cannot be reached or the schema holds no store.
-    public static func metadata(at url: URL) throws -> StoreMetadata {
-        var options = try PostgresStoreOptions(PersistentStoreDescription(type: .postgres, url: url))
+    public static func metadata(at url: URL, options storeOptions: [PersistentStoreOption: StoreValue] = [:]) throws -> StoreMetadata {
+        var description = PersistentStoreDescription(type: .postgres, url: url)
+        description.options.merge(storeOptions) { $1 }
+        var options = try PostgresStoreOptions(description)
         options.poolSize = 1
         let pool = try ServerConnectionPool(options: options, log: .fromEnvironment)
         defer { pool.close() }

@@ -112,7 +112,7 @@ public final class MigrationManager {
         options destinationOptions: [PersistentStoreOption: StoreValue] = [:]
     ) throws {
         try check(mapping)
-        let createdFiles = destinationURL.map(StoreFiles.files(of:)) ?? []
+        let createdFiles = destinationURL.map { $0.isFileURL ? StoreFiles.files(of: $0) : [] } ?? []
         if let existing = createdFiles.first(where: { FileManager.default.fileExists(atPath: $0.path) }) {
             throw StoreError(.alreadyExists, url: existing, "a file is already there; the migrated store needs a location of its own")
         }

@@ -24,11 +24,15 @@ extension PersistentStoreCoordinator {
     /// - Throws: ``MigrationError`` when the mapping cannot be inferred (or inferring is off),
     ///   or the migration fails; the store is then as it was.
     func migrateIfNeeded(_ description: PersistentStoreDescription) throws {
-        guard description.shouldMigrateStoreAutomatically, !description.isReadOnly, let url = description.url,
-            let size = (try? FileManager.default.attributesOfItem(atPath: url.path))?[.size] as? Int, size > 0
-        else { return }
+        guard description.shouldMigrateStoreAutomatically, !description.isReadOnly, let url = description.url else { return }
+        // A file store must exist and not be empty; a server's store (PostgreSQL) is asked for its metadata.
+        if url.isFileURL {
+            guard let size = (try? FileManager.default.attributesOfItem(atPath: url.path))?[.size] as? Int, size > 0 else { return }
+        }
         // A file whose metadata cannot be read is left for the store to open, and refuse with its own error.
-        guard let metadata = try? PersistentStoreRegistry.metadata(ofType: description.type, at: url), !metadata.modelVersionHashes.isEmpty else { return }
+        guard let metadata = try? PersistentStoreRegistry.metadata(ofType: description.type, at: url, options: description.options),
+            !metadata.modelVersionHashes.isEmpty
+        else { return }
         let model = managedObjectModel
         if let staged = description.stagedMigrationManager {
             try staged.migrate(description, to: model, url: url, metadata: metadata)

@@ -5,8 +5,11 @@ extension PersistentStoreRegistry {
     /// Reads the metadata of a store file of one type without opening the store (no model,
     /// no objects loaded, nothing written).
     public typealias MetadataReader = @Sendable (URL) throws -> StoreMetadata
+    /// Reads the metadata of a store that a URL and the description's options name together
+    /// (a PostgreSQL store: the server's URL, and the schema option).
+    public typealias OptionsMetadataReader = @Sendable (URL, [PersistentStoreOption: StoreValue]) throws -> StoreMetadata
 
-    private static let metadataReaders = Mutex<[PersistentStoreType: MetadataReader]>([:])
+    private static let metadataReaders = Mutex<[PersistentStoreType: OptionsMetadataReader]>([:])
 
     /// Registers (or replaces) how the metadata of a store type's files is read, for
     /// ``PersistentStoreCoordinator/metadataForPersistentStore(ofType:at:)`` and automatic
@@ -22,6 +25,11 @@ extension PersistentStoreRegistry {
     /// }
     /// ```
     public static func registerMetadataReader(for type: PersistentStoreType, _ reader: @escaping MetadataReader) {
+        metadataReaders.withLock { $0[type] = { url, _ in try reader(url) } }
+    }
+
+    /// Registers (or replaces) a metadata reader that also takes the store description's options.
+    public static func registerMetadataReader(for type: PersistentStoreType, options reader: @escaping OptionsMetadataReader) {
         metadataReaders.withLock { $0[type] = reader }
     }
 
@@ -31,14 +39,19 @@ extension PersistentStoreRegistry {
     ///   reader (in-memory stores have no file), ``ErrorCode/io`` when there is no file, or
     ///   whatever the reader throws for a file that is not a store of the type.
     public static func metadata(ofType type: PersistentStoreType, at url: URL) throws -> StoreMetadata {
+        try metadata(ofType: type, at: url, options: [:])
+    }
+
+    /// The metadata of the store at `url` that a description with `options` names.
+    public static func metadata(ofType type: PersistentStoreType, at url: URL, options: [PersistentStoreOption: StoreValue]) throws -> StoreMetadata {
         _ = registeredTypes  // the built-ins register their readers with their stores
         guard let reader = metadataReaders.withLock({ $0[type] }) else {
             throw StoreError(
                 .unknownStoreType, url: url,
                 "\(type.rawValue) stores have no metadata to read from a file (registered readers: \(metadataTypes.map(\.rawValue).joined(separator: ", ")))")
         }
-        try checkFileExists(url)
-        return try reader(url)
+        if url.isFileURL { try checkFileExists(url) }
+        return try reader(url, options)
     }
 
     /// The metadata of the store file at `url` and its type: each registered reader is tried
@@ -47,10 +60,10 @@ extension PersistentStoreRegistry {
         _ = registeredTypes
         try checkFileExists(url)
         var failures: [String] = []
-        for type in metadataTypes {
+        for type in metadataTypes where type != .postgres {
             guard let reader = metadataReaders.withLock({ $0[type] }) else { continue }
             do {
-                return try reader(url)
+                return try reader(url, [:])
             } catch {
                 failures.append("\(type.rawValue): \(error)")
             }
