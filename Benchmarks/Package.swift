@@ -10,6 +10,8 @@ let package = Package(
     dependencies: [
         .package(name: "Stowage", path: ".."),
         .package(url: "https://github.com/groue/GRDB.swift", exact: "7.10.0"),
+        // The raw PostgreSQL baseline: the client library the PostgreSQL store is built on.
+        .package(url: "https://github.com/vapor/postgres-nio", from: "1.33.2"),
     ],
     targets: [
         .executableTarget(
@@ -25,6 +27,9 @@ let package = Package(
                 .product(name: "GRDBSQLite", package: "GRDB.swift"),
                 // The XML store's format, timed on its own (`xml.save-100k`, `xml.load-100k`).
                 .product(name: "XMLBackend", package: "Stowage"),
+                // The PostgreSQL store's options, and postgres-nio for its raw baseline.
+                .product(name: "PostgresBackend", package: "Stowage"),
+                .product(name: "PostgresNIO", package: "postgres-nio"),
                 "BenchLibXML2",
             ]
         ),

@@ -9,11 +9,51 @@
 //     stowage-save-loop xml /tmp/x/Store.xml
 //     stowage-save-loop sqlite /tmp/x/Store.sqlite --once
 //     stowage-save-loop sqlite /tmp/x/Store.sqlite --migrate
+//
+// With `--increments N` (PostgresConcurrencyTests) it opens a server's store named by URL, and N
+// times inserts an entry and adds one to the store's one counter, each in its own save, retrying
+// an increment that meets another process's change; then prints "done" and exits.
+//
+//     stowage-save-loop postgres 'postgres://me@localhost/db?schema=s' --increments 50
 import Foundation
 import Stowage
 import StoreTestSupport
 
 let arguments = CommandLine.arguments
+if arguments.count == 5, arguments[3] == "--increments", let increments = Int(arguments[4]), let url = URL(string: arguments[2]) {
+    do {
+        let container = PersistentContainer(name: "SaveLoop", managedObjectModel: try SaveLoopStore.makeModel())
+        var description = PersistentStoreDescription(type: PersistentStoreType(rawValue: arguments[1]), url: url)
+        description.isHistoryTrackingEnabled = true
+        container.persistentStoreDescriptions = [description]
+        try container.loadPersistentStores()
+        let context = container.newBackgroundContext()
+        try context.performAndWait {
+            let pid = Int64(ProcessInfo.processInfo.processIdentifier)
+            for n in 0..<Int64(increments) {
+                let entry = try context.insertNewObject(forEntityName: "Entry")
+                try entry.setValue(pid * 1_000_000 + n, forKey: "number")
+                while true {
+                    guard let counter = try context.fetch(FetchRequest<ManagedObject>(entityName: "Counter")).first else {
+                        throw StoreError(.corrupt, "the store has no counter")
+                    }
+                    try counter.setValue((try counter.value(forKey: "value") as? Int64 ?? 0) + 1, forKey: "value")
+                    do {
+                        try context.save()
+                        break
+                    } catch is MergeConflictError {
+                        context.refresh(counter, mergeChanges: false)
+                    }
+                }
+            }
+        }
+        FileHandle.standardOutput.write(Data("done\n".utf8))
+        exit(0)
+    } catch {
+        FileHandle.standardError.write(Data("stowage-save-loop: \(error)\n".utf8))
+        exit(1)
+    }
+}
 let once = arguments.count == 4 && arguments[3] == "--once"
 // `--history`: the save loop with persistent history on (CrashSafetyTests on SQLite).
 let withHistory = arguments.count == 4 && arguments[3] == "--history"

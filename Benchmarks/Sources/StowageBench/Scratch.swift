@@ -37,6 +37,7 @@ enum Scratch {
     }
 
     static func removeAll() {
+        PostgresServer.stopIfStarted()
         try? FileManager.default.removeItem(at: directory)
     }
 }

@@ -4,7 +4,9 @@ import StoreSQL
 
 extension PostgresStore {
     public func execute(_ request: StoreFetchRequest) throws -> StoreFetchResult {
-        try read { connection in
+        // Prefetching reads several statements, which must see one state.
+        let statements = request.resultType == .managedObject && !request.relationshipKeyPathsForPrefetching.isEmpty ? 2 : 1
+        return try (statements > 1 ? readConsistently : read) { connection in
             switch request.resultType {
             case .count:
                 let query = try compiler.count(request)
@@ -56,7 +58,7 @@ extension PostgresStore {
             guard let key = id.primaryKey, let table = schema.tables[id.entityName] else { continue }
             byTable[table.rootName, default: []].append(key)
         }
-        return try read { connection in
+        return try (byTable.count > 1 ? readConsistently : read) { connection in
             var found: [ManagedObjectID: StoreSnapshot] = [:]
             for (root, keys) in byTable {
                 for snapshot in try snapshots(ofRoot: root, keys: keys, on: connection) { found[snapshot.objectID] = snapshot }

@@ -137,8 +137,14 @@ public final class PostgresStore: PersistentStore {
 
     // MARK: Connections
 
-    /// Runs a read on a pooled connection, in one read-only transaction (one consistent view).
+    /// Runs a read of one statement on a pooled connection (a statement sees one committed state).
     func read<T>(_ body: (ServerConnection) throws -> T) throws -> T {
+        try server { try pool.withConnection(body) }
+    }
+
+    /// Runs a read of several statements on a pooled connection, in one read-only transaction,
+    /// so they all see the same committed state.
+    func readConsistently<T>(_ body: (ServerConnection) throws -> T) throws -> T {
         try server { try pool.withConnection { connection in try connection.transaction("REPEATABLE READ READ ONLY") { try body(connection) } } }
     }
 

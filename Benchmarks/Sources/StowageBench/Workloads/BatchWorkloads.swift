@@ -74,7 +74,7 @@ enum BatchWorkloads {
     }
 
     /// A batch insert of the million rows, each made by its handler as it is needed.
-    private static func handlerRequest() -> BatchInsertRequest {
+    static func handlerRequest() -> BatchInsertRequest {
         var i = 0
         return BatchInsertRequest(entityName: "Reading") { (values: inout [String: Any]) in
             guard i < rowCount else { return true }

@@ -1,0 +1,147 @@
+import Foundation
+import PostgresBackend
+import PostgresNIO
+import Stowage
+
+/// The PostgreSQL store next to a raw baseline on the same client library (postgres-nio),
+/// sending the same statements a program written by hand would: multi-row `INSERT`s in one
+/// transaction, one `SELECT` of every row decoded into structs, the indexed query with bound
+/// values — and `COPY` as a second baseline for the batch insert. Every side works in a schema of
+/// its own on a local server (`PostgresServer`), over the same Unix-domain socket.
+enum PostgresWorkloads {
+    static func workloads(_ fixtures: Fixtures) -> [Workload] {
+        typealias Side = Workload.Side
+        let tables = PostgresFixtures(fixtures)
+        return [
+            Workload(
+                name: "postgres.insert-save-100k", baselineName: "raw-postgres-nio",
+                ours: { try insertSave(fixtures.tremors, model: fixtures.tremorModel(indexed: false), expected: fixtures.tremorChecksum) },
+                baseline: { try RawPostgres.insertSave(fixtures.tremors, expected: fixtures.tremorChecksum) }),
+            Workload(
+                name: "postgres.fetch-100k", baselineName: "raw-postgres-nio",
+                ours: { try fetchAll(schema: tables.store(indexed: false), model: fixtures.tremorModel(indexed: false), expected: fixtures.tremorChecksum) },
+                baseline: { try RawPostgres.fetchAll(schema: tables.raw(), expected: fixtures.tremorChecksum) }),
+            Workload(
+                name: "postgres.indexed-query-1000x", baselineName: "raw-postgres-nio",
+                ours: { try indexedQuery(schema: tables.store(indexed: true), model: fixtures.tremorModel(indexed: true), expected: fixtures.queryExpectation) },
+                baseline: { try RawPostgres.indexedQuery(schema: tables.raw(), expected: fixtures.queryExpectation) }),
+            Workload(
+                name: "postgres.batch-insert-1m",
+                ours: { try batchInsert() },
+                baselines: [
+                    Side(name: "raw-postgres-nio") { try RawPostgres.batchInsert(copy: false) },
+                    Side(name: "copy") { try RawPostgres.batchInsert(copy: true) },
+                ]),
+        ]
+    }
+
+    static func freshSchema(_ prefix: String) -> String {
+        "\(prefix)_" + UUID().uuidString.replacingOccurrences(of: "-", with: "").prefix(10).lowercased()
+    }
+
+    static func makeContainer(model: ManagedObjectModel, schema: String) throws -> PersistentContainer {
+        let container = PersistentContainer(name: "Tremors", managedObjectModel: model)
+        container.persistentStoreDescriptions = [PersistentStoreDescription(url: try PostgresServer.url(schema: schema))]
+        try container.loadPersistentStores()
+        return container
+    }
+
+    /// Timed: insert + one save of every row into a new, empty store (created untimed), then
+    /// read back raw and checked.
+    static func insertSave(_ rows: [TremorRow], model: ManagedObjectModel, expected: TremorChecksum) throws -> Duration {
+        let schema = freshSchema("ours_insert")
+        defer { RawPostgres.drop(schema) }
+        let elapsed = try {
+            let context = SQLiteStoreWorkloads.makeContext(try makeContainer(model: model, schema: schema))
+            return try measure { try SQLiteStoreWorkloads.insertAndSave(rows, in: context) }
+        }()
+        try RawPostgres.checksum(schema: schema, layout: .coreData).check(against: expected, "stowage postgres insert-save")
+        return elapsed
+    }
+
+    /// Timed: in a new container and context, every object fully materialized, all ten
+    /// attributes read.
+    static func fetchAll(schema: String, model: ManagedObjectModel, expected: TremorChecksum) throws -> Duration {
+        let context = SQLiteStoreWorkloads.makeContext(try makeContainer(model: model, schema: schema))
+        var request = FetchRequest<Tremor>()
+        request.returnsObjectsAsFaults = false
+        var checksum = TremorChecksum()
+        let elapsed = try measure {
+            try context.performAndWait {
+                for tremor in try context.fetch(request) { SQLiteStoreWorkloads.add(tremor, to: &checksum) }
+            }
+        }
+        try checksum.check(against: expected, "stowage postgres fetch")
+        return elapsed
+    }
+
+    /// Timed: the SQLite workload's indexed query (`magnitude > m AND time > t`, newest first,
+    /// limit 100) 1,000 times in one context.
+    static func indexedQuery(schema: String, model: ManagedObjectModel, expected: QueryExpectation) throws -> Duration {
+        let context = SQLiteStoreWorkloads.makeContext(try makeContainer(model: model, schema: schema))
+        var request = FetchRequest<Tremor>()
+        request.predicate = try StorePredicate(
+            format: SQLiteStoreWorkloads.queryFormat, QueryExpectation.magnitude, Date(timeIntervalSince1970: QueryExpectation.time))
+        request.sortDescriptors = [.descending("time")]
+        request.fetchLimit = QueryExpectation.limit
+        request.returnsObjectsAsFaults = false
+        var found = QueryExpectation.Found()
+        let elapsed = try measure {
+            try context.performAndWait {
+                for _ in 0..<QueryExpectation.repetitions {
+                    let tremors = try context.fetch(request)
+                    found.add(count: tremors.count)
+                    for tremor in tremors { found.add(magnitude: tremor.magnitude, time: tremor.time.timeIntervalSince1970) }
+                }
+            }
+        }
+        try expected.check(found, "stowage postgres indexed query")
+        return elapsed
+    }
+
+    /// Timed: a batch insert of a million rows, each made by its handler as it is needed.
+    static func batchInsert() throws -> Duration {
+        let schema = freshSchema("ours_batch")
+        defer { RawPostgres.drop(schema) }
+        let container = PersistentContainer(name: "Readings", managedObjectModel: try BatchWorkloads.makeModel())
+        container.persistentStoreDescriptions = [PersistentStoreDescription(url: try PostgresServer.url(schema: schema))]
+        try container.loadPersistentStores()
+        let context = container.newBackgroundContext()
+        let time = try measure { _ = try context.performAndWait { try context.execute(BatchWorkloads.handlerRequest()) } }
+        let count = try context.performAndWait { try context.count(for: FetchRequest<ManagedObject>(entityName: "Reading")) }
+        guard count == BatchWorkloads.rowCount else { throw BenchmarkError.wrongResultCount(found: count, expected: BatchWorkloads.rowCount) }
+        return time
+    }
+}
+
+/// The populated schemas the read workloads share, built once (untimed): the store's (by the
+/// store itself) and the raw table's.
+final class PostgresFixtures {
+    private let fixtures: Fixtures
+    private var stores: [Bool: String] = [:]
+    private var rawSchema: String?
+
+    init(_ fixtures: Fixtures) { self.fixtures = fixtures }
+
+    func store(indexed: Bool) throws -> String {
+        if let schema = stores[indexed] { return schema }
+        let schema = PostgresWorkloads.freshSchema(indexed ? "ours_indexed" : "ours_plain")
+        let container = try PostgresWorkloads.makeContainer(model: try fixtures.tremorModel(indexed: indexed), schema: schema)
+        try SQLiteStoreWorkloads.insertAndSave(fixtures.tremors, in: SQLiteStoreWorkloads.makeContext(container))
+        try RawPostgres.analyze(schema)
+        stores[indexed] = schema
+        return schema
+    }
+
+    func raw() throws -> String {
+        if let rawSchema { return rawSchema }
+        let schema = PostgresWorkloads.freshSchema("raw_read")
+        try RawPostgres.create(schema: schema, indexed: true)
+        let connection = try RawPostgres.connect()
+        defer { connection.closeNow() }
+        try RawPostgres.insert(fixtures.tremors, schema: schema, on: connection)
+        try RawPostgres.analyze(schema)
+        rawSchema = schema
+        return schema
+    }
+}
