@@ -13,11 +13,12 @@ struct InspectCommand: ParsableCommand {
             Without --model, a SQLite store Core Data wrote is read with its own copy of its model \
             (Z_MODELCACHE) when it has one; otherwise the model is inferred from the store itself \
             (inspection mode; see docs/inspection.md): entity and property names as the file \
-            records them, made-up names for inverses it does not record. The output says which.
+            records them, made-up names for inverses it does not record. The output says which. \
+            A PostgreSQL store is named by its postgres:// URL and needs --model.
             """
     )
 
-    @Argument(help: "The store to inspect.")
+    @Argument(help: "The store to inspect: a file, or a postgres:// URL (with --model).")
     var store: String
 
     @Option(help: "The model the store was written with: `demo`, or a model file: .xcdatamodeld / .xcdatamodel (Xcode) or .momd / .mom (compiled). Default: inferred from the store.")
@@ -31,10 +32,12 @@ struct InspectCommand: ParsableCommand {
     }
 
     func run() throws {
-        let url = URL(fileURLWithPath: store)
-        let type = try PersistentStoreType(detectingStoreAt: url)
+        let url = try StoreLocation(store).url
+        let onServer = !url.isFileURL
+        if onServer && model == nil { throw ValidationError("inspecting a PostgreSQL store needs --model (the model the store was written with)") }
+        let type = onServer ? .postgres : try PersistentStoreType(detectingStoreAt: url)
         // With a model given, the inferred one only supplies the metadata as recorded (every key).
-        let inferred: InferredModel? = model == nil ? try InferredModel(storeAt: url) : try? InferredModel(storeAt: url)
+        let inferred: InferredModel? = onServer ? nil : model == nil ? try InferredModel(storeAt: url) : try? InferredModel(storeAt: url)
         let managedObjectModel: ManagedObjectModel
         var version: String?
         if let model {
@@ -52,8 +55,8 @@ struct InspectCommand: ParsableCommand {
         }
 
         var output = InspectionPrinter()
-        output.line("Store:    \(url.path)")
-        output.line("Type:     \(type.rawValue) (detected from the file's first bytes)")
+        output.line("Store:    \(StoreLocation.display(url))")
+        output.line("Type:     \(type.rawValue)\(onServer ? " (a server's store, named by its URL)" : " (detected from the file's first bytes)")")
         if let model {
             output.line("Model:    \(model.description)\(version.map { ", version \"\($0)\" (the one that wrote the store)" } ?? "") (read-only)")
         } else if inferred?.source == .modelCache {

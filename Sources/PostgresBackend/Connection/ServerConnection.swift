@@ -77,6 +77,9 @@ final class ServerConnection: @unchecked Sendable {
     }
 
     /// Closes the connection (waiting for it unless called on an event-loop thread).
+    /// Marks the session unusable (the pool closes it instead of handing it out again).
+    func markBroken() { isBroken = true }
+
     func close() {
         guard !connection.isClosed else { return }
         if MultiThreadedEventLoopGroup.currentEventLoop != nil {

@@ -38,8 +38,8 @@ public final class PostgresStore: PersistentStore {
     let compiler: SQLCompiler
     let pool: ServerConnectionPool
     let rows: RowReader
-    /// Each entity's INSERT statement by entity number, built once.
-    let insertSQL: [Int64: String]
+    /// Multi-row INSERT statements by entity number and row count, built once each.
+    private let insertStatements = Mutex<[Int64: [Int: String]]>([:])
     private let storedMetadata: Mutex<StoreMetadata>
     /// The connection listening for other writers' commits, once a coordinator asked for them.
     let listenerState = Mutex<ChangeListener?>(nil)
@@ -75,7 +75,6 @@ public final class PostgresStore: PersistentStore {
         }
         compiler = SQLCompiler(schema: schema, model: model)
         rows = RowReader(schema: schema, model: model, storeIdentifier: identifier)
-        insertSQL = Dictionary(schema.tables.values.map { ($0.number, Self.insertStatement(for: $0)) }) { first, _ in first }
     }
 
     /// Registers the PostgreSQL store type (``StoreCore/PersistentStoreType/postgres``), its
@@ -125,14 +124,16 @@ public final class PostgresStore: PersistentStore {
         pool.close()
     }
 
-    /// `INSERT INTO <table> (Z_PK, Z_ENT, Z_OPT, <columns>) VALUES ($1, $2, 1, $3…)`, each value
-    /// cast to its column's type (decimals are bound as text).
-    static func insertStatement(for table: EntityTable) -> String {
-        let names = ["Z_PK", "Z_ENT", "Z_OPT"] + table.columns.map(\.name)
-        let values = ["$1", "$2", "1"] + table.columns.enumerated().map { offset, column in
-            "$\(offset + 3)" + (column.declaredType == "DECIMAL" ? "::NUMERIC" : "")
+    /// The INSERT of `rows` rows into `table` (``ServerChangeWriter/insertSQL(_:rows:)``), built
+    /// once per table and row count.
+    func insertStatement(for table: EntityTable, rows: Int) -> String {
+        if let cached = insertStatements.withLock({ $0[table.number]?[rows] }) { return cached }
+        let sql = ServerChangeWriter.insertSQL(table, rows: rows)
+        insertStatements.withLock { cache in
+            if cache[table.number, default: [:]].count > 64 { cache[table.number] = [:] }
+            cache[table.number, default: [:]][rows] = sql
         }
-        return "INSERT INTO \(table.table) (\(names.joined(separator: ", "))) VALUES (\(values.joined(separator: ", ")))"
+        return sql
     }
 
     // MARK: Connections

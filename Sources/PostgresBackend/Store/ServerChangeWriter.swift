@@ -67,7 +67,7 @@ struct ServerChangeWriter {
                     for column in table.columns { bindings.append(PostgresDialect.encode(snapshot[column.propertyIndex])) }
                 }
                 do {
-                    try connection.run(Self.insertSQL(table, rows: chunk.count), bindings)
+                    try connection.run(store.insertStatement(for: table, rows: chunk.count), bindings)
                 } catch let error as PostgresError where error.isUniqueViolation {
                     throw UniquenessViolation(snapshots: Array(chunk), cause: error)
                 }
