@@ -26,6 +26,10 @@ enum PostgresWorkloads {
                 ours: { try indexedQuery(schema: tables.store(indexed: true), model: fixtures.tremorModel(indexed: true), expected: fixtures.queryExpectation) },
                 baseline: { try RawPostgres.indexedQuery(schema: tables.raw(), expected: fixtures.queryExpectation) }),
             Workload(
+                name: "postgres.batched-iterate-1m", baselineName: "raw-postgres-nio",
+                ours: { try batchedIterate(schema: tables.millionReadings(), expected: tables.millionSum) },
+                baseline: { try RawPostgres.iterate(schema: tables.millionReadings(), expected: tables.millionSum) }),
+            Workload(
                 name: "postgres.batch-insert-1m",
                 ours: { try batchInsert() },
                 baselines: [
@@ -99,6 +103,25 @@ enum PostgresWorkloads {
         return elapsed
     }
 
+    /// Timed: in a new container and context, every one of a million objects as a batched result
+    /// (`fetchBatched`, 200 per batch, earlier batches released), `value` of each read in order.
+    static func batchedIterate(schema: String, expected: MagnitudeSum) throws -> Duration {
+        let container = PersistentContainer(name: "Readings", managedObjectModel: try BatchWorkloads.makeModel())
+        container.persistentStoreDescriptions = [PersistentStoreDescription(url: try PostgresServer.url(schema: schema))]
+        try container.loadPersistentStores()
+        let context = container.newBackgroundContext()
+        var request = FetchRequest<ManagedObject>(entityName: "Reading")
+        request.fetchBatchSize = SQLiteStoreWorkloads.batchSize
+        var found = MagnitudeSum()
+        let elapsed = try measure {
+            try context.performAndWait {
+                for reading in try context.fetchBatched(request) { found.add(try reading.value(forKey: "value") as? Double ?? 0) }
+            }
+        }
+        try expected.check(found, "stowage postgres batched iteration")
+        return elapsed
+    }
+
     /// Timed: a batch insert of a million rows, each made by its handler as it is needed.
     static func batchInsert() throws -> Duration {
         let schema = freshSchema("ours_batch")
@@ -130,6 +153,29 @@ final class PostgresFixtures {
         try SQLiteStoreWorkloads.insertAndSave(fixtures.tremors, in: SQLiteStoreWorkloads.makeContext(container))
         try RawPostgres.analyze(schema)
         stores[indexed] = schema
+        return schema
+    }
+
+    private var millionSchema: String?
+
+    /// What the million readings' values add up to.
+    lazy var millionSum: MagnitudeSum = {
+        var sum = MagnitudeSum()
+        for i in 0..<BatchWorkloads.rowCount { sum.add(BatchWorkloads.row(i)["value"] as? Double ?? 0) }
+        return sum
+    }()
+
+    /// A store of a million readings (made by a batch insert), read by both sides.
+    func millionReadings() throws -> String {
+        if let millionSchema { return millionSchema }
+        let schema = PostgresWorkloads.freshSchema("ours_million")
+        let container = PersistentContainer(name: "Readings", managedObjectModel: try BatchWorkloads.makeModel())
+        container.persistentStoreDescriptions = [PersistentStoreDescription(url: try PostgresServer.url(schema: schema))]
+        try container.loadPersistentStores()
+        let context = container.newBackgroundContext()
+        _ = try context.performAndWait { try context.execute(BatchWorkloads.handlerRequest()) }
+        try RawPostgres.analyze(schema)
+        millionSchema = schema
         return schema
     }
 

@@ -158,6 +158,31 @@ enum RawPostgres {
         return elapsed
     }
 
+    /// Timed: every row of the store's million-reading table streamed (rows handed over as they
+    /// arrive, none kept), each decoded into a struct, its value summed.
+    static func iterate(schema: String, expected: MagnitudeSum) throws -> Duration {
+        let connection = try connect(schema: schema)
+        defer { connection.closeNow() }
+        let found = SumBox()
+        let elapsed = try measure {
+            _ = try connection.query(PostgresQuery(unsafeSQL: "SELECT Z_PK, ZVALUE, ZCOUNT, ZLABEL, ZTIME FROM ZREADING ORDER BY Z_PK"), logger: logger) { row in
+                let cells = row.makeRandomAccess()
+                let reading = (id: try cells[0].decode(Int64.self), value: try cells[1].decode(Double.self), count: try cells[2].decode(Int64.self),
+                               label: try cells[3].decode(String.self), time: try cells[4].decode(Double.self))
+                found.add(reading.value)
+            }.wait()
+        }
+        try expected.check(found.sum, "raw postgres iteration")
+        return elapsed
+    }
+
+    /// A running sum the row callback (on the event loop) adds to, read after the query ends.
+    private final class SumBox: @unchecked Sendable {
+        // @unchecked: only the connection's event loop adds, before the awaited query completes.
+        var sum = MagnitudeSum()
+        func add(_ value: Double) { sum.add(value) }
+    }
+
     /// Timed: the batch workload's million rows into a new table in one transaction — 1,000 rows
     /// per `INSERT`, or one `COPY … FROM STDIN` in text format.
     static func batchInsert(copy: Bool) throws -> Duration {
