@@ -42,6 +42,25 @@ final class ServerConnection: @unchecked Sendable {
         }
     }
 
+    /// Runs a statement and returns what `transform` makes of each row, reading rows as they
+    /// arrive (no row is kept after its turn: a million-row result costs what the values cost).
+    /// `transform` runs on the connection's event loop while this thread waits.
+    func collect<T>(_ sql: String, _ bindings: [SQLValue] = [], _ transform: @escaping @Sendable (ServerRow) -> T?) throws -> [T] {
+        log.statement(sql, bindings)
+        let query = PostgresQuery(unsafeSQL: sql, binds: Self.binds(bindings))
+        let box = CollectedValues<T>()
+        do {
+            _ = try connection.query(query, logger: log.logger) { row in
+                if let value = transform(ServerRow(row.makeRandomAccess())) { box.values.append(value) }
+            }.wait()
+        } catch let error as PSQLError {
+            let failure = PostgresError(error, sql: sql)
+            if failure.isConnectionLost { isBroken = true }
+            throw failure
+        }
+        return box.values
+    }
+
     /// Runs a statement and returns how many rows it changed.
     @discardableResult
     func run(_ sql: String, _ bindings: [SQLValue] = []) throws -> Int {
@@ -107,6 +126,13 @@ final class ServerConnection: @unchecked Sendable {
         }
         return binds
     }
+}
+
+/// The values `collect` gathers.
+private final class CollectedValues<T>: @unchecked Sendable {
+    // @unchecked: appended to only by the connection's event loop while the query runs, and
+    // read by the waiting thread only after the query's future completed.
+    var values: [T] = []
 }
 
 /// One result row, read by column index.

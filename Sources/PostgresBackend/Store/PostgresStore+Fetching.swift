@@ -22,7 +22,8 @@ extension PostgresStore {
                 }
                 let layout = try rows.layout(for: request.entityName, includesSubentities: request.includesSubentities)
                 let query = try compiler.selectObjects(request, columns: layout.selectList)
-                var snapshots = try connection.query(query.sql, query.bindings).compactMap { rows.snapshot(from: $0, layout: layout) }
+                let rows = rows
+                var snapshots = try connection.collect(query.sql, query.bindings) { rows.snapshot(from: $0, layout: layout) }
                 var loaded: [String: (entity: String, level: [StoreSnapshot])] = [:]
                 for keyPath in request.relationshipKeyPathsForPrefetching.sorted() {
                     try prefetch(keyPath, for: &snapshots, entityName: request.entityName, loaded: &loaded, on: connection)
@@ -42,7 +43,8 @@ extension PostgresStore {
 
     private func objectIDs(_ request: StoreFetchRequest, on connection: ServerConnection) throws -> [ManagedObjectID] {
         let query = try compiler.selectObjects(request, columns: ["t0.Z_PK", "t0.Z_ENT"])
-        return try connection.query(query.sql, query.bindings).compactMap { rows.objectID(from: $0) }
+        let rows = rows
+        return try connection.collect(query.sql, query.bindings) { rows.objectID(from: $0) }
     }
 
     public func snapshot(for objectID: ManagedObjectID) throws -> StoreSnapshot? {
@@ -72,7 +74,8 @@ extension PostgresStore {
         let table = try schema.table(for: root)
         let layout = try rows.layout(for: root)
         let sql = "SELECT \(layout.columns) FROM \(table.table) t0 WHERE t0.Z_PK = ANY($1::BIGINT[])"
-        return try connection.query(sql, [Self.keyArray(keys)]).compactMap { rows.snapshot(from: $0, layout: layout) }
+        let rows = rows
+        return try connection.collect(sql, [Self.keyArray(keys)]) { rows.snapshot(from: $0, layout: layout) }
     }
 
     public func objectIDs(forRelationship name: String, of objectID: ManagedObjectID) throws -> [ManagedObjectID] {
