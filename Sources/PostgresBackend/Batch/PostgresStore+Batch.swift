@@ -29,7 +29,7 @@ extension PostgresStore {
             if result.count > 0 { try notifyCommit(on: connection) }
             return result
         }
-        prefetched.withLock { $0.removeAll() }
+        prefetched.removeAll()
         return result
     }
 

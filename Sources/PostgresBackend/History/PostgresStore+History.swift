@@ -39,45 +39,18 @@ extension PostgresStore: PersistentHistoryStore {
             WHERE \(condition) ORDER BY t.Z_PK, c.Z_PK
             """
         let found = try read { try $0.query(sql, arguments) }
-        var transactions: [PersistentHistoryTransaction] = []
-        var current: (number: Int64, timestamp: Date, author: String?, contextName: String?, processID: Int32)?
-        var changes: [PersistentHistoryChange] = []
-        func flush() {
-            guard let open = current else { return }
-            transactions.append(PersistentHistoryTransaction(
-                token: PersistentHistoryToken(storeIdentifier: identifier, transactionNumber: open.number), timestamp: open.timestamp,
-                author: open.author, contextName: open.contextName, processID: open.processID, changes: changes))
-            changes = []
-        }
+        var assembler = HistoryAssembler(storeIdentifier: identifier, rows: rows, model: model)
         for row in found {
-            let number = row.int64(at: 0)
-            if current?.number != number {
-                flush()
-                var seconds = 0.0
-                if case .real(let value) = row.value(at: 1) { seconds = value }
-                current = (number, Date(timeIntervalSinceReferenceDate: seconds), row.text(at: 2), row.text(at: 3), Int32(clamping: row.int64(at: 4)))
-            }
-            if let change = historyChange(from: row, transaction: number) { changes.append(change) }
+            var seconds = 0.0
+            if case .real(let value) = row.value(at: 1) { seconds = value }
+            let transaction = HistoryAssembler.Transaction(
+                number: row.int64(at: 0), timestamp: seconds, author: row.text(at: 2), contextName: row.text(at: 3), processID: row.int64(at: 4))
+            let change = row.isNull(at: 5) ? nil : HistoryAssembler.Change(
+                id: row.int64(at: 5), type: row.int64(at: 6), entityNumber: row.int64(at: 7), key: row.int64(at: 8),
+                columns: row.text(at: 9), tombstone: row.text(at: 10))
+            assembler.add(transaction, change: change)
         }
-        flush()
-        return try PersistentHistoryFilter(request, storeIdentifier: identifier).result(from: transactions)
-    }
-
-    private func historyChange(from row: ServerRow, transaction: Int64) -> PersistentHistoryChange? {
-        guard !row.isNull(at: 5), let type = PersistentHistoryChange.ChangeType(rawValue: Int(row.int64(at: 6))),
-            let id = rows.objectID(entityNumber: row.int64(at: 7), key: row.int64(at: 8))
-        else { return nil }
-        let updated = type == .update ? Set((row.text(at: 9) ?? "").split(separator: ",").map(String.init)) : nil
-        var tombstone: [String: StoreValue]?
-        if type == .delete {
-            tombstone = [:]
-            if let json = row.text(at: 10), let entity = model.entitiesByName[id.entityName] {
-                tombstone = HistoryTombstone.decode(json, entity: entity)
-            }
-        }
-        return PersistentHistoryChange(
-            changeID: row.int64(at: 5), changedObjectID: id, changeType: type, updatedProperties: updated, tombstone: tombstone,
-            transactionToken: PersistentHistoryToken(storeIdentifier: identifier, transactionNumber: transaction))
+        return try PersistentHistoryFilter(request, storeIdentifier: identifier).result(from: assembler.finish())
     }
 
     private func deleteHistory(_ request: PersistentHistoryChangeRequest) throws -> PersistentHistoryResult {

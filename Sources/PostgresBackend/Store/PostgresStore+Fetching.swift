@@ -24,10 +24,7 @@ extension PostgresStore {
                 let query = try compiler.selectObjects(request, columns: layout.selectList)
                 let rows = rows
                 var snapshots = try connection.collect(query.sql, query.bindings) { rows.snapshot(from: $0, layout: layout) }
-                var loaded: [String: (entity: String, level: [StoreSnapshot])] = [:]
-                for keyPath in request.relationshipKeyPathsForPrefetching.sorted() {
-                    try prefetch(keyPath, for: &snapshots, entityName: request.entityName, loaded: &loaded, on: connection)
-                }
+                try prefetcher(on: connection).prefetch(request.relationshipKeyPathsForPrefetching, for: &snapshots, entityName: request.entityName)
                 return .snapshots(snapshots)
             case .dictionary:
                 let query = try compiler.selectDictionaries(request)
@@ -49,7 +46,7 @@ extension PostgresStore {
 
     public func snapshot(for objectID: ManagedObjectID) throws -> StoreSnapshot? {
         guard objectID.storeIdentifier == identifier, let key = objectID.primaryKey else { return nil }
-        if let handedOut = prefetched.withLock({ $0.removeValue(forKey: objectID) }) { return handedOut }
+        if let handedOut = prefetched.take(objectID) { return handedOut }
         return try read { try snapshot(in: $0, key: key, entity: objectID.entityName) }
     }
 

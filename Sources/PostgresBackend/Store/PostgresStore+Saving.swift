@@ -42,27 +42,11 @@ extension PostgresStore {
     /// Takes keys for new objects from `Z_PRIMARYKEY`, inside the caller's transaction: the rows
     /// stay locked until it ends, so concurrent savers — in any process — never get the same key.
     func allocateObjectIDs(forEntityNames entityNames: [String], on connection: ServerConnection) throws -> [ManagedObjectID] {
-        guard !entityNames.isEmpty else { return [] }
-        let tables = try entityNames.map { try schema.table(for: $0) }
-        let roots = try tables.map { try schema.table(for: $0.rootName).number }
-        var countsByRoot: [Int64: Int] = [:]
-        for root in roots { countsByRoot[root, default: 0] += 1 }
-        // Keys come from the root entity's Z_MAX, so sub-entities sharing a table never collide;
-        // roots are locked in one order, so two savers cannot deadlock on them.
-        var nextKey: [Int64: Int64] = [:]
-        for (root, count) in countsByRoot.sorted(by: { $0.key < $1.key }) {
+        try schema.newObjectIDs(forEntityNames: entityNames, rows: rows, url: url) { root, count in
             guard case .integer(let maximum)? = try connection.scalar(
                 "UPDATE Z_PRIMARYKEY SET Z_MAX = Z_MAX + $1 WHERE Z_ENT = $2 RETURNING Z_MAX", [.integer(Int64(count)), .integer(root)])
             else { throw StoreError(.corrupt, url: url, "Z_PRIMARYKEY has no row for entity number \(root)") }
-            nextKey[root] = maximum - Int64(count) + 1
-        }
-        return try zip(tables, roots).map { table, root in
-            let key = nextKey[root] ?? 1
-            nextKey[root] = key + 1
-            guard let id = rows.objectID(entityNumber: table.number, key: key) else {
-                throw StoreError(.corrupt, url: url, "entity \(table.name) has no number in this store")
-            }
-            return id
+            return maximum
         }
     }
 

@@ -44,7 +44,7 @@ public final class PostgresStore: PersistentStore {
     /// The connection listening for other writers' commits, once a coordinator asked for them.
     let listenerState = Mutex<ChangeListener?>(nil)
     /// Rows loaded by prefetching, handed out once to the faults that ask for them.
-    let prefetched = Mutex<[ManagedObjectID: StoreSnapshot]>([:])
+    let prefetched = PrefetchCache()
     /// The number of statements sent so far, for tests that count round trips.
     var statementCount: Int { pool.log.counter.value }
 

@@ -40,7 +40,7 @@ extension SQLiteStore {
             throw error
         }
         for file in files.obsolete { try? FileManager.default.removeItem(at: file) }
-        prefetched.withLock { $0.removeAll() }
+        prefetched.removeAll()
         return result
     }
 }

@@ -48,9 +48,4 @@ enum HistoryTables {
         }
         return columns.isEmpty ? nil : "json_object(\(columns.joined(separator: ", ")))"
     }
-
-    /// A tombstone written by ``tombstoneSQL(for:schema:model:alias:)`` read back by attribute type.
-    static func tombstone(from json: String, entity: EntityDescription) -> [String: StoreValue] {
-        HistoryTombstone.decode(json, entity: entity)
-    }
 }

@@ -26,46 +26,21 @@ extension SQLiteStore: PersistentHistoryStore {
     /// One query (``HistoryQuery``) read into transactions, then filtered and shaped in memory.
     private func fetchHistory(_ request: PersistentHistoryChangeRequest) throws -> PersistentHistoryResult {
         let query = HistoryQuery(request, schema: schema)
-        var transactions: [PersistentHistoryTransaction] = []
+        var assembler = HistoryAssembler(storeIdentifier: identifier, rows: rows, model: model)
         try read { connection in
             guard hasHistoryTables else { return }
-            var current: (number: Int64, timestamp: Date, author: String?, contextName: String?, processID: Int32)?
-            var changes: [PersistentHistoryChange] = []
-            func flush() {
-                guard let open = current else { return }
-                let token = PersistentHistoryToken(storeIdentifier: identifier, transactionNumber: open.number)
-                transactions.append(PersistentHistoryTransaction(
-                    token: token, timestamp: open.timestamp, author: open.author, contextName: open.contextName, processID: open.processID, changes: changes))
-                changes = []
-            }
             try connection.query(query.sql, query.arguments) { row in
-                let number = row.int64(at: 0)
-                if current?.number != number {
-                    flush()
-                    current = (number, Date(timeIntervalSinceReferenceDate: row.double(at: 1)), row.string(at: 2), row.string(at: 3), Int32(clamping: row.int64(at: 4)))
-                }
-                if let change = try historyChange(from: row, transaction: number) { changes.append(change) }
-            }
-            flush()
-        }
-        return try PersistentHistoryFilter(request, storeIdentifier: identifier).result(from: transactions)
-    }
-
-    private func historyChange(from row: SQLiteStatement, transaction: Int64) throws -> PersistentHistoryChange? {
-        guard let type = PersistentHistoryChange.ChangeType(rawValue: Int(row.int64(at: 6))),
-            let id = rows.objectID(entityNumber: row.int64(at: 7), key: row.int64(at: 8))
-        else { return nil }
-        let updated = type == .update ? Set((row.string(at: 9) ?? "").split(separator: ",").map(String.init)) : nil
-        var tombstone: [String: StoreValue]?
-        if type == .delete {
-            tombstone = [:]
-            if let json = row.string(at: 10), let entity = model.entitiesByName[id.entityName] {
-                tombstone = HistoryTables.tombstone(from: json, entity: entity)
+                let transaction = HistoryAssembler.Transaction(
+                    number: row.int64(at: 0), timestamp: row.double(at: 1), author: row.string(at: 2), contextName: row.string(at: 3),
+                    processID: row.int64(at: 4))
+                // A transaction without changes comes as one row with NULL change columns.
+                let change = row.isNull(at: 5) ? nil : HistoryAssembler.Change(
+                    id: row.int64(at: 5), type: row.int64(at: 6), entityNumber: row.int64(at: 7), key: row.int64(at: 8),
+                    columns: row.string(at: 9), tombstone: row.string(at: 10))
+                assembler.add(transaction, change: change)
             }
         }
-        return PersistentHistoryChange(
-            changeID: row.int64(at: 5), changedObjectID: id, changeType: type, updatedProperties: updated, tombstone: tombstone,
-            transactionToken: PersistentHistoryToken(storeIdentifier: identifier, transactionNumber: transaction))
+        return try PersistentHistoryFilter(request, storeIdentifier: identifier).result(from: assembler.finish())
     }
 
     private func deleteHistory(_ request: PersistentHistoryChangeRequest) throws -> PersistentHistoryResult {

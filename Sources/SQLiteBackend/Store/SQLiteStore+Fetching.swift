@@ -19,10 +19,7 @@ extension SQLiteStore {
                     return .objectIDs(try objectIDs(request, on: connection))
                 }
                 var snapshots = try fetchSnapshots(request, on: connection)
-                var loaded: [String: (entity: String, level: [StoreSnapshot])] = [:]
-                for keyPath in request.relationshipKeyPathsForPrefetching.sorted() {
-                    try prefetch(keyPath, for: &snapshots, entityName: request.entityName, loaded: &loaded, on: connection)
-                }
+                try prefetcher(on: connection).prefetch(request.relationshipKeyPathsForPrefetching, for: &snapshots, entityName: request.entityName)
                 return .snapshots(snapshots)
             case .dictionary:
                 let query = try compiler.selectDictionaries(request)
@@ -59,7 +56,7 @@ extension SQLiteStore {
 
     public func snapshot(for objectID: ManagedObjectID) throws -> StoreSnapshot? {
         guard objectID.storeIdentifier == identifier, let key = objectID.primaryKey else { return nil }
-        if let handedOut = prefetched.withLock({ $0.removeValue(forKey: objectID) }) { return handedOut }
+        if let handedOut = prefetched.take(objectID) { return handedOut }
         return try read { try snapshot(in: $0, key: key, entity: objectID.entityName) }
     }
 

@@ -41,7 +41,7 @@ public final class SQLiteStore: PersistentStore {
     let insertSQL: [Int64: String]
     private let storedMetadata: Mutex<StoreMetadata>
     /// Rows loaded by prefetching, handed out once to the faults that ask for them.
-    let prefetched = Mutex<[ManagedObjectID: StoreSnapshot]>([:])
+    let prefetched = PrefetchCache()
     /// The number of queries run so far, for tests that check how lazily faults fire.
     var queryCount: Int { pool.log.queries.value }
 
