@@ -1,16 +1,20 @@
 import Foundation
 import StoreCore
+import StoreSQL
 
-/// Migrates a PostgreSQL store to another model version: every object is carried by the mapping
-/// (``StoreCore/MigrationManager``) into a new store in a schema of its own, and then, in one
-/// transaction, the old schema is dropped and the new one takes its name — PostgreSQL's DDL is
-/// transactional, so every other connection sees the old store or the new one, never a mixture,
-/// and a failure at any point leaves the old store as it was (a half-built schema from a crash is
-/// dropped by the next migration).
+/// Migrates a PostgreSQL store to another model version in one transaction, with PostgreSQL's
+/// transactional DDL: the destination's tables are created in a staging schema, every carried
+/// entity's rows are copied into them by `INSERT … SELECT` from the old tables — keeping their
+/// primary keys, so object IDs and URIs stay valid (the SQL of SQLite's in-place migration,
+/// `RowCopier`, shared through StoreSQL) — history moves over, the old schema is dropped and
+/// the staging schema takes its name. Every other connection sees the old store or the new one;
+/// a failure at any point rolls everything back. An advisory lock keeps two processes from
+/// migrating the same store at once; other writers wait on the tables until the migration commits.
 ///
-/// Objects get new primary keys in the new store (their IDs and URIs change), the migration
-/// holds the source graph in memory, and saves other processes make to the old store while it
-/// runs are lost at the swap: migrate while the store's other users are stopped.
+/// A mapping the SQL copy cannot carry out — an attribute changing type, a custom entity policy
+/// or source predicate, a value expression — goes through ``StoreCore/MigrationManager`` instead:
+/// objects are carried into the staging schema through contexts (new primary keys, the source
+/// graph in memory), then swapped in the same way in one transaction.
 ///
 /// For example (the coordinator does this by itself when a store's model changed):
 ///
@@ -24,12 +28,31 @@ public struct PostgresStoreMigrator: PersistentStoreMigrator {
         if request.options[.readOnly] == .boolean(true) {
             throw MigrationError(.migrationFailed, url: request.url, "the store is opened read-only, so it is not migrated")
         }
-        let options = try PostgresStoreOptions(PersistentStoreDescription(type: .postgres, url: request.url).with(request.options))
-        let staging = String("\(options.schema)_migrating".prefix(63))
-        var single = options
-        single.poolSize = 1
-        let pool = try ServerConnectionPool(options: single, log: .fromEnvironment)
+        var description = PersistentStoreDescription(type: .postgres, url: request.url)
+        description.options.merge(request.options) { $1 }
+        var options = try PostgresStoreOptions(description)
+        options.poolSize = 1
+        let pool = try ServerConnectionPool(options: options, log: .fromEnvironment)
         defer { pool.close() }
+        let staging = String("\(options.schema)_migrating".prefix(63))
+        do {
+            try pool.withConnection { connection in
+                try connection.transaction {
+                    try connection.run("SELECT pg_advisory_xact_lock(hashtext($1))", [.text("stowage.migration." + options.schema)])
+                    try InPlaceMigration(request: request, connection: connection, schema: options.schema, staging: staging).run()
+                }
+            }
+        } catch let error as MigrationError where error.code == .invalidMapping {
+            try migrateThroughContexts(request, pool: pool, schema: options.schema, staging: staging)
+        } catch let error as MigrationError {
+            throw error
+        } catch {
+            throw MigrationError(.migrationFailed, url: request.url, "the PostgreSQL store was not migrated (nothing changed): \(PostgresStore.storeError(error, url: request.url))")
+        }
+    }
+
+    /// The migration manager's way: objects carried into a staging store, swapped in.
+    private func migrateThroughContexts(_ request: StoreMigrationRequest, pool: ServerConnectionPool, schema: String, staging: String) throws {
         _ = try pool.withConnection { try $0.run("DROP SCHEMA IF EXISTS \(staging) CASCADE") }
         var stagingOptions = request.options
         stagingOptions[.postgresSchema] = .string(staging)
@@ -42,24 +65,123 @@ public struct PostgresStoreMigrator: PersistentStoreMigrator {
                 try connection.transaction {
                     // The new store takes the old one's identity, so its object IDs name the same store.
                     try connection.run(
-                        "UPDATE \(staging).Z_METADATA SET Z_UUID = (SELECT Z_UUID FROM \(options.schema).Z_METADATA WHERE Z_VERSION = 1) WHERE Z_VERSION = 1")
-                    try connection.run("DROP SCHEMA \(options.schema) CASCADE")
-                    try connection.run("ALTER SCHEMA \(staging) RENAME TO \(options.schema)")
+                        "UPDATE \(staging).Z_METADATA SET Z_UUID = (SELECT Z_UUID FROM \(schema).Z_METADATA WHERE Z_VERSION = 1) WHERE Z_VERSION = 1")
+                    try connection.run("DROP SCHEMA \(schema) CASCADE")
+                    try connection.run("ALTER SCHEMA \(staging) RENAME TO \(schema)")
                 }
             }
             request.progress?(1)
         } catch {
             _ = try? pool.withConnection { try $0.run("DROP SCHEMA IF EXISTS \(staging) CASCADE") }
-            throw PostgresStore.storeError(error, url: request.url)
+            if error is MigrationError { throw error }
+            throw MigrationError(.migrationFailed, url: request.url, "the PostgreSQL store was not migrated (nothing changed): \(PostgresStore.storeError(error, url: request.url))")
         }
     }
 }
 
-extension PersistentStoreDescription {
-    /// The description with `options` added.
-    fileprivate func with(_ options: [PersistentStoreOption: StoreValue]) -> PersistentStoreDescription {
-        var copy = self
-        copy.options.merge(options) { $1 }
-        return copy
+/// One migration by SQL, inside the migrator's transaction.
+private struct InPlaceMigration {
+    let request: StoreMigrationRequest
+    let connection: ServerConnection
+    let schema: String
+    let staging: String
+
+    func run() throws {
+        var stored: [String: StoredEntity] = [:]
+        for row in try connection.query("SELECT Z_ENT, Z_NAME, Z_MAX FROM \(schema).Z_PRIMARYKEY") {
+            if let name = row.text(at: 1) { stored[name] = StoredEntity(number: row.int64(at: 0), max: row.int64(at: 2)) }
+        }
+        var sourceNumbers: [String: Int64] = [:]
+        for entity in request.sourceModel.entities {
+            guard let row = stored[entity.name] else {
+                throw MigrationError(.migrationFailed, url: request.url, entity: entity.name, "the store has no Z_PRIMARYKEY row for \(entity.name), so it was not written with the source model")
+            }
+            sourceNumbers[entity.name] = row.number
+        }
+        let dialect = PostgresDialect()
+        let source = SQLSchema(model: request.sourceModel, entityNumbers: sourceNumbers, dialect: dialect)
+        let destination = SQLSchema(
+            model: request.destinationModel,
+            entityNumbers: SQLSchema.migrationEntityNumbers(destinationModel: request.destinationModel, mapping: request.mapping, stored: stored),
+            dialect: dialect)
+        let keys = try KeyOffsets(
+            source: source, destination: destination, mapping: request.mapping, sourceModel: request.sourceModel,
+            destinationModel: request.destinationModel, stored: stored
+        ) { table in
+            if case .integer(let key)? = try connection.scalar("SELECT MAX(Z_PK) FROM \(schema).\(table)") { return key }
+            return nil
+        }
+        var copier = RowCopier(request: request, source: source, destination: destination, keys: keys, convertFunction: nil)
+        copier.sourceSchema = schema
+        // Everything that can refuse the mapping runs before the first change.
+        let copies = try copier.statements()
+        var metadata = try readMetadata()
+        metadata.modelVersionHashes = request.destinationModel.coreDataEntityVersionHashesByName
+
+        try connection.run("DROP SCHEMA IF EXISTS \(staging) CASCADE")
+        try connection.run("CREATE SCHEMA \(staging)")
+        try connection.run("SET LOCAL search_path TO \(staging)")
+        let compiler = SQLCompiler(schema: destination, model: request.destinationModel)
+        for sql in try ServerFunctions.statements() + destination.postgresCreateStatements(model: request.destinationModel, predicateSQL: { table, format in
+            try compiler.indexPredicate(format, on: table)
+        }) {
+            try connection.run(sql)
+        }
+        for (done, copy) in copies.enumerated() {
+            try connection.run(Self.numberedParameters(copy.sql), copy.values)
+            request.progress?(Double(done + 1) / Double(copies.count + 1))
+        }
+        for sql in copier.cleanupStatements() { try connection.run(sql) }
+        try rewritePrimaryKeys(destination, stored: stored, keys: keys)
+        try PostgresStoreOpener.writeMetadata(metadata, on: connection)
+        for table in [HistoryTables.transactions, HistoryTables.changes] {
+            if try connection.scalar("SELECT to_regclass($1) IS NOT NULL", [.text("\(schema).\(table.lowercased())")]) == .integer(1) {
+                try connection.run("ALTER TABLE \(schema).\(table) SET SCHEMA \(staging)")
+            }
+        }
+        try connection.run("DROP SCHEMA \(schema) CASCADE")
+        try connection.run("ALTER SCHEMA \(staging) RENAME TO \(schema)")
+        try connection.run("SET LOCAL search_path TO \(schema)")
+        request.progress?(1)
+    }
+
+    private func readMetadata() throws -> StoreMetadata {
+        try connection.run("SET LOCAL search_path TO \(schema)")
+        return try PostgresStoreOpener.readMetadata(on: connection)
+    }
+
+    /// One row per destination entity; a root's `Z_MAX` never goes below what the store had
+    /// handed out (keys of deleted objects are not reused) nor below the highest key now held.
+    private func rewritePrimaryKeys(_ destination: SQLSchema, stored: [String: StoredEntity], keys: KeyOffsets) throws {
+        try connection.run("DELETE FROM Z_PRIMARYKEY")
+        for entity in request.destinationModel.entities {
+            guard let table = destination.tables[entity.name] else { continue }
+            let sourceName = request.mapping.entityMapping(forDestinationEntity: entity.name)?.sourceEntityName
+            var maximum = sourceName.flatMap { stored[$0]?.max } ?? 0
+            if entity.superentity == nil {
+                if case .integer(let highest)? = try connection.scalar("SELECT MAX(Z_PK) FROM \(table.table)") { maximum = max(maximum, highest) }
+                maximum = max(maximum, keys.highestKey(forDestinationRoot: entity.name))
+            }
+            try connection.run(
+                "INSERT INTO Z_PRIMARYKEY (Z_ENT, Z_NAME, Z_SUPER, Z_MAX) VALUES ($1, $2, $3, $4)",
+                [.integer(table.number), .text(entity.name), .integer(table.superNumber), .integer(maximum)])
+        }
+    }
+
+    /// The statement with its `?` placeholders numbered `$1`, `$2`… (quoted text left alone).
+    static func numberedParameters(_ sql: String) -> String {
+        var result = ""
+        var number = 0
+        var inQuote = false
+        for character in sql {
+            if character == "'" { inQuote.toggle() }
+            if character == "?", !inQuote {
+                number += 1
+                result += "$\(number)"
+            } else {
+                result.append(character)
+            }
+        }
+        return result
     }
 }

@@ -20,9 +20,6 @@ struct SQLiteMigration {
     var destinationModel: ManagedObjectModel { request.destinationModel }
     var mapping: MappingModel { request.mapping }
 
-    /// What the store recorded in `Z_PRIMARYKEY`: each entity's number and `Z_MAX`.
-    struct StoredEntity { let number: Int64; let max: Int64 }
-
     func run() throws {
         let stored = try storedEntities()
         var sourceNumbers: [String: Int64] = [:]
@@ -33,11 +30,16 @@ struct SQLiteMigration {
             sourceNumbers[entity.name] = row.number
         }
         let source = SQLSchema(model: sourceModel, entityNumbers: sourceNumbers)
-        let destination = SQLSchema(model: destinationModel, entityNumbers: destinationNumbers(stored: stored))
+        let destination = SQLSchema(
+            model: destinationModel, entityNumbers: SQLSchema.migrationEntityNumbers(destinationModel: destinationModel, mapping: mapping, stored: stored))
         let keys = try KeyOffsets(
             source: source, destination: destination, mapping: mapping, sourceModel: sourceModel, destinationModel: destinationModel,
-            stored: stored, connection: connection)
-        var copier = RowCopier(request: request, source: source, destination: destination, keys: keys)
+            stored: stored
+        ) { table in
+            if case .integer(let key)? = try connection.scalar("SELECT MAX(Z_PK) FROM \(table)") { return key }
+            return nil
+        }
+        var copier = RowCopier(request: request, source: source, destination: destination, keys: keys, convertFunction: SQLFunctions.convertName)
         var alterations: [String] = []
         for root in destination.rootTables {
             guard let changes = try copier.inPlaceChanges(of: root) else { continue }
@@ -80,24 +82,6 @@ struct SQLiteMigration {
             if let name = row.string(at: 1) { stored[name] = StoredEntity(number: row.int64(at: 0), max: row.int64(at: 2)) }
         }
         return stored
-    }
-
-    /// Entities carried over keep their number; new ones are numbered after the highest, in
-    /// name order.
-    private func destinationNumbers(stored: [String: StoredEntity]) -> [String: Int64] {
-        var numbers: [String: Int64] = [:]
-        var next = (stored.values.map(\.number).max() ?? 0) + 1
-        for entity in destinationModel.entities.sorted(by: { $0.name < $1.name }) {
-            if let plan = mapping.entityMapping(forDestinationEntity: entity.name), plan.mappingType == .copy || plan.mappingType == .transform,
-                let sourceName = plan.sourceEntityName, let number = stored[sourceName]?.number
-            {
-                numbers[entity.name] = number
-            } else {
-                numbers[entity.name] = next
-                next += 1
-            }
-        }
-        return numbers
     }
 
     /// Triggers on the old entity tables (derived attributes, R-trees; an Apple-written store's

@@ -1,5 +1,4 @@
 import StoreCore
-import StoreSQL
 
 /// How primary keys move in a migration. Keys stay as they are — object IDs and URIs remain
 /// valid — unless the destination puts objects of two source tables into one table (an entity
@@ -10,19 +9,20 @@ import StoreSQL
 ///
 /// ```swift
 /// let keys = try KeyOffsets(source: old, destination: new, mapping: mapping, sourceModel: v1, destinationModel: v2,
-///                          stored: stored, connection: connection)
+///                          stored: stored) { table in try highestKey(in: table) }
 /// keys.key("s.Z_PK", sourceEntity: "Note")   // "s.Z_PK", or "(s.Z_PK + 1200)"
 /// ```
-struct KeyOffsets {
+package struct KeyOffsets {
     /// The shift of each source root entity's keys.
     private var offsets: [String: Int64] = [:]
     /// The highest key each destination root's table may hold after the shift.
     private var highestKeys: [String: Int64] = [:]
     private let sourceModel: ManagedObjectModel
 
-    init(
+    /// `highestKey(table)` is the highest `Z_PK` a source table holds (nil when empty).
+    package init(
         source: SQLSchema, destination: SQLSchema, mapping: MappingModel, sourceModel: ManagedObjectModel,
-        destinationModel: ManagedObjectModel, stored: [String: SQLiteMigration.StoredEntity], connection: SQLiteConnection
+        destinationModel: ManagedObjectModel, stored: [String: StoredEntity], highestKey: (String) throws -> Int64?
     ) throws {
         self.sourceModel = sourceModel
         var contributors: [String: Set<String>] = [:]
@@ -38,7 +38,7 @@ struct KeyOffsets {
         for table in source.rootTables.sorted(by: { $0.rootEntity < $1.rootEntity }) {
             offsets[table.rootEntity] = next
             var maximum = stored[table.rootEntity]?.max ?? 0
-            if case .integer(let key)? = try connection.scalar("SELECT MAX(Z_PK) FROM \(table.name)") { maximum = max(maximum, key) }
+            if let key = try highestKey(table.name) { maximum = max(maximum, key) }
             highest[table.rootEntity] = next + maximum
             next += maximum
         }
@@ -48,13 +48,47 @@ struct KeyOffsets {
     }
 
     /// `expression` (a key of an object of `sourceEntity` or its descendants) as the key it becomes.
-    func key(_ expression: String, sourceEntity: String) -> String {
+    package func key(_ expression: String, sourceEntity: String) -> String {
         guard let root = sourceModel.entitiesByName[sourceEntity]?.rootEntity.name, let offset = offsets[root], offset != 0 else { return expression }
         return "(\(expression) + \(offset))"
     }
 
     /// The highest key a destination root's table holds after shifting (0 when nothing moved).
-    func highestKey(forDestinationRoot root: String) -> Int64 {
+    package func highestKey(forDestinationRoot root: String) -> Int64 {
         highestKeys[root] ?? 0
+    }
+}
+
+/// What a store recorded in `Z_PRIMARYKEY` for one entity: its number and `Z_MAX`.
+package struct StoredEntity: Sendable {
+    package let number: Int64
+    package let max: Int64
+
+    package init(number: Int64, max: Int64) {
+        self.number = number
+        self.max = max
+    }
+}
+
+extension SQLSchema {
+    /// The entity numbers of a migration's destination: entities carried over keep their number
+    /// (so `Z_ENT` values, hidden columns and join tables named after numbers, and history stay
+    /// as they are); new ones are numbered after the highest, in name order.
+    package static func migrationEntityNumbers(
+        destinationModel: ManagedObjectModel, mapping: MappingModel, stored: [String: StoredEntity]
+    ) -> [String: Int64] {
+        var numbers: [String: Int64] = [:]
+        var next = (stored.values.map(\.number).max() ?? 0) + 1
+        for entity in destinationModel.entities.sorted(by: { $0.name < $1.name }) {
+            if let plan = mapping.entityMapping(forDestinationEntity: entity.name), plan.mappingType == .copy || plan.mappingType == .transform,
+                let sourceName = plan.sourceEntityName, let number = stored[sourceName]?.number
+            {
+                numbers[entity.name] = number
+            } else {
+                numbers[entity.name] = next
+                next += 1
+            }
+        }
+        return numbers
     }
 }

@@ -1,12 +1,11 @@
 import StoreCore
-import StoreSQL
 
 extension RowCopier {
     /// One `INSERT … SELECT` per destination join table, from the pairs of the source
     /// relationship its owner side was mapped from — a join table, a to-many's foreign key, or
     /// a to-one that became a to-many — keeping the ordered positions the source held (the
     /// other object's key where the source was not ordered).
-    func joinTableCopies() throws -> [String] {
+    package func joinTableCopies() throws -> [String] {
         var statements: [String] = []
         for join in destination.joinTables {
             guard let side = owningSide(of: join) else { continue }
@@ -102,7 +101,7 @@ extension RowCopier {
 
     /// Clears references to objects whose entity was removed: to-one keys and owner keys set to
     /// `NULL`, join-table rows deleted.
-    func danglingReferenceCleanup() -> [String] {
+    package func danglingReferenceCleanup() -> [String] {
         var statements: [String] = []
         func exists(_ key: String, in entity: String) -> String {
             guard let table = destination.tables[entity] else { return "0" }

@@ -1,12 +1,12 @@
 import StoreCore
-import StoreSQL
 
 /// The `INSERT … SELECT` statements that fill the destination's tables from the old ones
 /// (renamed `Z_OLD_<name>`): one per carried entity, one per join table; and — when entities
 /// were removed — the statements that clear references to their objects.
 ///
 /// Each destination column is computed from the source row (`s`): an attribute from the
-/// attribute its mapping names (converted by `stowage_convert` when its type changed; the
+/// attribute its mapping names (converted by the store's conversion function — SQLite's
+/// `stowage_convert` — when its type changed; the
 /// default value for a new attribute or the nils of one that became required), a to-one key
 /// from the source's to-one, the hidden owner key of a to-many without inverse from however
 /// the source held that relationship, and positions from the source's `Z_FOK_` columns (or the
@@ -15,30 +15,48 @@ import StoreSQL
 /// For example:
 ///
 /// ```swift
-/// for (sql, values) in try RowCopier(request: request, source: old, destination: new, keys: keys).statements() {
+/// for (sql, values) in try RowCopier(request: request, source: old, destination: new, keys: keys, convertFunction: "stowage_convert").statements() {
 ///     try connection.run(sql, values)
 /// }
 /// ```
-struct RowCopier {
-    let request: StoreMigrationRequest
-    let source: SQLSchema
-    let destination: SQLSchema
-    let keys: KeyOffsets
-    /// Tables changed in place with `ALTER TABLE` (``inPlaceChanges(of:)``), whose rows are not copied.
-    var inPlaceTables: Set<String> = []
+package struct RowCopier {
+    package let request: StoreMigrationRequest
+    package let source: SQLSchema
+    package let destination: SQLSchema
+    package let keys: KeyOffsets
+    /// The SQL function converting a value between attribute types (`f(value, 'From', 'To')`);
+    /// without one, a mapping that changes a type is refused as needing a migration manager.
+    package let convertFunction: String?
+    /// Tables changed in place with `ALTER TABLE` (SQLite's `inPlaceChanges(of:)`), whose rows are not copied.
+    package var inPlaceTables: Set<String> = []
+    /// The schema the old tables are read from under their own names (PostgreSQL builds the
+    /// destination in a schema of its own); without one, they are read renamed `Z_OLD_<name>`.
+    package var sourceSchema: String?
+
+    package init(request: StoreMigrationRequest, source: SQLSchema, destination: SQLSchema, keys: KeyOffsets, convertFunction: String?) {
+        self.request = request
+        self.source = source
+        self.destination = destination
+        self.keys = keys
+        self.convertFunction = convertFunction
+    }
 
     /// The name an old table has while the migration runs.
-    static func old(_ table: String) -> String { "Z_OLD_" + table }
+    package static func old(_ table: String) -> String { "Z_OLD_" + table }
 
-    /// Where the source rows of `table` are read: the renamed old table, or the table itself
-    /// when it is changed in place (its `ALTER TABLE`s run after every copy).
+    /// Where the source rows of `table` are read: the renamed old table, the table itself when it
+    /// is changed in place (its `ALTER TABLE`s run after every copy), or the table in the source
+    /// schema.
     func sourceTable(_ table: String) -> String {
-        inPlaceTables.contains(table) ? table : Self.old(table)
+        if let sourceSchema { return "\(sourceSchema).\(table)" }
+        return inPlaceTables.contains(table) ? table : Self.old(table)
     }
 
     var mapping: MappingModel { request.mapping }
 
-    func statements() throws -> [(sql: String, values: [SQLValue])] {
+    /// The `INSERT … SELECT` of every carried entity's rows and every join table, with the values
+    /// bound to each statement's `?` placeholders.
+    package func statements() throws -> [(sql: String, values: [SQLValue])] {
         var statements: [(sql: String, values: [SQLValue])] = []
         for entity in request.destinationModel.entities.sorted(by: { $0.name < $1.name }) {
             if let statement = try rowCopy(into: entity) { statements.append(statement) }
@@ -49,7 +67,7 @@ struct RowCopier {
 
     /// What clears references to objects of removed entities, run once every table has its
     /// destination layout; empty when every source entity was carried over.
-    func cleanupStatements() -> [String] {
+    package func cleanupStatements() -> [String] {
         let carried = Set(request.destinationModel.entities.compactMap { carriedSource(of: $0.name) })
         guard request.sourceModel.entities.contains(where: { !carried.contains($0.name) }) else { return [] }
         return danglingReferenceCleanup()
@@ -67,12 +85,12 @@ struct RowCopier {
 
     /// The columns of `entity`'s rows in the destination and the expression over the source
     /// row (`s`) that fills each, with the values bound to the expressions' placeholders.
-    struct RowSelection {
-        let from: EntityTable
-        let to: EntityTable
-        var columns = ["Z_PK", "Z_ENT", "Z_OPT"]
-        var expressions: [String]
-        var values: [SQLValue] = []
+    package struct RowSelection {
+        package let from: EntityTable
+        package let to: EntityTable
+        package var columns = ["Z_PK", "Z_ENT", "Z_OPT"]
+        package var expressions: [String]
+        package var values: [SQLValue] = []
     }
 
     private func rowCopy(into entity: EntityDescription) throws -> (sql: String, values: [SQLValue])? {
@@ -84,7 +102,7 @@ struct RowCopier {
         return (sql, selection.values)
     }
 
-    func rowSelection(into entity: EntityDescription) throws -> RowSelection? {
+    package func rowSelection(into entity: EntityDescription) throws -> RowSelection? {
         guard let plan = mapping.entityMapping(forDestinationEntity: entity.name) else { return nil }
         switch plan.mappingType {
         case .add: return nil
@@ -144,7 +162,12 @@ struct RowCopier {
             }
             expression = "s." + column.name
             if let conversion = property.conversion {
-                expression = "\(SQLFunctions.convertName)(\(expression), '\(conversion.sourceType.name)', '\(conversion.destinationType.name)')"
+                guard let convertFunction else {
+                    throw MigrationError(
+                        .invalidMapping, entity: attribute.entity?.name, key: attribute.name,
+                        "\(attribute.name) changes type from \(conversion.sourceType.name) to \(conversion.destinationType.name), which this store converts through a migration manager")
+                }
+                expression = "\(convertFunction)(\(expression), '\(conversion.sourceType.name)', '\(conversion.destinationType.name)')"
             }
         } else if property?.valueExpression != nil {
             throw MigrationError(.invalidMapping, entity: attribute.entity?.name, key: attribute.name, "value expressions other than $source.<key> need a migration manager")
@@ -152,7 +175,7 @@ struct RowCopier {
         // New attributes take their default, as do the nils of one that became required.
         let isNew = property?.sourceKey == nil
         if !attribute.defaultValue.isNull, isNew || !attribute.isOptional {
-            values.append(SQLiteValueCoder.encode(attribute.defaultValue))
+            values.append(source.dialect.encode(attribute.defaultValue))
             expression = isNew ? "?" : "COALESCE(\(expression), ?)"
         }
         return expression
