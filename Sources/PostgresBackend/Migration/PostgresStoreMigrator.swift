@@ -150,21 +150,17 @@ private struct InPlaceMigration {
         return try PostgresStoreOpener.readMetadata(on: connection)
     }
 
-    /// One row per destination entity; a root's `Z_MAX` never goes below what the store had
-    /// handed out (keys of deleted objects are not reused) nor below the highest key now held.
+    /// One row per destination entity (``StoreSQL/SQLSchema/migratedPrimaryKeys(destinationModel:mapping:stored:keys:highestKey:)``).
     private func rewritePrimaryKeys(_ destination: SQLSchema, stored: [String: StoredEntity], keys: KeyOffsets) throws {
+        let rows = try destination.migratedPrimaryKeys(destinationModel: request.destinationModel, mapping: request.mapping, stored: stored, keys: keys) { table in
+            if case .integer(let highest)? = try connection.scalar("SELECT MAX(Z_PK) FROM \(table)") { return highest }
+            return nil
+        }
         try connection.run("DELETE FROM Z_PRIMARYKEY")
-        for entity in request.destinationModel.entities {
-            guard let table = destination.tables[entity.name] else { continue }
-            let sourceName = request.mapping.entityMapping(forDestinationEntity: entity.name)?.sourceEntityName
-            var maximum = sourceName.flatMap { stored[$0]?.max } ?? 0
-            if entity.superentity == nil {
-                if case .integer(let highest)? = try connection.scalar("SELECT MAX(Z_PK) FROM \(table.table)") { maximum = max(maximum, highest) }
-                maximum = max(maximum, keys.highestKey(forDestinationRoot: entity.name))
-            }
+        for row in rows {
             try connection.run(
                 "INSERT INTO Z_PRIMARYKEY (Z_ENT, Z_NAME, Z_SUPER, Z_MAX) VALUES ($1, $2, $3, $4)",
-                [.integer(table.number), .text(entity.name), .integer(table.superNumber), .integer(maximum)])
+                [.integer(row.number), .text(row.name), .integer(row.superNumber), .integer(row.max)])
         }
     }
 

@@ -92,3 +92,27 @@ extension SQLSchema {
         return numbers
     }
 }
+
+extension SQLSchema {
+    /// The `Z_PRIMARYKEY` rows of a migrated store (this schema is the destination's): one per
+    /// entity; a root's `Z_MAX` never goes below what the store had handed out (keys of deleted
+    /// objects are not reused) nor below the highest key its table now holds
+    /// (`highestKey(table)`, nil when empty) or the shifted keys may reach.
+    package func migratedPrimaryKeys(
+        destinationModel: ManagedObjectModel, mapping: MappingModel, stored: [String: StoredEntity], keys: KeyOffsets,
+        highestKey: (String) throws -> Int64?
+    ) throws -> [(number: Int64, name: String, superNumber: Int64, max: Int64)] {
+        var rows: [(number: Int64, name: String, superNumber: Int64, max: Int64)] = []
+        for entity in destinationModel.entities {
+            guard let table = tables[entity.name] else { continue }
+            let sourceName = mapping.entityMapping(forDestinationEntity: entity.name)?.sourceEntityName
+            var maximum = sourceName.flatMap { stored[$0]?.max } ?? 0
+            if entity.superentity == nil {
+                if let highest = try highestKey(table.table) { maximum = max(maximum, highest) }
+                maximum = max(maximum, keys.highestKey(forDestinationRoot: entity.name))
+            }
+            rows.append((table.number, entity.name, table.superNumber, maximum))
+        }
+        return rows
+    }
+}
