@@ -70,7 +70,10 @@ let package = Package(
         .testTarget(name: "StoreCoreTests", dependencies: ["StoreCore", "StoreTestSupport"]),
         .testTarget(name: "MemoryBackendTests", dependencies: ["MemoryBackend", "StoreTestSupport"]),
         .testTarget(name: "SQLiteBackendTests", dependencies: ["SQLiteBackend", "StoreSQL", "StoreTestSupport"]),
-        .testTarget(name: "PostgresBackendTests", dependencies: ["PostgresBackend", "StoreSQL", "StoreTestSupport"]),
+        .testTarget(
+            name: "PostgresBackendTests",
+            dependencies: ["PostgresBackend", "StoreSQL", "StoreTestSupport", .product(name: "PostgresNIO", package: "postgres-nio")]
+        ),
         .testTarget(name: "BinaryBackendTests", dependencies: ["BinaryBackend", "StoreTestSupport"]),
         .testTarget(name: "ModelFilesTests", dependencies: ["ModelFiles", "StoreTestSupport", "SQLiteBackend"]),
         .testTarget(name: "XMLBackendTests", dependencies: ["XMLBackend", "CXML", "StoreTestSupport"]),

@@ -1,5 +1,6 @@
 import Foundation
 import PostgresBackend
+import PostgresNIO
 import StoreCore
 import StoreTestSupport
 import XCTest
@@ -112,5 +113,23 @@ final class PostgresConcurrencyTests: XCTestCase {
                 XCTAssertEqual((error as? StoreError)?.code, .invalidOption, "\(setting): \(error)")
             }
         }
+    }
+
+    func testACallFromAnEventLoopThreadIsRefusedInsteadOfStallingTheLoop() throws {
+        let schema = PostgresTestServer.freshSchema("loop")
+        let container = try container(schema: schema)
+        let store = try XCTUnwrap(container.persistentStoreCoordinator.persistentStores.first)
+        let outcome = try MultiThreadedEventLoopGroup.singleton.next().submit { () -> String in
+            do {
+                _ = try store.execute(StoreFetchRequest(entityName: "Post", resultType: .count))
+                return "answered"
+            } catch let error as StoreError {
+                return "refused: \(error.message)"
+            } catch {
+                return "failed: \(error)"
+            }
+        }.wait()
+        XCTAssertTrue(outcome.hasPrefix("refused") && outcome.contains("event-loop thread"), outcome)
+        XCTAssertNoThrow(try store.execute(StoreFetchRequest(entityName: "Post", resultType: .count)), "the same call works off the loop")
     }
 }
