@@ -28,7 +28,16 @@ extension PersistentStoreRegistry {
         metadataReaders.withLock { $0[type] = { url, _ in try reader(url) } }
     }
 
-    /// Registers (or replaces) a metadata reader that also takes the store description's options.
+    /// Registers (or replaces) a metadata reader that also takes the store description's options,
+    /// for stores a URL alone does not name (the PostgreSQL store's schema is an option).
+    ///
+    /// For example:
+    ///
+    /// ```swift
+    /// PersistentStoreRegistry.registerMetadataReader(for: .postgres, options: { url, options in
+    ///     try PostgresStore.metadata(at: url, options: options)
+    /// })
+    /// ```
     public static func registerMetadataReader(for type: PersistentStoreType, options reader: @escaping OptionsMetadataReader) {
         metadataReaders.withLock { $0[type] = reader }
     }
