@@ -109,18 +109,9 @@ extension PostgresStore {
     }
 
     /// The members of a to-many relationship of the owners whose keys are bound to `$1` as an
-    /// array: rows of `memberColumns` (over the destination alias `t0`) followed by the owner's
-    /// key, grouped by owner, in order.
+    /// array — ``StoreSQL/SQLSchema/membersQuery(_:ownerTest:memberColumns:)``.
     func membersQuery(_ storage: ToManyStorage, memberColumns: [String] = ["t0.Z_PK", "t0.Z_ENT"]) -> String {
-        switch storage {
-        case .foreignKey(_, let table, let column, let orderColumn):
-            let order = orderColumn.map { "t0.\(column), t0.\($0), t0.Z_PK" } ?? "t0.\(column), t0.Z_PK"
-            return "SELECT \((memberColumns + ["t0.\(column)"]).joined(separator: ", ")) FROM \(table) t0 WHERE t0.\(column) = ANY($1::BIGINT[]) ORDER BY \(order)"
-        case .joinTable(let destination, let joinTable, let ownerColumn, let memberColumn, let orderColumn):
-            let target = schema.tables[destination]?.table ?? SQLSchema.tableName(destination)
-            let order = orderColumn.map { "j.\(ownerColumn), j.\($0), t0.Z_PK" } ?? "j.\(ownerColumn), t0.Z_PK"
-            return "SELECT \((memberColumns + ["j.\(ownerColumn)"]).joined(separator: ", ")) FROM \(joinTable) j JOIN \(target) t0 ON t0.Z_PK = j.\(memberColumn) WHERE j.\(ownerColumn) = ANY($1::BIGINT[]) ORDER BY \(order)"
-        }
+        schema.membersQuery(storage, ownerTest: "= ANY($1::BIGINT[])", memberColumns: memberColumns)
     }
 
     /// Keys bound as one array literal (`{1,2,3}`), so any number of them takes one parameter.

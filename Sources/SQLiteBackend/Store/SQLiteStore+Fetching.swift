@@ -122,19 +122,9 @@ extension SQLiteStore {
     }
 
     /// The members of a to-many relationship of one owner (`owners` = "?", bound to its key) or
-    /// of many (`owners` = "json", bound to a JSON array of keys): rows of `memberColumns` (over
-    /// the destination alias `t0`) followed by the owner's key, grouped by owner, in order.
+    /// of many (`owners` = "json", bound to a JSON array of keys) — ``StoreSQL/SQLSchema/membersQuery(_:ownerTest:memberColumns:)``.
     func membersQuery(_ storage: ToManyStorage, owners: String, memberColumns: [String] = ["t0.Z_PK", "t0.Z_ENT"]) -> String {
-        let test = owners == "?" ? "= ?" : "IN (SELECT value FROM json_each(?))"
-        switch storage {
-        case .foreignKey(_, let table, let column, let orderColumn):
-            let order = orderColumn.map { "t0.\(column), t0.\($0), t0.Z_PK" } ?? "t0.\(column), t0.Z_PK"
-            return "SELECT \((memberColumns + ["t0.\(column)"]).joined(separator: ", ")) FROM \(table) t0 WHERE t0.\(column) \(test) ORDER BY \(order)"
-        case .joinTable(let destination, let joinTable, let ownerColumn, let memberColumn, let orderColumn):
-            let target = schema.tables[destination]?.table ?? SQLSchema.tableName(destination)
-            let order = orderColumn.map { "j.\(ownerColumn), j.\($0), t0.Z_PK" } ?? "j.\(ownerColumn), t0.Z_PK"
-            return "SELECT \((memberColumns + ["j.\(ownerColumn)"]).joined(separator: ", ")) FROM \(joinTable) j JOIN \(target) t0 ON t0.Z_PK = j.\(memberColumn) WHERE j.\(ownerColumn) \(test) ORDER BY \(order)"
-        }
+        schema.membersQuery(storage, ownerTest: owners == "?" ? "= ?" : "IN (SELECT value FROM json_each(?))", memberColumns: memberColumns)
     }
 
     static func jsonArray(_ keys: [Int64]) -> String {
