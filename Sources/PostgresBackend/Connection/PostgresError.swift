@@ -29,8 +29,6 @@ struct PostgresError: Error, CustomStringConvertible {
     var isUniqueViolation: Bool { sqlState == "23505" }
     /// A serialization failure or deadlock: the transaction may succeed when run again.
     var isRetryable: Bool { sqlState == "40001" || sqlState == "40P01" }
-    /// The schema or table does not exist.
-    var isMissingRelation: Bool { sqlState == "42P01" || sqlState == "3F000" }
 
     var description: String {
         let state = sqlState.map { " [\($0)]" } ?? ""

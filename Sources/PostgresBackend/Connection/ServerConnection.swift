@@ -30,33 +30,18 @@ final class ServerConnection: @unchecked Sendable {
     /// Runs a statement and returns its rows.
     @discardableResult
     func query(_ sql: String, _ bindings: [SQLValue] = []) throws -> [ServerRow] {
-        log.statement(sql, bindings)
-        let query = PostgresQuery(unsafeSQL: sql, binds: Self.binds(bindings))
-        do {
-            let result = try connection.query(query, logger: log.logger).wait()
-            return result.rows.map { ServerRow($0.makeRandomAccess()) }
-        } catch let error as PSQLError {
-            let failure = PostgresError(error, sql: sql)
-            if failure.isConnectionLost { isBroken = true }
-            throw failure
-        }
+        try send(sql, bindings) { try connection.query($0, logger: log.logger).wait().rows.map { ServerRow($0.makeRandomAccess()) } }
     }
 
     /// Runs a statement and returns what `transform` makes of each row, reading rows as they
     /// arrive (no row is kept after its turn: a million-row result costs what the values cost).
     /// `transform` runs on the connection's event loop while this thread waits.
     func collect<T>(_ sql: String, _ bindings: [SQLValue] = [], _ transform: @escaping @Sendable (ServerRow) -> T?) throws -> [T] {
-        log.statement(sql, bindings)
-        let query = PostgresQuery(unsafeSQL: sql, binds: Self.binds(bindings))
         let box = CollectedValues<T>()
-        do {
+        try send(sql, bindings) { query in
             _ = try connection.query(query, logger: log.logger) { row in
                 if let value = transform(ServerRow(row.makeRandomAccess())) { box.values.append(value) }
             }.wait()
-        } catch let error as PSQLError {
-            let failure = PostgresError(error, sql: sql)
-            if failure.isConnectionLost { isBroken = true }
-            throw failure
         }
         return box.values
     }
@@ -64,11 +49,15 @@ final class ServerConnection: @unchecked Sendable {
     /// Runs a statement and returns how many rows it changed.
     @discardableResult
     func run(_ sql: String, _ bindings: [SQLValue] = []) throws -> Int {
+        try send(sql, bindings) { try connection.query($0, logger: log.logger).wait().metadata.rows ?? 0 }
+    }
+
+    /// Logs the statement, binds its values and runs `body` with it, turning postgres-nio's
+    /// errors into ``PostgresError`` (and marking the session broken when the connection is lost).
+    private func send<T>(_ sql: String, _ bindings: [SQLValue], _ body: (PostgresQuery) throws -> T) throws -> T {
         log.statement(sql, bindings)
-        let query = PostgresQuery(unsafeSQL: sql, binds: Self.binds(bindings))
         do {
-            let result = try connection.query(query, logger: log.logger).wait()
-            return result.metadata.rows ?? 0
+            return try body(PostgresQuery(unsafeSQL: sql, binds: Self.binds(bindings)))
         } catch let error as PSQLError {
             let failure = PostgresError(error, sql: sql)
             if failure.isConnectionLost { isBroken = true }
@@ -140,8 +129,6 @@ struct ServerRow: SQLRow {
     let row: PostgresRandomAccessRow
 
     init(_ row: PostgresRandomAccessRow) { self.row = row }
-
-    var count: Int { row.count }
 
     func isNull(at index: Int) -> Bool { row[index].bytes == nil }
 

@@ -1,15 +1,12 @@
 import Foundation
 import Logging
 import StoreSQL
-import Synchronization
 
 /// SQL logging for the PostgreSQL store, switched on by `STOWAGE_SQL_DEBUG` as for SQLite (1:
-/// statements, 2: and their values), through swift-log (label `stowage.postgres`); it also
-/// counts statements, for tests that check how many round trips an operation takes.
+/// statements, 2: and their values), through swift-log (label `stowage.postgres`).
 struct StatementLog: Sendable {
     let level: Int
     let logger: Logger
-    let counter = StatementCounter()
 
     init(level: Int) {
         self.level = max(0, min(level, 2))
@@ -23,17 +20,9 @@ struct StatementLog: Sendable {
     }
 
     func statement(_ sql: String, _ values: [SQLValue]) {
-        counter.increment()
         guard level > 0 else { return }
         var line = "sql: \(sql)"
         if level >= 2, !values.isEmpty { line += " | bound: " + values.map(\.description).joined(separator: ", ") }
         logger.warning("\(line)")
     }
-}
-
-/// A thread-safe count of statements.
-final class StatementCounter: Sendable {
-    private let count = Atomic<Int>(0)
-    func increment() { count.add(1, ordering: .relaxed) }
-    var value: Int { count.load(ordering: .relaxed) }
 }

@@ -45,8 +45,6 @@ public final class PostgresStore: PersistentStore {
     let listenerState = Mutex<ChangeListener?>(nil)
     /// Rows loaded by prefetching, handed out once to the faults that ask for them.
     let prefetched = PrefetchCache()
-    /// The number of statements sent so far, for tests that count round trips.
-    var statementCount: Int { pool.log.counter.value }
 
     /// Connects to the server and opens (or creates) the store in its schema.
     ///
