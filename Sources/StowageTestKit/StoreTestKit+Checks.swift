@@ -36,6 +36,12 @@ extension StoreTestKit {
         HistorySuite(kit: self).run()
     }
 
+    /// Fetched results controllers, live queries, query generations, inaccessible faults and
+    /// undo, on this store.
+    public func checkObservation() {
+        ObservationSuite(kit: self).run()
+    }
+
     /// Optimistic locking between two contexts under every merge policy.
     public func checkMergePolicies() {
         MergePolicySuite(kit: self).run()

@@ -28,7 +28,7 @@ import XCTest
 /// relationships of every kind, sub-entities, updates, delete rules, validation — across a
 /// reopen), ``checkQueryCases()`` (the shared table of several hundred predicates, which must
 /// give the same answers as every other store), ``checkBatchRequests()``, ``checkHistory()``,
-/// ``checkMergePolicies()`` and ``checkConstraints()``.
+/// ``checkMergePolicies()``, ``checkConstraints()`` and ``checkObservation()``.
 public struct StoreTestKit: Sendable, CustomStringConvertible {
     /// Makes the description of a fresh store: `name` is unique to the store wanted (use it for
     /// a file name, a database schema…), `directory` a new temporary directory removed afterwards.
@@ -72,6 +72,7 @@ public struct StoreTestKit: Sendable, CustomStringConvertible {
         checkHistory()
         checkMergePolicies()
         checkConstraints()
+        checkObservation()
     }
 
     /// Runs one check, turning a thrown error into a failure that names the store and the check.

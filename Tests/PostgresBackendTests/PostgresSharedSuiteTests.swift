@@ -11,5 +11,6 @@ final class PostgresSharedSuiteTests: XCTestCase {
     func testBatchRequests() throws { try PostgresTestServer.kit().checkBatchRequests() }
     func testHistory() throws { try PostgresTestServer.kit().checkHistory() }
     func testMergePolicies() throws { try PostgresTestServer.kit().checkMergePolicies() }
+    func testObservation() throws { try PostgresTestServer.kit().checkObservation() }
     func testConstraints() throws { try PostgresTestServer.kit().checkConstraints() }
 }

@@ -26,6 +26,10 @@ final class BackendConformanceTests: XCTestCase {
         for backend in StoreBackend.all { backend.kit.checkHistory() }
     }
 
+    func testObservation() {
+        for backend in StoreBackend.all { backend.kit.checkObservation() }
+    }
+
     func testMergePolicies() {
         for backend in StoreBackend.all { backend.kit.checkMergePolicies() }
     }

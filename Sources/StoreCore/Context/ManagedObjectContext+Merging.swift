@@ -104,8 +104,13 @@ extension ManagedObjectContext {
         checkQueue(accessing: nil)
         var refreshed: [ManagedObject] = []
         var invalidated: [ManagedObject] = []
+        // Objects this context does not hold yet: its fetched results controllers may want them.
+        var mergedIDs: [ManagedObjectID] = objectsListeners.isEmpty ? [] : Array(changes.insertedObjectIDs.filter { registered[$0] == nil })
         for id in changes.updatedObjectIDs {
-            guard let object = registered[id] else { continue }
+            guard let object = registered[id] else {
+                if !objectsListeners.isEmpty { mergedIDs.append(id) }
+                continue
+            }
             refresh(object, mergeChanges: true)
             refreshed.append(object)
         }
@@ -114,7 +119,7 @@ extension ManagedObjectContext {
             forget(object)
             invalidated.append(object)
         }
-        postObjectsDidChange(refreshed: refreshed, invalidated: invalidated)
+        postObjectsDidChange(refreshed: refreshed, invalidated: invalidated, mergedIDs: mergedIDs)
     }
 
     /// Removes an object deleted elsewhere, and drops it from the loaded relationships of others.

@@ -22,10 +22,13 @@ extension ManagedObjectContext {
         return stream
     }
 
-    func postObjectsDidChange(refreshed: [ManagedObject] = [], invalidated: [ManagedObject] = []) {
+    func postObjectsDidChange(refreshed: [ManagedObject] = [], invalidated: [ManagedObject] = [], mergedIDs: [ManagedObjectID] = []) {
         let pending = pendingChanges
         pendingChanges = PendingChanges()
-        guard !pending.isEmpty || !refreshed.isEmpty || !invalidated.isEmpty else { return }
+        guard !pending.isEmpty || !refreshed.isEmpty || !invalidated.isEmpty else {
+            if !mergedIDs.isEmpty { notifyObjectsListeners(ObjectChangeBatch(mergedIDs: mergedIDs)) }
+            return
+        }
         let inserted = Array(pending.inserted.values.filter { $0.state.isInserted })
         let updated = Array(pending.updated.filter { pending.inserted[$0.key] == nil && pending.deleted[$0.key] == nil }.values)
         let deleted = Array(pending.deleted.values)
@@ -33,6 +36,8 @@ extension ManagedObjectContext {
         changes.refreshedObjectIDs = Set(refreshed.map(\.objectID))
         changes.invalidatedObjectIDs = Set(invalidated.map(\.objectID))
         post(.managedObjectContextObjectsDidChange, changes, inserted: inserted, updated: updated, deleted: deleted, refreshed: refreshed, invalidated: invalidated)
+        notifyObjectsListeners(ObjectChangeBatch(
+            inserted: inserted, updated: updated, deleted: deleted, refreshed: refreshed, invalidated: invalidated, mergedIDs: mergedIDs))
     }
 
     func makeChanges(_ kind: ContextChanges.Kind, inserted: [ManagedObject], updated: [ManagedObject], deletedIDs: [ManagedObjectID]) -> ContextChanges {

@@ -1,7 +1,9 @@
 import Foundation
 
 extension ManagedObjectContext {
-    /// Runs `block` on the context's queue and returns at once.
+    /// Runs `block` on the context's queue and returns at once. Like Core Data, the context
+    /// processes its pending changes when the block ends (``processPendingChanges()``), so
+    /// fetched results controllers and objects-did-change observers see the block's changes.
     ///
     /// For example:
     ///
@@ -9,7 +11,10 @@ extension ManagedObjectContext {
     /// context.perform { try? context.save() }
     /// ```
     public func perform(_ block: @escaping @Sendable () -> Void) {
-        queue.async(execute: block)
+        queue.async { [self] in
+            block()
+            endEvent()
+        }
     }
 
     /// Runs `block` on the context's queue and waits for its result. Safe to call from the
@@ -25,7 +30,8 @@ extension ManagedObjectContext {
         return try queue.sync(execute: block)
     }
 
-    /// Runs `block` on the context's queue and returns its result to the awaiting task.
+    /// Runs `block` on the context's queue and returns its result to the awaiting task; the
+    /// context processes its pending changes when the block ends.
     ///
     /// For example:
     ///
@@ -36,10 +42,18 @@ extension ManagedObjectContext {
     /// ```
     public func perform<T: Sendable>(_ block: @escaping @Sendable () throws -> T) async throws -> T {
         try await withCheckedThrowingContinuation { continuation in
-            queue.async {
-                continuation.resume(with: Result { try block() })
+            queue.async { [self] in
+                let result = Result { try block() }
+                endEvent()
+                continuation.resume(with: result)
             }
         }
+    }
+
+    /// The end of an event (a `perform` block): pending changes are processed, which closes the
+    /// undo group and tells observers.
+    func endEvent() {
+        if hasPendingEvent { processPendingChanges() }
     }
 
     /// Whether the current code runs on the context's queue.

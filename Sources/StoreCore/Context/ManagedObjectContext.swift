@@ -90,6 +90,8 @@ public final class ManagedObjectContext: @unchecked Sendable, CustomStringConver
     var assignedStores: [ObjectIdentifier: String] = [:]
     var pendingChanges = PendingChanges()
     var isSaving = false
+    /// The fetched results controllers following this context's changes.
+    var objectsListeners: [WeakObjectsListener] = []
 
     struct PendingChanges {
         var inserted: [ObjectIdentifier: ManagedObject] = [:]
@@ -129,6 +131,10 @@ public final class ManagedObjectContext: @unchecked Sendable, CustomStringConver
     deinit {
         for object in registered.values { object.detach() }
     }
+
+    /// Whether changes wait for ``processPendingChanges()``: deletions to propagate, or an
+    /// objects-did-change event (or undo group) to close.
+    var hasPendingEvent: Bool { !pendingChanges.isEmpty || !pendingDeletions.isEmpty }
 
     /// The model of the context's coordinator.
     public var managedObjectModel: ManagedObjectModel? { persistentStoreCoordinator?.managedObjectModel }

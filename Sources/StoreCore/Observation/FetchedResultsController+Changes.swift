@@ -1,0 +1,203 @@
+import Foundation
+
+// Following the context: a batch of changed objects is taken out of the results, those that
+// match the predicate are put back where the sort descriptors place them (binary search), and
+// the delegate is told what moved. The results are scanned once per batch; nothing is refetched,
+// except for a request with a fetch limit or offset, whose window other objects may enter.
+extension FetchedResultsController {
+    func contextObjectsDidChange(_ batch: ObjectChangeBatch) {
+        guard let old = fetchedObjects else { return }
+        let context = managedObjectContext
+        var updated: Set<ObjectIdentifier> = []
+        var candidates: [ManagedObject] = []
+        var touched: Set<ObjectIdentifier> = []
+        func consider(_ object: ManagedObject, updating: Bool) {
+            guard accepts(object), touched.insert(ObjectIdentifier(object)).inserted else { return }
+            candidates.append(object)
+            if updating { updated.insert(ObjectIdentifier(object)) }
+        }
+        for object in batch.deleted + batch.invalidated { touched.insert(ObjectIdentifier(object)) }
+        for object in batch.inserted { consider(object, updating: false) }
+        for object in batch.updated + batch.refreshed { consider(object, updating: true) }
+        for id in batch.mergedIDs where entity.isKind(ofName: id.entityName, in: context.managedObjectModel) {
+            if let object = context.registeredOrFaultObject(for: id) { consider(object, updating: true) }
+        }
+        guard !touched.isEmpty else { return }
+
+        var new: [Result]
+        var layout = SectionLayout(names: sectionNames, starts: sectionStarts)
+        if fetchRequest.fetchLimit > 0 || fetchRequest.fetchOffset > 0 {
+            guard let fetched = try? context.fetch(fetchRequest), let sections = try? sections(of: fetched) else { return }
+            new = fetched
+            layout = SectionLayout(names: sections.names, starts: sections.starts)
+            let before = Set(old.map(ObjectIdentifier.init)), after = Set(new.map(ObjectIdentifier.init))
+            touched.formUnion(before.symmetricDifference(after))   // objects pushed into or out of the window
+        } else {
+            new = old
+            var removed: [Int] = []
+            for (offset, object) in old.enumerated() where touched.contains(ObjectIdentifier(object)) { removed.append(offset) }
+            if !removed.isEmpty {
+                new.removeAll { touched.contains(ObjectIdentifier($0)) }
+                layout.remove(offsets: removed)
+            }
+            for object in candidates where !object.isDeleted && object.managedObjectContext === context {
+                guard let typed = object as? Result, matches(object) else { continue }
+                insertSorted(typed, into: &new, layout: &layout)
+            }
+            layout.dropEmptySections(count: new.count, keepingOne: sectionNameKeyPath == nil)
+        }
+        report(old: old, oldNames: sectionNames, oldStarts: sectionStarts, new: new, newNames: layout.names, newStarts: layout.starts, touched: touched, updated: updated)
+    }
+
+    /// Whether an object is of the request's entity (or a sub-entity, when the request includes them).
+    private func accepts(_ object: ManagedObject) -> Bool {
+        fetchRequest.includesSubentities ? object.entity.isKind(of: entity) : object.entity === entity
+    }
+
+    private func matches(_ object: ManagedObject) -> Bool {
+        guard predicate != nil else { return true }
+        return (try? predicate?.evaluate(object)) == true
+    }
+
+    /// Puts `object` into `objects` (in order) where the sort descriptors place it, after the
+    /// objects it sorts equal to, and within its section's run when the section exists.
+    private func insertSorted(_ object: Result, into objects: inout [Result], layout: inout SectionLayout) {
+        guard let keys = try? comparator.keys(for: object) else { return }
+        let name = sectionName(of: object)
+        let section = layout.names.firstIndex(of: name)
+        var low = 0, high = objects.count
+        if let section { (low, high) = (layout.starts[section], layout.end(of: section, count: objects.count)) }
+        while low < high {
+            let middle = (low + high) / 2
+            let other = (try? comparator.keys(for: objects[middle])) ?? []
+            if other.count == keys.count, comparator.compare(keys, other) == .orderedAscending { high = middle } else { low = middle + 1 }
+        }
+        if section == nil { low = layout.boundary(atOrAfter: low, count: objects.count) }
+        objects.insert(object, at: low)
+        layout.insert(at: low, section: section, name: name)
+    }
+
+    /// Installs the new results and tells the delegate what changed between the two lists.
+    private func report(
+        old: [Result], oldNames: [String], oldStarts: [Int], new: [Result], newNames: [String], newStarts: [Int],
+        touched: Set<ObjectIdentifier>, updated: Set<ObjectIdentifier>
+    ) {
+        var oldOffsets: [ObjectIdentifier: Int] = [:]
+        for (offset, object) in old.enumerated() where touched.contains(ObjectIdentifier(object)) { oldOffsets[ObjectIdentifier(object)] = offset }
+        var newOffsets: [ObjectIdentifier: Int] = [:]
+        for (offset, object) in new.enumerated() where touched.contains(ObjectIdentifier(object)) { newOffsets[ObjectIdentifier(object)] = offset }
+        let removedSections = oldNames.enumerated().filter { !newNames.contains($0.element) }
+        let addedSections = newNames.enumerated().filter { !oldNames.contains($0.element) }
+
+        var deletions: [(Result, IndexPath, Int)] = []
+        var insertions: [(Result, IndexPath, Int)] = []
+        var moves: [(Result, IndexPath, IndexPath, Int, Int)] = []
+        var updates: [(Result, IndexPath, IndexPath)] = []
+        for (id, offset) in oldOffsets.sorted(by: { $0.value < $1.value }) {
+            let object = old[offset]
+            let oldPath = indexPath(forOffset: offset, starts: oldStarts)
+            if let newOffset = newOffsets[id] {
+                let newPath = indexPath(forOffset: newOffset, starts: newStarts)
+                let sameSection = oldNames[oldPath.section] == newNames[newPath.section]
+                if sameSection && oldPath == newPath {
+                    if updated.contains(id) { updates.append((object, oldPath, newPath)) }
+                } else {
+                    moves.append((object, oldPath, newPath, offset, newOffset))
+                }
+            } else {
+                deletions.append((object, oldPath, offset))
+            }
+        }
+        for (id, offset) in newOffsets.sorted(by: { $0.value < $1.value }) where oldOffsets[id] == nil {
+            insertions.append((new[offset], indexPath(forOffset: offset, starts: newStarts), offset))
+        }
+
+        fetchedObjects = new
+        sectionNames = newNames
+        sectionStarts = newStarts
+        guard !deletions.isEmpty || !insertions.isEmpty || !moves.isEmpty || !updates.isEmpty || !removedSections.isEmpty || !addedSections.isEmpty,
+            let delegate
+        else { return }
+
+        delegate.controllerWillChangeContent(self)
+        for (index, name) in removedSections {
+            delegate.controller(self, didChange: FetchedResultsSectionInfo(name: name, indexTitle: sectionIndexTitle(forSectionName: name), objects: []), atSectionIndex: index, for: .delete)
+        }
+        for (index, name) in addedSections {
+            let objects = Array(new[sectionRange(index, count: new.count)])
+            delegate.controller(self, didChange: FetchedResultsSectionInfo(name: name, indexTitle: sectionIndexTitle(forSectionName: name), objects: objects), atSectionIndex: index, for: .insert)
+        }
+        for (object, path, _) in deletions { delegate.controller(self, didChange: object, at: path, for: .delete, newIndexPath: nil) }
+        for (object, path, _) in insertions { delegate.controller(self, didChange: object, at: nil, for: .insert, newIndexPath: path) }
+        for (object, from, to, _, _) in moves { delegate.controller(self, didChange: object, at: from, for: .move, newIndexPath: to) }
+        for (object, from, to) in updates { delegate.controller(self, didChange: object, at: from, for: .update, newIndexPath: to) }
+        delegate.controllerDidChangeContent(self)
+
+        var steps: [CollectionDifference<ManagedObjectID>.Change] = []
+        for (object, _, offset) in deletions { steps.append(.remove(offset: offset, element: object.objectID, associatedWith: nil)) }
+        for (object, _, offset) in insertions { steps.append(.insert(offset: offset, element: object.objectID, associatedWith: nil)) }
+        for (object, _, _, from, to) in moves where from != to {
+            steps.append(.remove(offset: from, element: object.objectID, associatedWith: to))
+            steps.append(.insert(offset: to, element: object.objectID, associatedWith: from))
+        }
+        if let difference = CollectionDifference(steps) {
+            delegate.controller(self, didChangeContentWith: difference)
+        }
+    }
+}
+
+/// The sections of a result list while it changes: each section's name and first offset.
+struct SectionLayout {
+    var names: [String]
+    var starts: [Int]
+
+    func end(of section: Int, count: Int) -> Int {
+        section + 1 < starts.count ? starts[section + 1] : count
+    }
+
+    /// Takes out the objects at `offsets` (ascending): later sections start earlier.
+    mutating func remove(offsets: [Int]) {
+        var removedBefore = 0
+        for section in starts.indices {
+            while removedBefore < offsets.count, offsets[removedBefore] < starts[section] { removedBefore += 1 }
+            starts[section] -= removedBefore
+        }
+    }
+
+    /// `offset`, or the end of the section it falls inside: where a new section can start.
+    func boundary(atOrAfter offset: Int, count: Int) -> Int {
+        guard let section = starts.lastIndex(where: { $0 < offset }) else { return offset }
+        return max(offset, end(of: section, count: count))
+    }
+
+    /// Records an object inserted at `offset`: into `section`, or, when `nil`, as the first of a
+    /// new section named `name` (`offset` is then a section boundary).
+    mutating func insert(at offset: Int, section: Int?, name: String) {
+        let position = section.map { $0 + 1 } ?? (starts.firstIndex { $0 >= offset } ?? starts.count)
+        for later in position..<starts.count { starts[later] += 1 }
+        if section == nil {
+            names.insert(name, at: position)
+            starts.insert(offset, at: position)
+        }
+    }
+
+    /// Removes sections left without objects (keeping one, for results without sections).
+    mutating func dropEmptySections(count: Int, keepingOne: Bool) {
+        var section = starts.count - 1
+        while section >= 0 {
+            if end(of: section, count: count) == starts[section], !(keepingOne && starts.count == 1) {
+                names.remove(at: section)
+                starts.remove(at: section)
+            }
+            section -= 1
+        }
+    }
+}
+
+extension EntityDescription {
+    /// Whether the entity named `name` is this entity or one of its sub-entities.
+    func isKind(ofName name: String, in model: ManagedObjectModel?) -> Bool {
+        guard let other = model?.entitiesByName[name] else { return false }
+        return other.isKind(of: self)
+    }
+}

@@ -1,0 +1,196 @@
+import Foundation
+
+/// Keeps the results of a fetch request current as its context changes, grouped in sections,
+/// and tells a delegate exactly what changed: Core Data's `NSFetchedResultsController`.
+///
+/// The controller follows its context's own changes before they are saved (as they are
+/// processed: at every save, fetch, `processPendingChanges()` and the end of every `perform`
+/// block) and the saves of other contexts the context merges (``ManagedObjectContext/automaticallyMergesChangesFromParent``,
+/// ``ManagedObjectContext/mergeChanges(from:)``, a batch request's or history's changes merged
+/// with ``ManagedObjectContext/mergeChanges(fromRemoteContextSave:into:)``). An object that
+/// starts or stops matching the predicate enters or leaves the results; one whose sort keys or
+/// section change moves. Use it on its context's queue.
+///
+/// The request needs sort descriptors, and with a section key path its first sort descriptor
+/// must order by the sections (the key path may go through to-one relationships, as in
+/// `"author.name"`). `cacheName` is accepted for Core Data compatibility and has no effect:
+/// sections are computed in memory.
+///
+/// For example:
+///
+/// ```swift
+/// var request = FetchRequest<Post>()
+/// request.sortDescriptors = [.ascending("category"), .descending("timestamp")]
+/// let controller = FetchedResultsController(fetchRequest: request, managedObjectContext: viewContext,
+///                                           sectionNameKeyPath: "category", cacheName: nil)
+/// controller.delegate = postList
+/// try controller.performFetch()
+/// let first = controller.object(at: IndexPath(item: 0, section: 0))
+/// ```
+public final class FetchedResultsController<Result: ManagedObject>: ContextObjectsListener {
+    /// The request whose results the controller keeps.
+    public let fetchRequest: FetchRequest<Result>
+    /// The context the controller fetches from and follows.
+    public let managedObjectContext: ManagedObjectContext
+    /// The key path whose value groups the results into sections; `nil` for one section.
+    public let sectionNameKeyPath: String?
+    /// Accepted for Core Data compatibility; Stowage keeps no section cache on disk.
+    public let cacheName: String?
+    /// Receives the changes; held weakly.
+    public weak var delegate: (any FetchedResultsControllerDelegate<Result>)?
+
+    /// The results, in order; `nil` before ``performFetch()``.
+    public internal(set) var fetchedObjects: [Result]?
+
+    var sectionNames: [String] = []
+    /// The offset in `fetchedObjects` of each section's first object.
+    var sectionStarts: [Int] = []
+    let entity: EntityDescription
+    var predicate: CompiledPredicate<ManagedObject>?
+    let comparator: SortComparator
+    let evaluator = PredicateEvaluator()
+
+    /// A controller over a request's results; nothing is fetched until ``performFetch()``.
+    ///
+    /// - Throws: ``ModelError`` when the request names an entity the context's model lacks;
+    ///   ``FetchError`` (`invalidArgument`) without sort descriptors.
+    public init(
+        fetchRequest: FetchRequest<Result>, managedObjectContext: ManagedObjectContext, sectionNameKeyPath: String? = nil,
+        cacheName: String? = nil
+    ) throws {
+        guard !fetchRequest.sortDescriptors.isEmpty else {
+            throw FetchError(.invalidArgument, "a fetched results controller needs a fetch request with sort descriptors")
+        }
+        guard let model = managedObjectContext.managedObjectModel else {
+            throw StoreError(.noStores, "\(managedObjectContext) has no persistent store coordinator")
+        }
+        entity = try model.entity(named: fetchRequest.entityName)
+        self.fetchRequest = fetchRequest
+        self.managedObjectContext = managedObjectContext
+        self.sectionNameKeyPath = sectionNameKeyPath
+        self.cacheName = cacheName
+        comparator = SortComparator(fetchRequest.sortDescriptors)
+        predicate = fetchRequest.predicate.map { CompiledPredicate<ManagedObject>($0, fallbackSource: { $0 }) }
+    }
+
+    /// Fetches the results and starts following the context's changes. Call it again after
+    /// changing what the request depends on (a variable in its predicate, say).
+    ///
+    /// - Throws: the fetch's errors; ``FetchError`` (`invalidArgument`) when the section key
+    ///   path's values do not come in runs (the first sort descriptor must order by it).
+    public func performFetch() throws {
+        managedObjectContext.checkQueue(accessing: nil)
+        let objects = try managedObjectContext.fetch(fetchRequest)
+        let (names, starts) = try sections(of: objects)
+        fetchedObjects = objects
+        sectionNames = names
+        sectionStarts = starts
+        managedObjectContext.addObjectsListener(self)
+    }
+
+    // MARK: Sections
+
+    /// The sections of the results (always one, named `""`, without a section key path); `nil`
+    /// before ``performFetch()``.
+    public var sections: [FetchedResultsSectionInfo<Result>]? {
+        guard let objects = fetchedObjects else { return nil }
+        return sectionNames.indices.map { index in
+            let range = sectionRange(index, count: objects.count)
+            return FetchedResultsSectionInfo(name: sectionNames[index], indexTitle: sectionIndexTitle(forSectionName: sectionNames[index]), objects: Array(objects[range]))
+        }
+    }
+
+    /// The index titles of the sections, without repeats, in section order.
+    public var sectionIndexTitles: [String] {
+        var seen: Set<String> = []
+        return sectionNames.compactMap { sectionIndexTitle(forSectionName: $0) }.filter { seen.insert($0).inserted }
+    }
+
+    /// The index title of a section: the delegate's, or the name's capitalized first letter.
+    public func sectionIndexTitle(forSectionName sectionName: String) -> String? {
+        if let title = delegate?.controller(self, sectionIndexTitleForSectionName: sectionName) { return title }
+        return sectionName.first.map { String($0).uppercased() }
+    }
+
+    /// The section whose index title is `title` (the first with it), or the last section
+    /// before where it would be.
+    public func section(forSectionIndexTitle title: String, at sectionIndex: Int) -> Int {
+        sectionNames.firstIndex { sectionIndexTitle(forSectionName: $0) == title } ?? min(sectionIndex, max(sectionNames.count - 1, 0))
+    }
+
+    // MARK: Objects by index path
+
+    /// The object at an index path (section, item).
+    ///
+    /// - Throws: ``FetchError`` (`invalidArgument`) for an index path outside the results.
+    public func object(at indexPath: IndexPath) throws -> Result {
+        guard let objects = fetchedObjects, indexPath.count == 2, sectionNames.indices.contains(indexPath.section) else {
+            throw FetchError(.invalidArgument, "no section \(indexPath.count == 2 ? indexPath.section : -1) in the results")
+        }
+        let range = sectionRange(indexPath.section, count: objects.count)
+        guard indexPath.item >= 0, indexPath.item < range.count else {
+            throw FetchError(.invalidArgument, "no item \(indexPath.item) in section \(indexPath.section), which holds \(range.count)")
+        }
+        return objects[range.lowerBound + indexPath.item]
+    }
+
+    /// The index path of an object, or `nil` when it is not among the results.
+    public func indexPath(forObject object: Result) -> IndexPath? {
+        guard let offset = fetchedObjects?.firstIndex(where: { $0 === object }) else { return nil }
+        return indexPath(forOffset: offset, starts: sectionStarts)
+    }
+
+    func sectionRange(_ section: Int, count: Int) -> Range<Int> {
+        sectionStarts[section]..<(section + 1 < sectionStarts.count ? sectionStarts[section + 1] : count)
+    }
+
+    func indexPath(forOffset offset: Int, starts: [Int]) -> IndexPath {
+        // The last section starting at or before `offset`.
+        var low = 0, high = starts.count
+        while high - low > 1 {
+            let middle = (low + high) / 2
+            if starts[middle] <= offset { low = middle } else { high = middle }
+        }
+        return IndexPath(item: offset - (starts.isEmpty ? 0 : starts[low]), section: low)
+    }
+
+    /// The section name of an object: its section key path's value as text.
+    func sectionName(of object: ManagedObject) -> String {
+        guard let sectionNameKeyPath else { return "" }
+        let value = (try? evaluator.value(of: .keyPath(sectionNameKeyPath), on: object).storeValue) ?? .null
+        return Self.sectionName(for: value)
+    }
+
+    static func sectionName(for value: StoreValue) -> String {
+        switch value {
+        case .null: ""
+        case .string(let text): text
+        case .integer(let number): String(number)
+        case .double(let number): String(number)
+        case .float(let number): String(number)
+        case .decimal(let number): "\(number)"
+        case .boolean(let flag): flag ? "1" : "0"
+        case .date(let date): "\(date)"
+        case .uuid(let uuid): uuid.uuidString
+        case .uri(let url): url.absoluteString
+        case .objectID(let id): id.uriRepresentation.absoluteString
+        default: "\(value)"
+        }
+    }
+
+    /// The sections of `objects`: each run of equal section names.
+    func sections(of objects: [Result]) throws -> (names: [String], starts: [Int]) {
+        guard sectionNameKeyPath != nil else { return ([""], [0]) }   // one section, even empty, as in Core Data
+        var names: [String] = [], starts: [Int] = [], seen: Set<String> = []
+        for (offset, object) in objects.enumerated() {
+            let name = sectionName(of: object)
+            if name == names.last { continue }
+            guard seen.insert(name).inserted else {
+                throw FetchError(.invalidArgument, "section '\(name)' comes in more than one run: sort by \(sectionNameKeyPath ?? "") first")
+            }
+            names.append(name)
+            starts.append(offset)
+        }
+        return (names, starts)
+    }
+}
