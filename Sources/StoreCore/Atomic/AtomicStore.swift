@@ -95,19 +95,7 @@ public final class AtomicStore: PersistentStore {
                 guard existing.size > 0 else {
                     throw StoreError(.wrongFormat, url: url, "the file is empty, so it is not a \(type.rawValue) store; it was left untouched")
                 }
-                var file = try format.read(try DurableFile.read(url), model: model)
-                try Self.checkModel(of: file, against: model, migrating: description.shouldMigrateStoreAutomatically, url: url)
-                let highestKey = file.objects.withUnsafeBufferPointer { objects in
-                    objects.indices.reduce(Int64(0)) { max($0, objects[$1].primaryKey) }
-                }
-                state.metadata = file.metadata
-                state.metadata.storeType = type.rawValue
-                state.metadata.modelVersionHashes = model.coreDataEntityVersionHashesByName
-                state.preservedMetadata = file.preservedMetadata
-                state.nextPrimaryKey = max(file.nextPrimaryKey, highestKey == .max ? .max : highestKey + 1)
-                state.fileIdentity = existing
-                // Last: the graph takes the objects' values arrays as its snapshots' own.
-                state.graph = try SnapshotGraph(taking: &file, model: model, storeIdentifier: state.metadata.storeUUID, url: url)
+                try Self.read(url, identity: existing, format: format, type: type, migrating: description.shouldMigrateStoreAutomatically, into: &state)
             } else if description.isReadOnly {
                 throw StoreError(.io, url: url, "there is no store file to open read-only")
             } else {
@@ -124,6 +112,54 @@ public final class AtomicStore: PersistentStore {
             state.untrackedHistory = storedHistory
         }
         self.state = Mutex(state)
+    }
+
+    /// Reads the store file into `state`: graph, metadata and key counter.
+    private static func read(
+        _ url: URL, identity: DurableFile.Identity, format: any AtomicStoreFormat, type: PersistentStoreType, migrating: Bool, into state: inout State
+    ) throws {
+        let model = state.graph.model
+        var file = try format.read(try DurableFile.read(url), model: model)
+        try Self.checkModel(of: file, against: model, migrating: migrating, url: url)
+        let highestKey = file.objects.withUnsafeBufferPointer { objects in
+            objects.indices.reduce(Int64(0)) { max($0, objects[$1].primaryKey) }
+        }
+        state.metadata = file.metadata
+        state.metadata.storeType = type.rawValue
+        state.metadata.modelVersionHashes = model.coreDataEntityVersionHashesByName
+        state.preservedMetadata = file.preservedMetadata
+        state.nextPrimaryKey = max(file.nextPrimaryKey, highestKey == .max ? .max : highestKey + 1)
+        state.fileIdentity = identity
+        // Last: the graph takes the objects' values arrays as its snapshots' own.
+        state.graph = try SnapshotGraph(taking: &file, model: model, storeIdentifier: state.metadata.storeUUID, url: url)
+    }
+
+    /// Reads the file again when another coordinator or process replaced it since this store
+    /// read or wrote it, so that fetches see that save and this store's next save does not fail
+    /// with ``ErrorCode/modifiedExternally``. The store's remote change watcher calls it; a file
+    /// that cannot be read (or belongs to another store) is left alone and the store keeps what it had.
+    ///
+    /// - Returns: whether the store read the file again.
+    @discardableResult
+    public func reloadIfReplaced() -> Bool {
+        guard let format, let url else { return false }
+        return state.withLock { state in
+            guard let current = DurableFile.identity(of: url), current != state.fileIdentity, current.size > 0 else { return false }
+            var next = state
+            guard (try? Self.read(url, identity: current, format: format, type: type, migrating: false, into: &next)) != nil,
+                next.metadata.storeUUID == identifier
+            else { return false }
+            let storedHistory = next.metadata.userInfo.removeValue(forKey: AtomicHistoryLog.metadataKey)
+            if state.history != nil {
+                guard let history = try? AtomicHistoryLog(stored: storedHistory, storeIdentifier: identifier, model: model, url: url) else { return false }
+                next.history = history
+            } else {
+                next.untrackedHistory = storedHistory
+            }
+            next.idPrototypes = [:]
+            state = next
+            return true
+        }
     }
 
     /// Refuses a file saved with another model, unless migration was asked for and every entity

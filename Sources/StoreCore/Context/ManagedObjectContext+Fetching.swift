@@ -77,9 +77,19 @@ extension ManagedObjectContext {
         var objects: [ManagedObject] = []
         objects.reserveCapacity(rows.snapshots.count)
         registered.reserveCapacity(registered.count + rows.snapshots.count)
+        var refreshed: [ManagedObject] = []
         for snapshot in rows.snapshots {
-            if let object = registeredObject(loading: snapshot, asFault: request.returnsObjectsAsFaults) { objects.append(object) }
+            if request.shouldRefreshRefetchedObjects, let held = registered[snapshot.objectID], !held.isFault, !held.hasChanges {
+                if held.committedSnapshot != snapshot {
+                    held.load(snapshot)
+                    refreshed.append(held)
+                }
+                objects.append(held)
+            } else if let object = registeredObject(loading: snapshot, asFault: request.returnsObjectsAsFaults) {
+                objects.append(object)
+            }
         }
+        if !refreshed.isEmpty { postObjectsDidChange(refreshed: refreshed) }
         return objects
     }
 

@@ -26,6 +26,13 @@ extension PersistentStoreCoordinator {
             }
             result = combined
         }
+        let entities: Set<String> = switch request.operation {
+        case .insert(let insert): [insert.entityName]
+        case .update(let update): [update.entityName]
+        case .delete(.fetchRequest(let fetch)): [fetch.entityName]
+        case .delete(.objectIDs(let ids)): Set(ids.map(\.entityName))
+        }
+        didCommit(StoreCommit(entityNames: entities))
         return result
     }
 

@@ -27,6 +27,8 @@ public final class PersistentStoreCoordinator: @unchecked Sendable {
         var contexts: [WeakContext] = []
         /// Remote-change watchers, by store identifier.
         var watchers: [String: RemoteChangeWatcher] = [:]
+        /// Live queries told of every commit to the stores, by subscription.
+        var commitObservers: [UUID: @Sendable (StoreCommit) -> Void] = [:]
     }
     private let state = Mutex(State())
 
@@ -281,6 +283,27 @@ public final class PersistentStoreCoordinator: @unchecked Sendable {
     func contextDidSave(_ changes: ContextChanges, from source: ManagedObjectContext) {
         let others = state.withLock { $0.contexts.compactMap(\.context) }.filter { $0 !== source && $0.parent == nil }
         for context in others { context.mergeAutomatically(changes) }
+        let entities = changes.insertedObjectIDs.union(changes.updatedObjectIDs).union(changes.deletedObjectIDs).map(\.entityName)
+        didCommit(StoreCommit(entityNames: Set(entities)))
+    }
+
+    // MARK: Commits, for live queries
+
+    /// Calls `observer` after every commit to the coordinator's stores: a root context's save,
+    /// a batch request, or (for stores loaded with remote change notifications) another
+    /// coordinator's or process's commit. Returns the subscription to pass to ``removeCommitObserver(_:)``.
+    func addCommitObserver(_ observer: @escaping @Sendable (StoreCommit) -> Void) -> UUID {
+        let id = UUID()
+        state.withLock { $0.commitObservers[id] = observer }
+        return id
+    }
+
+    func removeCommitObserver(_ id: UUID) {
+        _ = state.withLock { $0.commitObservers.removeValue(forKey: id) }
+    }
+
+    func didCommit(_ commit: StoreCommit) {
+        for observer in state.withLock({ Array($0.commitObservers.values) }) { observer(commit) }
     }
 }
 

@@ -58,6 +58,8 @@ final class RemoteChangeWatcher: @unchecked Sendable {
                 return previous != stamp
             }
             guard moved else { return }
+            // An atomic store reads the file another writer replaced, so fetches see its save.
+            (store as? AtomicStore)?.reloadIfReplaced()
             var info: [AnyHashable: Any] = ["storeUUID": identifier]
             if let url { info["storeURL"] = url }
             // An atomic store's history is that of the file it read; another writer's transactions
@@ -67,6 +69,7 @@ final class RemoteChangeWatcher: @unchecked Sendable {
                 info["historyToken"] = token
             }
             NotificationCenter.default.post(name: .persistentStoreRemoteChange, object: coordinator, userInfo: info)
+            coordinator.didCommit(StoreCommit(entityNames: nil))
         }
         timer.resume()
     }

@@ -39,6 +39,10 @@ public struct StoreFetchRequest: Sendable, Hashable {
     /// Whether fetched objects start as faults (their values are still cached when
     /// ``includesPropertyValues`` is true, so first access needs no store round trip).
     public var returnsObjectsAsFaults: Bool = true
+    /// Whether objects the context already holds take the values just fetched (Core Data's
+    /// `shouldRefreshRefetchedObjects`; off by default: a held object keeps the values it has).
+    /// Objects with unsaved changes keep them either way.
+    public var shouldRefreshRefetchedObjects: Bool = false
     /// Whether the store returns property values with the IDs.
     public var includesPropertyValues: Bool = true
     /// Relationship key paths whose destinations are loaded along with the results.

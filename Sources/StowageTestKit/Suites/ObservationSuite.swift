@@ -14,5 +14,6 @@ struct ObservationSuite {
 
     func run() {
         testControllerReportsExactlyWhatChanged()
+        testLiveQueryYieldsOneResultPerRelevantSave()
     }
 }
