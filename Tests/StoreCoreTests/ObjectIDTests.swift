@@ -47,10 +47,18 @@ final class ObjectIDTests: XCTestCase {
             XCTAssertThrowsError(try context.existingObject(with: ghost)) { error in
                 XCTAssertEqual((error as? StoreError)?.code, .objectNotFound)
             }
-            // object(with:) hands out a fault; reading it reports the missing object instead of crashing.
+            // object(with:) hands out a fault; by default (shouldDeleteInaccessibleFaults) it fires
+            // as a deleted object with empty values.
             let fault = try? context.object(with: ghost)
             XCTAssertEqual(fault?.isFault, true)
-            XCTAssertThrowsError(try fault?.value(forKey: "title")) { error in
+            XCTAssertEqual(try fault?.value(forKey: "title") as? String, nil)
+            XCTAssertEqual(fault?.isDeleted, true)
+            XCTAssertFalse(context.hasChanges, "an inaccessible fault is not a deletion to save")
+            // With the switch off, reading it reports the missing object instead.
+            context.reset()
+            context.shouldDeleteInaccessibleFaults = false
+            let reported = try? context.object(with: ghost)
+            XCTAssertThrowsError(try reported?.value(forKey: "title")) { error in
                 XCTAssertEqual((error as? StoreError)?.code, .objectNotFound)
             }
             XCTAssertThrowsError(try context.object(with: ManagedObjectID(entityName: "Nope", storeIdentifier: store.identifier, primaryKey: 1)))

@@ -7,7 +7,8 @@ extension ManagedObjectContext {
         let id = object.objectID
         let snapshot: StoreSnapshot?
         do {
-            snapshot = try object.committedSnapshot ?? parentStore().snapshotForChild(id)
+            let waiting = object.committedSnapshot.flatMap { isFresh(object) ? $0 : nil }
+            snapshot = try waiting ?? parentStore().snapshotForChild(id)
         } catch let error as StoreError {
             object.state.faultFailure = error
             return
@@ -16,6 +17,7 @@ extension ManagedObjectContext {
             return
         }
         guard let snapshot else {
+            if handleInaccessibleFault(object) { return }
             object.state.faultFailure = StoreError(.objectNotFound, objectID: id, "the object's values could not be loaded: no store holds it (it may have been deleted)")
             return
         }
@@ -53,7 +55,7 @@ extension ManagedObjectContext {
     func fulfillFaults(_ objects: [ManagedObject], batchSize: Int = 500) {
         var pending: [ManagedObjectID] = []
         for object in objects where object.isFault {
-            if let snapshot = object.committedSnapshot {
+            if let snapshot = object.committedSnapshot, isFresh(object) {
                 object.load(snapshot)
                 object.awakeFromFetch()
             } else {

@@ -27,6 +27,7 @@ extension ManagedObjectContext {
         deniedDeletions.removeAll()
         pendingDeletions.removeAll()
         assignedStores.removeAll()
+        conflictCheckedObjects.removeAll()
         pendingChanges = PendingChanges()
     }
 
@@ -44,6 +45,7 @@ extension ManagedObjectContext {
         deniedDeletions.removeAll()
         pendingDeletions.removeAll()
         assignedStores.removeAll()
+        conflictCheckedObjects.removeAll()
         pendingChanges = PendingChanges()
     }
 

@@ -77,6 +77,7 @@ extension ManagedObjectContext {
         var attempt = 0
         while true {
             do {
+                if let conflict = try lockedObjectConflicts() { throw conflict }
                 let changes = try coordinator.save(newObjects: requests) { permanentIDs in
                     for (object, id) in zip(needingIDs, permanentIDs) { reassign(object, to: id) }
                     return makeChangeSet(inserted, updated, deleted)
@@ -159,6 +160,7 @@ extension ManagedObjectContext {
         deletedSet.removeAll()
         deniedDeletions.removeAll()
         assignedStores.removeAll()
+        conflictCheckedObjects.removeAll()
         pendingChanges = PendingChanges()
 
         for object in inserted + updated + deleted { object.didSave() }

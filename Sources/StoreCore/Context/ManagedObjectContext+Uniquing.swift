@@ -39,6 +39,7 @@ extension ManagedObjectContext {
         guard !asFault else {
             let fault = registeredOrFaultObject(for: id)
             fault?.committedSnapshot = snapshot
+            if stalenessInterval >= 0 { fault?.committedSnapshotTime = ProcessInfo.processInfo.systemUptime }
             return fault
         }
         guard let entity = managedObjectModel?.entitiesByName[id.entityName] else { return nil }
@@ -55,6 +56,7 @@ extension ManagedObjectContext {
     private func deliver(_ snapshot: StoreSnapshot, to fault: ManagedObject, asFault: Bool) {
         if asFault {
             fault.committedSnapshot = snapshot
+            if stalenessInterval >= 0 { fault.committedSnapshotTime = ProcessInfo.processInfo.systemUptime }
         } else {
             fault.load(snapshot)
             fault.awakeFromFetch()

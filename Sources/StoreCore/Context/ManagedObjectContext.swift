@@ -55,6 +55,30 @@ public final class ManagedObjectContext: @unchecked Sendable, CustomStringConver
     /// The number of registered objects after the last release pass.
     var registeredAfterRelease = 0
 
+    /// Whether a fault whose object no longer exists fires as a deleted object with empty values
+    /// (on, Core Data's default) instead of failing; see ``shouldHandleInaccessibleFault(_:for:triggeredByProperty:)``.
+    public var shouldDeleteInaccessibleFaults = true
+    /// Decides, per fault, what ``shouldDeleteInaccessibleFaults`` decides for all (Core Data
+    /// subclasses override `shouldHandleInaccessibleFault`; Stowage contexts take a closure).
+    ///
+    /// For example:
+    ///
+    /// ```swift
+    /// context.inaccessibleFaultHandler = { fault, id, property in fault.entity.name != "Invoice" }
+    /// ```
+    public var inaccessibleFaultHandler: ((ManagedObject, ManagedObjectID, PropertyDescription?) -> Bool)?
+    /// How long values a fetch brought may fill a fault later, in seconds: negative (the
+    /// default) for as long as the fault waits, 0 to always read the store when a fault fires.
+    ///
+    /// For example:
+    ///
+    /// ```swift
+    /// context.stalenessInterval = 0   // every fault reads the latest stored values
+    /// ```
+    public var stalenessInterval: TimeInterval = -1
+    /// Anything you want to keep with the context.
+    public var userInfo: [AnyHashable: Any] = [:]
+
     /// Whether the context merges saves made by its parent (or, for a root context, by other
     /// contexts of its coordinator) as they happen.
     public var automaticallyMergesChangesFromParent = false
@@ -90,6 +114,8 @@ public final class ManagedObjectContext: @unchecked Sendable, CustomStringConver
     var assignedStores: [ObjectIdentifier: String] = [:]
     var pendingChanges = PendingChanges()
     var isSaving = false
+    /// Objects ``detectConflicts(for:)`` marked for the next save.
+    var conflictCheckedObjects: [ObjectIdentifier: ManagedObject] = [:]
     /// The fetched results controllers following this context's changes.
     var objectsListeners: [WeakObjectsListener] = []
 

@@ -46,6 +46,9 @@ open class ManagedObject: FetchRequestResult, Hashable, CustomStringConvertible 
     /// The values last saved (or loaded), for `committedValues(forKeys:)` and `changedValues()`.
     /// A fault fetched with its row holds the row here until it is first touched.
     var committedSnapshot: StoreSnapshot?
+    /// When a fetch left `committedSnapshot` beside a fault (system uptime, seconds), for the
+    /// context's staleness interval.
+    var committedSnapshotTime: Double = 0
     /// The properties changed since the last save (not tracked for inserted objects).
     var changedProperties = PropertyMask()
     /// Where the object sits in its context's list of inserted, updated or deleted objects.

@@ -15,5 +15,7 @@ struct ObservationSuite {
     func run() {
         testControllerReportsExactlyWhatChanged()
         testLiveQueryYieldsOneResultPerRelevantSave()
+        testInaccessibleFaultsAndStaleness()
+        testDetectConflictsChecksAnUnchangedObject()
     }
 }

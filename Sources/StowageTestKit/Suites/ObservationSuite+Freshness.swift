@@ -1,0 +1,77 @@
+import Foundation
+import StoreCore
+import XCTest
+
+extension ObservationSuite {
+    /// A fault whose object another context deleted fires as a deleted object with empty values
+    /// by default, and reports `objectNotFound` with `shouldDeleteInaccessibleFaults` off; with a
+    /// staleness interval of 0 a fault reads the latest stored values, not its fetch's.
+    func testInaccessibleFaultsAndStaleness() {
+        run { backend in
+            let stack = try backend.makeStack(model: BlogModel.make())
+            let writer = stack.newContext()
+            let ids = try writer.performAndWait {
+                let posts = try (0..<3).map { n in
+                    let post = try Post(context: writer)
+                    post.title = "post \(n)"
+                    return post
+                }
+                try writer.save()
+                return posts.map(\.objectID)
+            }
+            let reader = stack.newContext()
+            reader.stalenessInterval = 0
+            try reader.performAndWait {
+                var request = FetchRequest<Post>()
+                request.sortDescriptors = [.ascending("title")]
+                let posts = try reader.fetch(request)     // faults, with their rows beside them
+                XCTAssertEqual(posts.count, 3, "\(backend)")
+                try writer.performAndWait {
+                    writer.delete(try writer.existingObject(with: ids[0]))
+                    writer.delete(try writer.existingObject(with: ids[1]))
+                    (try writer.existingObject(with: ids[2]) as? Post)?.title = "renamed"
+                    try writer.save()
+                }
+                XCTAssertEqual(try posts[0].value(forKey: "title") as? String, nil, "\(backend): an inaccessible fault has empty values")
+                XCTAssertTrue(posts[0].isDeleted, "\(backend): and is marked deleted")
+                XCTAssertFalse(reader.hasChanges, "\(backend): but is no change to save")
+                XCTAssertEqual(posts[2].title, "renamed", "\(backend): staleness interval 0 reads the store, not the fetched row")
+                reader.shouldDeleteInaccessibleFaults = false
+                XCTAssertThrowsError(try posts[1].value(forKey: "title"), "\(backend)") { error in
+                    XCTAssertEqual((error as? StoreError)?.code, .objectNotFound, "\(backend)")
+                }
+            }
+        }
+    }
+
+    /// An object marked with `detectConflicts(for:)` fails the save when another context changed
+    /// it, though this context did not, and the save succeeds once it is refreshed.
+    func testDetectConflictsChecksAnUnchangedObject() {
+        run { backend in
+            let stack = try backend.makeStack(model: BlogModel.make())
+            let context = stack.newContext()
+            let other = stack.newContext()
+            try context.performAndWait {
+                let author = try Author(context: context)
+                author.name = "ada"
+                try context.save()
+                try other.performAndWait {
+                    (try other.existingObject(with: author.objectID) as? Author)?.name = "grace"
+                    try other.save()
+                }
+                try context.detectConflicts(for: author)
+                let post = try Post(context: context)
+                post.title = "by ada"
+                XCTAssertThrowsError(try context.save(), "\(backend)") { error in
+                    XCTAssertEqual((error as? MergeConflictError)?.conflicts.first?.objectID, author.objectID, "\(backend)")
+                }
+                context.refresh(author, mergeChanges: false)
+                try context.detectConflicts(for: author)
+                XCTAssertNoThrow(try context.save(), "\(backend): no conflict once the object was read again")
+                XCTAssertEqual(author.name, "grace", "\(backend)")
+            }
+            context.userInfo["checked"] = true
+            XCTAssertEqual(context.userInfo["checked"] as? Bool, true, "\(backend)")
+        }
+    }
+}
