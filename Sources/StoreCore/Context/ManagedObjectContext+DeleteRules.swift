@@ -13,6 +13,7 @@ extension ManagedObjectContext {
     public func processPendingChanges() {
         checkQueue(accessing: nil)
         propagateDeletions()
+        flushUndoRecord()
         postObjectsDidChange()
     }
 

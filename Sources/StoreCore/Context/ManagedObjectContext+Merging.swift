@@ -2,9 +2,10 @@ import Foundation
 
 extension ManagedObjectContext {
     /// Discards every unsaved change: inserted objects leave the context, changed and deleted
-    /// objects return to their saved values.
+    /// objects return to their saved values. The undo manager's actions are removed, as in Core Data.
     public func rollback() {
         checkQueue(accessing: nil)
+        discardUndo()
         let inserted = insertedSet.values
         let touched = updatedSet.values + deletedSet.values + Array(deniedDeletions.values)
         for object in pendingChanges.deleted.values where object.committedSnapshot == nil && !object.isFault {
@@ -31,9 +32,11 @@ extension ManagedObjectContext {
         pendingChanges = PendingChanges()
     }
 
-    /// Forgets every object: all objects leave the context, unsaved changes are lost.
+    /// Forgets every object: all objects leave the context, unsaved changes are lost, and the
+    /// undo manager's actions are removed.
     public func reset() {
         checkQueue(accessing: nil)
+        discardUndo()
         for object in registered.values {
             object.state = .init()
             object.detach()

@@ -5,9 +5,13 @@ extension ManagedObjectContext {
     public func insert(_ object: ManagedObject) {
         checkQueue(accessing: object)
         if object.managedObjectContext === self, registered[object.objectID] === object {
-            if object.state.isDeleted { undelete(object) }
+            if object.state.isDeleted {
+                if undoManager != nil { recordForUndo(object) }
+                undelete(object)
+            }
             return
         }
+        if undoManager != nil { recordForUndo(object) }
         object.managedObjectContext = self
         registered[object.objectID] = object
         insertedSet.insert(object)
@@ -37,6 +41,10 @@ extension ManagedObjectContext {
     public func delete(_ object: ManagedObject) {
         checkQueue(accessing: object)
         guard object.managedObjectContext === self, !object.state.isDeleted else { return }
+        if undoManager != nil {
+            object.willAccess()   // its values, to put back
+            recordForUndo(object)
+        }
         let id = ObjectIdentifier(object)
         if object.state.isInserted {
             insertedSet.remove(object)

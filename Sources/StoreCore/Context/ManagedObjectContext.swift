@@ -76,6 +76,34 @@ public final class ManagedObjectContext: @unchecked Sendable, CustomStringConver
     /// context.stalenessInterval = 0   // every fault reads the latest stored values
     /// ```
     public var stalenessInterval: TimeInterval = -1
+    /// Records every change of the context's objects for undo, one group per event; `nil` (the
+    /// default, as in Core Data) records nothing. See ``UndoManager``.
+    ///
+    /// For example:
+    ///
+    /// ```swift
+    /// context.undoManager = UndoManager()
+    /// context.delete(post)                 // and, by cascade, its comments
+    /// context.processPendingChanges()
+    /// context.undoManager?.undo()          // post and comments are back, with their relationships
+    /// ```
+    public var undoManager: UndoManager? {
+        didSet {
+            guard oldValue !== undoManager else { return }
+            if let oldValue { oldValue.checkpointHandlers[ObjectIdentifier(self)] = nil } else { UndoRecording.activeContexts.add(1, ordering: .relaxed) }
+            if let undoManager {
+                undoManager.checkpointHandlers[ObjectIdentifier(self)] = { [weak self] in self?.processPendingChanges() }
+            } else {
+                UndoRecording.activeContexts.subtract(1, ordering: .relaxed)
+            }
+            undoRecord = UndoRecord()
+        }
+    }
+    /// The changes of the open undo group.
+    var undoRecord = UndoRecord()
+    /// Whether an undo or redo is putting objects back (their changes are not recorded again).
+    var isApplyingUndo = false
+
     /// Anything you want to keep with the context.
     public var userInfo: [AnyHashable: Any] = [:]
 
@@ -155,6 +183,10 @@ public final class ManagedObjectContext: @unchecked Sendable, CustomStringConver
     }
 
     deinit {
+        if let undoManager {
+            undoManager.checkpointHandlers[ObjectIdentifier(self)] = nil
+            UndoRecording.activeContexts.subtract(1, ordering: .relaxed)
+        }
         for object in registered.values { object.detach() }
     }
 

@@ -25,6 +25,13 @@ extension ManagedObject {
         managedObjectContext?.objectDidChange(self)
     }
 
+    /// Tells the context's undo recorder, if any, that the property at `index` is about to change.
+    @inline(__always)
+    func willChange(at index: Int) {
+        guard UndoRecording.isActive, let context = managedObjectContext else { return }
+        context.recordForUndo(self, changing: index)
+    }
+
     @inline(__always)
     func noteChange(at index: Int) {
         changedProperties.insert(index)
@@ -67,6 +74,7 @@ extension ManagedObject {
 
     func setAttributeValue(_ value: StoreValue, at index: Int) {
         willAccess()
+        willChange(at: index)
         if !state.failedSets.isEmpty { state.failedSets[index] = nil }
         values[index] = value
         noteChange(at: index)
@@ -114,6 +122,7 @@ extension ManagedObject {
 
     func rawSetToOne(_ object: ManagedObject?, at index: Int) {
         willAccess()
+        willChange(at: index)
         relations[index] = .toOne(object)
         noteChange(at: index)
     }
@@ -170,6 +179,7 @@ extension ManagedObject {
     @discardableResult
     private func mutateToMany(at index: Int, _ change: (inout RelatedObjects) -> Bool) -> Bool {
         guard var related = try? loadedToMany(at: index) else { return false }
+        willChange(at: index)
         relations[index] = .unresolved          // drop the slot's reference: `related` is unique
         let changed = change(&related)
         relations[index] = .toMany(related)
@@ -190,6 +200,7 @@ extension ManagedObject {
             addToToMany(object, at: index, inverse: inverse, position: relationship.isOrdered ? position : nil)
         }
         if relationship.isOrdered, toManyObjects(at: index).objects.map(ObjectIdentifier.init) != wanted.objects.map(ObjectIdentifier.init) {
+            willChange(at: index)
             relations[index] = .toMany(wanted)
             noteChange(at: index)
         }

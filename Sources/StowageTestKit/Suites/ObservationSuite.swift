@@ -17,5 +17,6 @@ struct ObservationSuite {
         testLiveQueryYieldsOneResultPerRelevantSave()
         testInaccessibleFaultsAndStaleness()
         testDetectConflictsChecksAnUnchangedObject()
+        testUndoRestoresDeletedObjectsWithCascadesAndInverses()
     }
 }
