@@ -24,7 +24,10 @@ extension PostgresStore {
                 let query = try compiler.selectObjects(request, columns: layout.selectList)
                 let rows = rows
                 var snapshots = try connection.collect(query.sql, query.bindings) { rows.snapshot(from: $0, layout: layout) }
-                try prefetcher(on: connection).prefetch(request.relationshipKeyPathsForPrefetching, for: &snapshots, entityName: request.entityName)
+                // The prefetch cache is shared by every context: a pinned generation's rows stay out of it.
+                if PinnedServerReader.current == nil {
+                    try prefetcher(on: connection).prefetch(request.relationshipKeyPathsForPrefetching, for: &snapshots, entityName: request.entityName)
+                }
                 return .snapshots(snapshots)
             case .dictionary:
                 let query = try compiler.selectDictionaries(request)
@@ -46,7 +49,7 @@ extension PostgresStore {
 
     public func snapshot(for objectID: ManagedObjectID) throws -> StoreSnapshot? {
         guard objectID.storeIdentifier == identifier, let key = objectID.primaryKey else { return nil }
-        if let handedOut = prefetched.take(objectID) { return handedOut }
+        if PinnedServerReader.current == nil, let handedOut = prefetched.take(objectID) { return handedOut }
         return try read { try snapshot(in: $0, key: key, entity: objectID.entityName) }
     }
 

@@ -45,6 +45,8 @@ public final class PostgresStore: PersistentStore {
     let listenerState = Mutex<ChangeListener?>(nil)
     /// Rows loaded by prefetching, handed out once to the faults that ask for them.
     let prefetched = PrefetchCache()
+    /// How many query generations are pinned now.
+    let pinnedGenerations = Mutex(0)
 
     /// Connects to the server and opens (or creates) the store in its schema.
     ///
@@ -138,13 +140,15 @@ public final class PostgresStore: PersistentStore {
 
     /// Runs a read of one statement on a pooled connection (a statement sees one committed state).
     func read<T>(_ body: (ServerConnection) throws -> T) throws -> T {
-        try server { try pool.withConnection(body) }
+        if let pinned = PinnedServerReader.current, pinned.pool === pool { return try server { try pinned.use(body) } }
+        return try server { try pool.withConnection(body) }
     }
 
     /// Runs a read of several statements on a pooled connection, in one read-only transaction,
     /// so they all see the same committed state.
     func readConsistently<T>(_ body: (ServerConnection) throws -> T) throws -> T {
-        try server { try pool.withConnection { connection in try connection.transaction("REPEATABLE READ READ ONLY") { try body(connection) } } }
+        if let pinned = PinnedServerReader.current, pinned.pool === pool { return try server { try pinned.use(body) } }
+        return try server { try pool.withConnection { connection in try connection.transaction("REPEATABLE READ READ ONLY") { try body(connection) } } }
     }
 
     /// Runs a write on a pooled connection, in one transaction.

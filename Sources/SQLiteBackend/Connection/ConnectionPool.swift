@@ -25,6 +25,10 @@ final class ConnectionPool: @unchecked Sendable {
         /// `PRAGMA name = value` lines run on every connection, in order.
         var pragmas: [(name: String, value: String)] = []
         var log: SQLLog = .disabled
+        /// Readers held for query generations, at most.
+        var maximumPinnedReaders = 4
+        /// Seconds a pinned reader keeps its transaction.
+        var pinnedReaderLifetime: Double = 300
     }
 
     let path: String
@@ -35,6 +39,9 @@ final class ConnectionPool: @unchecked Sendable {
     private let readersLock = NSLock()
     private var idleReaders: [SQLiteConnection] = []
     private let readerSlots: DispatchSemaphore
+    private var pinnedCount = 0
+    /// The pinned reader the current thread's reads use, while a query generation reads.
+    @TaskLocal static var pinned: PinnedReader?
 
     init(path: String, configuration: Configuration) throws {
         self.path = path
@@ -74,6 +81,7 @@ final class ConnectionPool: @unchecked Sendable {
     /// Runs `body` on a reader connection inside one read transaction, so every statement it
     /// issues sees the same committed state.
     func read<T>(_ body: (SQLiteConnection) throws -> T) throws -> T {
+        if let pinned = Self.pinned, pinned.pool === self { return try pinned.use(body) }
         if isInMemory { return try write { try body($0) } }
         readerSlots.wait()
         defer { readerSlots.signal() }
@@ -82,6 +90,33 @@ final class ConnectionPool: @unchecked Sendable {
         try reader.execute("BEGIN DEFERRED")
         defer { if reader.isInTransaction { try? reader.execute("COMMIT") } }
         return try body(reader)
+    }
+
+    /// A reader of its own holding a read transaction open, so that every read through it sees
+    /// the state committed now (a query generation), until released or past its lifetime.
+    ///
+    /// - Throws: ``PinnedReader/Refusal`` when the pool holds as many as it allows, or is in memory.
+    func pinReader() throws -> PinnedReader {
+        guard !isInMemory else { throw PinnedReader.Refusal.inMemory }
+        let allowed = readersLock.withLock { () -> Bool in
+            guard pinnedCount < configuration.maximumPinnedReaders else { return false }
+            pinnedCount += 1
+            return true
+        }
+        guard allowed else { throw PinnedReader.Refusal.limit(configuration.maximumPinnedReaders) }
+        do {
+            let reader = try takeReader()
+            try reader.execute("BEGIN DEFERRED")
+            _ = try reader.scalar("SELECT COUNT(*) FROM sqlite_master", [])   // the read snapshot starts here
+            return PinnedReader(pool: self, connection: reader, lifetime: configuration.pinnedReaderLifetime)
+        } catch {
+            unpin()
+            throw error
+        }
+    }
+
+    func unpin() {
+        readersLock.withLock { pinnedCount -= 1 }
     }
 
     private func takeReader() throws -> SQLiteConnection {

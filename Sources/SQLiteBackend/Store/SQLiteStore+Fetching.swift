@@ -19,7 +19,10 @@ extension SQLiteStore {
                     return .objectIDs(try objectIDs(request, on: connection))
                 }
                 var snapshots = try fetchSnapshots(request, on: connection)
-                try prefetcher(on: connection).prefetch(request.relationshipKeyPathsForPrefetching, for: &snapshots, entityName: request.entityName)
+                // The prefetch cache is shared by every context: a pinned generation's rows stay out of it.
+                if ConnectionPool.pinned == nil {
+                    try prefetcher(on: connection).prefetch(request.relationshipKeyPathsForPrefetching, for: &snapshots, entityName: request.entityName)
+                }
                 return .snapshots(snapshots)
             case .dictionary:
                 let query = try compiler.selectDictionaries(request)
@@ -56,7 +59,7 @@ extension SQLiteStore {
 
     public func snapshot(for objectID: ManagedObjectID) throws -> StoreSnapshot? {
         guard objectID.storeIdentifier == identifier, let key = objectID.primaryKey else { return nil }
-        if let handedOut = prefetched.take(objectID) { return handedOut }
+        if ConnectionPool.pinned == nil, let handedOut = prefetched.take(objectID) { return handedOut }
         return try read { try snapshot(in: $0, key: key, entity: objectID.entityName) }
     }
 

@@ -15,6 +15,15 @@ extension PersistentStoreOption {
     public static let sqliteExternalStorageThreshold = PersistentStoreOption(rawValue: "StowageSQLiteExternalStorageThreshold")
     /// The most reader connections the store opens (default 4).
     public static let sqliteMaximumReaders = PersistentStoreOption(rawValue: "StowageSQLiteMaximumReaders")
+    /// The most query generations contexts may hold pinned at once (default 4): each holds a read
+    /// transaction on a connection of its own. Pinning more fails with
+    /// ``StoreCore/ErrorCode/queryGenerationUnavailable``.
+    public static let sqliteMaximumQueryGenerations = PersistentStoreOption(rawValue: "StowageSQLiteMaximumQueryGenerations")
+    /// How long, in seconds, a pinned query generation may hold its read transaction (default
+    /// 300). Past it the transaction ends — so WAL checkpoints can pass it — and the pinned
+    /// context's next read fails with ``StoreCore/ErrorCode/queryGenerationUnavailable`` until
+    /// it moves to a new generation (a save, `reset()`, or `setQueryGenerationFrom(.current)`).
+    public static let sqliteQueryGenerationLifetime = PersistentStoreOption(rawValue: "StowageSQLiteQueryGenerationLifetime")
 }
 
 extension PersistentStoreDescription {
@@ -37,6 +46,8 @@ struct SQLiteStoreOptions {
     var busyTimeout: Double
     var maximumReaders = 4
     var externalStorageThreshold = 100 * 1024
+    var maximumQueryGenerations = 4
+    var queryGenerationLifetime: Double = 300
     var readOnly: Bool
 
     init(_ description: PersistentStoreDescription) throws {
@@ -67,6 +78,16 @@ struct SQLiteStoreOptions {
                     throw StoreError(.invalidOption, "the maximum number of readers must be between 1 and 64")
                 }
                 maximumReaders = Int(number)
+            } else if key == .sqliteMaximumQueryGenerations {
+                guard let number = value.numericValue, number >= 0, number <= 64 else {
+                    throw StoreError(.invalidOption, "the maximum number of query generations must be between 0 and 64")
+                }
+                maximumQueryGenerations = Int(number)
+            } else if key == .sqliteQueryGenerationLifetime {
+                guard let seconds = value.numericValue, seconds > 0 else {
+                    throw StoreError(.invalidOption, "the query generation lifetime must be a positive number of seconds")
+                }
+                queryGenerationLifetime = seconds
             }
         }
     }
@@ -79,6 +100,8 @@ struct SQLiteStoreOptions {
         var configuration = ConnectionPool.Configuration()
         configuration.readOnly = readOnly
         configuration.maximumReaders = maximumReaders
+        configuration.maximumPinnedReaders = maximumQueryGenerations
+        configuration.pinnedReaderLifetime = queryGenerationLifetime
         configuration.busyTimeout = busyTimeout
         // A private in-memory database has no WAL; read-only connections cannot change the journal.
         configuration.pragmas = pragmas.filter { !(inMemory || readOnly) || $0.name.lowercased() != "journal_mode" }

@@ -221,6 +221,9 @@ public final class AtomicStore: PersistentStore {
         state.withLock { $0.graph[objectID] }
     }
 
+    /// The graph as it is now (a value: later saves do not change it).
+    var currentGraph: SnapshotGraph { state.withLock { $0.graph } }
+
     public func objectIDs(forRelationship name: String, of objectID: ManagedObjectID) throws -> [ManagedObjectID] {
         state.withLock { $0.graph.objectIDs(forRelationship: name, of: objectID) }
     }

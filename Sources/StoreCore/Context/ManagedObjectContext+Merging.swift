@@ -50,6 +50,7 @@ extension ManagedObjectContext {
         assignedStores.removeAll()
         conflictCheckedObjects.removeAll()
         pendingChanges = PendingChanges()
+        advanceQueryGeneration()
     }
 
     /// Re-reads an object's saved values. With `mergeChanges` false the object becomes a fault
@@ -79,6 +80,7 @@ extension ManagedObjectContext {
     /// Refreshes every object, keeping unsaved changes.
     public func refreshAllObjects() {
         checkQueue(accessing: nil)
+        advanceQueryGeneration()
         for object in registered.values { refresh(object, mergeChanges: true) }
     }
 
@@ -107,6 +109,7 @@ extension ManagedObjectContext {
     /// Folds a set of saved changes into this context; see ``mergeChanges(fromContextDidSave:)``.
     public func mergeChanges(from changes: ContextChanges) {
         checkQueue(accessing: nil)
+        advanceQueryGeneration()
         var refreshed: [ManagedObject] = []
         var invalidated: [ManagedObject] = []
         // Objects this context does not hold yet: its fetched results controllers may want them.

@@ -47,6 +47,7 @@ extension ManagedObjectContext {
             (saved, permanentIDs) = try saveToStores(inserted, updated, deleted)
         }
         finishSave(inserted, updated, deleted, deletedIDs: deletedIDs, saved: saved)
+        if parent == nil { advanceQueryGeneration() }
         releaseUnreferencedObjectsIfGrown()
         if !permanentIDs.isEmpty { passPermanentIDsToChildren(permanentIDs) }
     }

@@ -99,6 +99,8 @@ public final class ManagedObjectContext: @unchecked Sendable, CustomStringConver
             undoRecord = UndoRecord()
         }
     }
+    /// The pinned query generation's reader, when the context is pinned.
+    var generationReader: GenerationReader?
     /// The changes of the open undo group.
     var undoRecord = UndoRecord()
     /// Whether an undo or redo is putting objects back (their changes are not recorded again).
@@ -218,6 +220,7 @@ public final class ManagedObjectContext: @unchecked Sendable, CustomStringConver
     /// What this context reads from and saves to: its parent or its coordinator.
     func parentStore() throws -> any ObjectStoreParent {
         if let parent { return parent }
+        if let generationReader { return generationReader }
         if let coordinatorStorage { return coordinatorStorage }
         throw StoreError(.noStores, "\(self) has neither a parent context nor a persistent store coordinator")
     }

@@ -2,7 +2,7 @@
 /// or offset, the results are merged and sorted, then the offset and limit are applied.
 struct MultiStoreFetch {
     let request: StoreFetchRequest
-    let stores: [any PersistentStore]
+    let stores: [any StoreReading]
     let model: ManagedObjectModel
 
     func run() throws -> StoreFetchResult {

@@ -134,6 +134,11 @@ public final class PersistentStoreCoordinator: @unchecked Sendable {
         throw StoreError(.wrongStore, "no loaded store's configuration holds entity \(name)")
     }
 
+    /// The loaded stores whose configuration holds entity `name`.
+    func stores(holding name: String) -> [any PersistentStore] {
+        persistentStores.filter { storeHolds($0, entity: name) }
+    }
+
     private func storeHolds(_ store: any PersistentStore, entity name: String) -> Bool {
         guard let configuration = store.configurationName, configuration != "Default" else { return true }
         return ((try? managedObjectModel.entities(forConfiguration: configuration)) ?? []).contains { $0.name == name }

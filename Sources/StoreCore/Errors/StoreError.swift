@@ -45,6 +45,9 @@ extension ErrorCode where Domain == StoreError {
     public static let io = Self("io")
     public static let corrupt = Self("corrupt")
     public static let unsupportedRequest = Self("unsupportedRequest")
+    /// A query generation could not be pinned (the store cannot pin one, or holds as many as it
+    /// allows), or a pinned one outlived the store's limit and was released.
+    public static let queryGenerationUnavailable = Self("queryGenerationUnavailable")
 }
 
 extension ErrorCode where Domain == StoreError {

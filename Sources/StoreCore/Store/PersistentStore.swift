@@ -14,7 +14,7 @@ import Foundation
 ///     try MyStore(model: request.model, description: request.description)
 /// }
 /// ```
-public protocol PersistentStore: AnyObject, Sendable {
+public protocol PersistentStore: StoreReading {
     /// The store's unique identifier; it appears in its objects' IDs and URIs.
     var identifier: String { get }
     /// The store's type.

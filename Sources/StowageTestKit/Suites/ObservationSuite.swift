@@ -18,5 +18,6 @@ struct ObservationSuite {
         testInaccessibleFaultsAndStaleness()
         testDetectConflictsChecksAnUnchangedObject()
         testUndoRestoresDeletedObjectsWithCascadesAndInverses()
+        testPinnedGenerationReadsOneCommittedState()
     }
 }

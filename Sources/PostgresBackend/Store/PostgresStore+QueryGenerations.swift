@@ -1,0 +1,111 @@
+import Foundation
+import StoreCore
+import Synchronization
+
+/// A connection of its own holding a repeatable-read, read-only transaction open for a query
+/// generation: every statement on it sees the snapshot the transaction's first statement took.
+/// It ends the transaction and closes when released, or when its lifetime passes (a long-open
+/// transaction keeps the server's VACUUM from removing rows deleted since).
+final class PinnedServerReader: @unchecked Sendable {
+    // @unchecked: `connection` and `isOpen` are only touched under `lock`.
+    struct Expired: Error { let lifetime: Double }
+
+    let pool: ServerConnectionPool
+    private let connection: ServerConnection
+    private let lock = NSLock()
+    private var isOpen = true
+    private let lifetime: Double
+    private let onEnd: @Sendable () -> Void
+
+    init(pool: ServerConnectionPool, lifetime: Double, onEnd: @escaping @Sendable () -> Void) throws {
+        self.pool = pool
+        self.lifetime = lifetime
+        self.onEnd = onEnd
+        connection = try pool.makeDedicatedConnection()
+        _ = try connection.run("BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY")
+        _ = try connection.scalar("SELECT 1")   // the snapshot is taken here
+        DispatchQueue.global().asyncAfter(deadline: .now() + lifetime) { [weak self] in self?.end() }
+    }
+
+    /// The task-local pinned reader the current reads use.
+    @TaskLocal static var current: PinnedServerReader?
+
+    func use<T>(_ body: (ServerConnection) throws -> T) throws -> T {
+        lock.lock()
+        defer { lock.unlock() }
+        guard isOpen else { throw Expired(lifetime: lifetime) }
+        return try body(connection)
+    }
+
+    func end() {
+        lock.lock()
+        defer { lock.unlock() }
+        guard isOpen else { return }
+        isOpen = false
+        _ = try? connection.run("ROLLBACK")
+        connection.close()
+    }
+
+    deinit {
+        end()
+        onEnd()
+    }
+}
+
+/// A PostgreSQL store's pinned query generation: the store's own reads, on the pinned connection.
+final class PostgresGenerationView: StoreReading {
+    let store: PostgresStore
+    let reader: PinnedServerReader
+
+    init(store: PostgresStore, reader: PinnedServerReader) {
+        self.store = store
+        self.reader = reader
+    }
+
+    var identifier: String { store.identifier }
+
+    private func pinned<T>(_ body: () throws -> T) throws -> T {
+        do {
+            return try PinnedServerReader.$current.withValue(reader, operation: body)
+        } catch let expired as PinnedServerReader.Expired {
+            throw StoreError(.queryGenerationUnavailable, url: store.url, "the pinned query generation was released after \(Int(expired.lifetime)) s; move to a new one with setQueryGenerationFrom(.current)")
+        }
+    }
+
+    func execute(_ request: StoreFetchRequest) throws -> StoreFetchResult { try pinned { try store.execute(request) } }
+    func snapshot(for objectID: ManagedObjectID) throws -> StoreSnapshot? { try pinned { try store.snapshot(for: objectID) } }
+    func snapshots(for objectIDs: [ManagedObjectID]) throws -> [StoreSnapshot] { try pinned { try store.snapshots(for: objectIDs) } }
+    func objectIDs(forRelationship name: String, of objectID: ManagedObjectID) throws -> [ManagedObjectID] {
+        try pinned { try store.objectIDs(forRelationship: name, of: objectID) }
+    }
+}
+
+extension PostgresStore: QueryGenerationStore {
+    /// The most generations pinned at once; each holds a connection of its own outside the pool.
+    static let maximumPinnedGenerations = 4
+    /// Seconds a pinned generation keeps its transaction.
+    static let pinnedGenerationLifetime: Double = 300
+
+    /// A connection of its own in a repeatable-read transaction (at most four at once, each for
+    /// at most 300 s; past that the context's next read fails with
+    /// ``StoreCore/ErrorCode/queryGenerationUnavailable``).
+    public func pinQueryGeneration() throws -> any StoreReading {
+        let allowed = pinnedGenerations.withLock { count -> Bool in
+            guard count < Self.maximumPinnedGenerations else { return false }
+            count += 1
+            return true
+        }
+        guard allowed else {
+            throw StoreError(.queryGenerationUnavailable, url: url, "the store already holds \(Self.maximumPinnedGenerations) pinned query generations; unpin one first")
+        }
+        do {
+            let reader = try server {
+                try PinnedServerReader(pool: pool, lifetime: Self.pinnedGenerationLifetime) { [weak self] in self?.pinnedGenerations.withLock { $0 -= 1 } }
+            }
+            return PostgresGenerationView(store: self, reader: reader)
+        } catch {
+            pinnedGenerations.withLock { $0 -= 1 }
+            throw error
+        }
+    }
+}
