@@ -6,7 +6,7 @@ import Foundation
 // except for a request with a fetch limit or offset, whose window other objects may enter.
 extension FetchedResultsController {
     func contextObjectsDidChange(_ batch: ObjectChangeBatch) {
-        guard let old = fetchedObjects else { return }
+        guard let old = results else { return }
         let context = managedObjectContext
         var updated: Set<ObjectIdentifier> = []
         var candidates: [ManagedObject] = []
@@ -24,29 +24,43 @@ extension FetchedResultsController {
         }
         guard !touched.isEmpty else { return }
 
-        var new: [Result]
+        var new: [ManagedObject]
         var layout = SectionLayout(names: sectionNames, starts: sectionStarts)
         if fetchRequest.fetchLimit > 0 || fetchRequest.fetchOffset > 0 {
-            guard let fetched = try? context.fetch(fetchRequest), let sections = try? sections(of: fetched) else { return }
+            guard let fetched: [ManagedObject] = try? context.fetch(fetchRequest), let sections = try? sections(of: fetched) else { return }
             new = fetched
             layout = SectionLayout(names: sections.names, starts: sections.starts)
             let before = Set(old.map(ObjectIdentifier.init)), after = Set(new.map(ObjectIdentifier.init))
             touched.formUnion(before.symmetricDifference(after))   // objects pushed into or out of the window
         } else {
             new = old
-            var removed: [Int] = []
-            for (offset, object) in old.enumerated() where touched.contains(ObjectIdentifier(object)) { removed.append(offset) }
+            let removed = Self.offsets(of: touched, in: old).values.sorted()
             if !removed.isEmpty {
-                new.removeAll { touched.contains(ObjectIdentifier($0)) }
+                for offset in removed.reversed() { new.remove(at: offset) }
                 layout.remove(offsets: removed)
             }
             for object in candidates where !object.isDeleted && object.managedObjectContext === context {
-                guard let typed = object as? Result, matches(object) else { continue }
-                insertSorted(typed, into: &new, layout: &layout)
+                guard object is Result, matches(object) else { continue }
+                insertSorted(object, into: &new, layout: &layout)
             }
             layout.dropEmptySections(count: new.count, keepingOne: sectionNameKeyPath == nil)
         }
         report(old: old, oldNames: sectionNames, oldStarts: sectionStarts, new: new, newNames: layout.names, newStarts: layout.starts, touched: touched, updated: updated)
+    }
+
+    /// Where the objects of `wanted` are in `objects`: one pass, comparing identities (a few
+    /// changed objects are looked for without hashing every result).
+    static func offsets(of wanted: Set<ObjectIdentifier>, in objects: [ManagedObject]) -> [ObjectIdentifier: Int] {
+        var found: [ObjectIdentifier: Int] = [:]
+        guard !wanted.isEmpty else { return found }
+        let few = wanted.count <= 8 ? Array(wanted) : nil
+        objects.withUnsafeBufferPointer { buffer in
+            for offset in buffer.indices {
+                let id = ObjectIdentifier(buffer[offset])
+                if let few { if few.contains(id) { found[id] = offset } } else if wanted.contains(id) { found[id] = offset }
+            }
+        }
+        return found
     }
 
     /// Whether an object is of the request's entity (or a sub-entity, when the request includes them).
@@ -61,7 +75,7 @@ extension FetchedResultsController {
 
     /// Puts `object` into `objects` (in order) where the sort descriptors place it, after the
     /// objects it sorts equal to, and within its section's run when the section exists.
-    private func insertSorted(_ object: Result, into objects: inout [Result], layout: inout SectionLayout) {
+    private func insertSorted(_ object: ManagedObject, into objects: inout [ManagedObject], layout: inout SectionLayout) {
         guard let keys = try? comparator.keys(for: object) else { return }
         let name = sectionName(of: object)
         let section = layout.names.firstIndex(of: name)
@@ -79,20 +93,18 @@ extension FetchedResultsController {
 
     /// Installs the new results and tells the delegate what changed between the two lists.
     private func report(
-        old: [Result], oldNames: [String], oldStarts: [Int], new: [Result], newNames: [String], newStarts: [Int],
+        old: [ManagedObject], oldNames: [String], oldStarts: [Int], new: [ManagedObject], newNames: [String], newStarts: [Int],
         touched: Set<ObjectIdentifier>, updated: Set<ObjectIdentifier>
     ) {
-        var oldOffsets: [ObjectIdentifier: Int] = [:]
-        for (offset, object) in old.enumerated() where touched.contains(ObjectIdentifier(object)) { oldOffsets[ObjectIdentifier(object)] = offset }
-        var newOffsets: [ObjectIdentifier: Int] = [:]
-        for (offset, object) in new.enumerated() where touched.contains(ObjectIdentifier(object)) { newOffsets[ObjectIdentifier(object)] = offset }
+        let oldOffsets = Self.offsets(of: touched, in: old)
+        let newOffsets = Self.offsets(of: touched, in: new)
         let removedSections = oldNames.enumerated().filter { !newNames.contains($0.element) }
         let addedSections = newNames.enumerated().filter { !oldNames.contains($0.element) }
 
-        var deletions: [(Result, IndexPath, Int)] = []
-        var insertions: [(Result, IndexPath, Int)] = []
-        var moves: [(Result, IndexPath, IndexPath, Int, Int)] = []
-        var updates: [(Result, IndexPath, IndexPath)] = []
+        var deletions: [(ManagedObject, IndexPath, Int)] = []
+        var insertions: [(ManagedObject, IndexPath, Int)] = []
+        var moves: [(ManagedObject, IndexPath, IndexPath, Int, Int)] = []
+        var updates: [(ManagedObject, IndexPath, IndexPath)] = []
         for (id, offset) in oldOffsets.sorted(by: { $0.value < $1.value }) {
             let object = old[offset]
             let oldPath = indexPath(forOffset: offset, starts: oldStarts)
@@ -112,7 +124,7 @@ extension FetchedResultsController {
             insertions.append((new[offset], indexPath(forOffset: offset, starts: newStarts), offset))
         }
 
-        fetchedObjects = new
+        results = new
         sectionNames = newNames
         sectionStarts = newStarts
         guard !deletions.isEmpty || !insertions.isEmpty || !moves.isEmpty || !updates.isEmpty || !removedSections.isEmpty || !addedSections.isEmpty,
@@ -123,14 +135,21 @@ extension FetchedResultsController {
         for (index, name) in removedSections {
             delegate.controller(self, didChange: FetchedResultsSectionInfo(name: name, indexTitle: sectionIndexTitle(forSectionName: name), objects: []), atSectionIndex: index, for: .delete)
         }
-        for (index, name) in addedSections {
-            let objects = Array(new[sectionRange(index, count: new.count)])
-            delegate.controller(self, didChange: FetchedResultsSectionInfo(name: name, indexTitle: sectionIndexTitle(forSectionName: name), objects: objects), atSectionIndex: index, for: .insert)
+        for (index, _) in addedSections {
+            delegate.controller(self, didChange: sectionInfo(index, objects: new[sectionRange(index, count: new.count)]), atSectionIndex: index, for: .insert)
         }
-        for (object, path, _) in deletions { delegate.controller(self, didChange: object, at: path, for: .delete, newIndexPath: nil) }
-        for (object, path, _) in insertions { delegate.controller(self, didChange: object, at: nil, for: .insert, newIndexPath: path) }
-        for (object, from, to, _, _) in moves { delegate.controller(self, didChange: object, at: from, for: .move, newIndexPath: to) }
-        for (object, from, to) in updates { delegate.controller(self, didChange: object, at: from, for: .update, newIndexPath: to) }
+        for (object, path, _) in deletions {
+            if let object = object as? Result { delegate.controller(self, didChange: object, at: path, for: .delete, newIndexPath: nil) }
+        }
+        for (object, path, _) in insertions {
+            if let object = object as? Result { delegate.controller(self, didChange: object, at: nil, for: .insert, newIndexPath: path) }
+        }
+        for (object, from, to, _, _) in moves {
+            if let object = object as? Result { delegate.controller(self, didChange: object, at: from, for: .move, newIndexPath: to) }
+        }
+        for (object, from, to) in updates {
+            if let object = object as? Result { delegate.controller(self, didChange: object, at: from, for: .update, newIndexPath: to) }
+        }
         delegate.controllerDidChangeContent(self)
 
         var steps: [CollectionDifference<ManagedObjectID>.Change] = []

@@ -40,7 +40,20 @@ public final class FetchedResultsController<Result: ManagedObject>: ContextObjec
     public weak var delegate: (any FetchedResultsControllerDelegate<Result>)?
 
     /// The results, in order; `nil` before ``performFetch()``.
-    public internal(set) var fetchedObjects: [Result]?
+    public var fetchedObjects: [Result]? {
+        guard let results else { return nil }
+        if let typedResults { return typedResults }
+        let typed = results.compactMap { $0 as? Result }
+        typedResults = typed
+        return typed
+    }
+
+    /// The results, untyped: the change tracking works on these (generic code over `Result`
+    /// would not be specialized for the caller's class, and costs a type lookup per element).
+    var results: [ManagedObject]? {
+        didSet { typedResults = nil }
+    }
+    private var typedResults: [Result]?
 
     var sectionNames: [String] = []
     /// The offset in `fetchedObjects` of each section's first object.
@@ -80,9 +93,9 @@ public final class FetchedResultsController<Result: ManagedObject>: ContextObjec
     ///   path's values do not come in runs (the first sort descriptor must order by it).
     public func performFetch() throws {
         managedObjectContext.checkQueue(accessing: nil)
-        let objects = try managedObjectContext.fetch(fetchRequest)
+        let objects: [ManagedObject] = try managedObjectContext.fetch(fetchRequest)
         let (names, starts) = try sections(of: objects)
-        fetchedObjects = objects
+        results = objects
         sectionNames = names
         sectionStarts = starts
         managedObjectContext.addObjectsListener(self)
@@ -93,11 +106,16 @@ public final class FetchedResultsController<Result: ManagedObject>: ContextObjec
     /// The sections of the results (always one, named `""`, without a section key path); `nil`
     /// before ``performFetch()``.
     public var sections: [FetchedResultsSectionInfo<Result>]? {
-        guard let objects = fetchedObjects else { return nil }
+        guard let objects = results else { return nil }
         return sectionNames.indices.map { index in
             let range = sectionRange(index, count: objects.count)
-            return FetchedResultsSectionInfo(name: sectionNames[index], indexTitle: sectionIndexTitle(forSectionName: sectionNames[index]), objects: Array(objects[range]))
+            return sectionInfo(index, objects: objects[range])
         }
+    }
+
+    func sectionInfo(_ index: Int, objects: ArraySlice<ManagedObject>) -> FetchedResultsSectionInfo<Result> {
+        let name = sectionNames[index]
+        return FetchedResultsSectionInfo(name: name, indexTitle: sectionIndexTitle(forSectionName: name), objects: objects.compactMap { $0 as? Result })
     }
 
     /// The index titles of the sections, without repeats, in section order.
@@ -124,19 +142,22 @@ public final class FetchedResultsController<Result: ManagedObject>: ContextObjec
     ///
     /// - Throws: ``FetchError`` (`invalidArgument`) for an index path outside the results.
     public func object(at indexPath: IndexPath) throws -> Result {
-        guard let objects = fetchedObjects, indexPath.count == 2, sectionNames.indices.contains(indexPath.section) else {
+        guard let objects = results, indexPath.count == 2, sectionNames.indices.contains(indexPath.section) else {
             throw FetchError(.invalidArgument, "no section \(indexPath.count == 2 ? indexPath.section : -1) in the results")
         }
         let range = sectionRange(indexPath.section, count: objects.count)
         guard indexPath.item >= 0, indexPath.item < range.count else {
             throw FetchError(.invalidArgument, "no item \(indexPath.item) in section \(indexPath.section), which holds \(range.count)")
         }
-        return objects[range.lowerBound + indexPath.item]
+        guard let object = objects[range.lowerBound + indexPath.item] as? Result else {
+            throw FetchError(.wrongResultType, "the object at \(indexPath) is not a \(Result.self)")
+        }
+        return object
     }
 
     /// The index path of an object, or `nil` when it is not among the results.
     public func indexPath(forObject object: Result) -> IndexPath? {
-        guard let offset = fetchedObjects?.firstIndex(where: { $0 === object }) else { return nil }
+        guard let offset = results?.firstIndex(where: { $0 === object }) else { return nil }
         return indexPath(forOffset: offset, starts: sectionStarts)
     }
 
@@ -179,7 +200,7 @@ public final class FetchedResultsController<Result: ManagedObject>: ContextObjec
     }
 
     /// The sections of `objects`: each run of equal section names.
-    func sections(of objects: [Result]) throws -> (names: [String], starts: [Int]) {
+    func sections(of objects: [ManagedObject]) throws -> (names: [String], starts: [Int]) {
         guard sectionNameKeyPath != nil else { return ([""], [0]) }   // one section, even empty, as in Core Data
         var names: [String] = [], starts: [Int] = [], seen: Set<String> = []
         for (offset, object) in objects.enumerated() {
