@@ -1,5 +1,6 @@
 import Foundation
 import Stowage
+import StowageTestKit
 import XCTest
 
 /// The README's "Use it" example, kept compiling and running.
@@ -56,6 +57,58 @@ final class ReadmeExampleTests: XCTestCase {
             perDay.propertiesToFetch = ["title", .expression(.init(name: "posts", expression: .function("count:", [.keyPath("title")])))]
             perDay.propertiesToGroupBy = ["title"]
             XCTAssertEqual(try context.fetch(perDay), [["title": "Misty Morning", "posts": 1]])
+        }
+    }
+
+    /// The README's "Watching data, consistent reads, undo" example.
+    func testReadmeObservationExample() throws {
+        let model = try ManagedObjectModel {
+            EntityDescription("Post", class: Post.self) {
+                .attribute("title", .string, optional: false, defaultValue: "")
+                .attribute("timestamp", .date)
+                .toMany("comments", destination: "Comment", inverse: "post", deleteRule: .cascade)
+            }
+            EntityDescription("Comment", class: Comment.self) {
+                .attribute("text", .string)
+                .toOne("post", destination: "Post", inverse: "comments")
+            }
+        }
+        let container = PersistentContainer(name: "Blog", managedObjectModel: model)
+        container.persistentStoreDescriptions = [PersistentStoreDescription(type: .inMemory)]
+        try container.loadPersistentStores()
+        let context = container.newBackgroundContext()
+        var request = FetchRequest<Post>()
+        request.sortDescriptors = [.ascending("title")]
+
+        final class PostList: FetchedResultsControllerDelegate {
+            var inserted: [String] = []
+            func controller(_ controller: FetchedResultsController<Post>, didChange object: Post, at indexPath: IndexPath?,
+                            for type: FetchedResultsChangeType, newIndexPath: IndexPath?) {
+                if type == .insert { inserted.append(object.title) }
+            }
+        }
+        let postList = PostList()
+        let counts = StowageTestKit.LiveResultsRecorder(context.changes(forCountOf: request))
+        defer { counts.cancel() }
+        XCTAssertEqual(try counts.next(), 0)
+        let controller = try context.performAndWait {
+            let controller = try FetchedResultsController(fetchRequest: request, managedObjectContext: context,
+                                                          sectionNameKeyPath: nil, cacheName: nil)
+            controller.delegate = postList
+            try controller.performFetch()
+            try context.setQueryGenerationFrom(.current)
+            context.undoManager = UndoManager()
+
+            let post = try Post(context: context)
+            post.title = "Misty Morning"
+            try context.save()
+            XCTAssertEqual(postList.inserted, ["Misty Morning"])
+            return controller
+        }
+        XCTAssertEqual(try counts.next(), 1, "the live query saw the save")
+        context.performAndWait {
+            context.undoManager?.undo()
+            XCTAssertEqual(controller.fetchedObjects?.count, 0, "the undone insert leaves the results")
         }
     }
 }
