@@ -31,7 +31,9 @@ extension ManagedObjectContext {
     }
 
     /// Runs `block` on the context's queue and returns its result to the awaiting task; the
-    /// context processes its pending changes when the block ends.
+    /// context processes its pending changes when the block ends. With `.immediate` (the
+    /// default, as in Core Data) a caller already on the queue — a ``ModelActor``'s method — runs
+    /// the block at once; `.enqueued` always queues it behind work already waiting.
     ///
     /// For example:
     ///
@@ -40,8 +42,15 @@ extension ManagedObjectContext {
     ///     try context.fetch(FetchRequest<Post>()).map(\.title)
     /// }
     /// ```
-    public func perform<T: Sendable>(_ block: @escaping @Sendable () throws -> T) async throws -> T {
-        try await withCheckedThrowingContinuation { continuation in
+    public func perform<T: Sendable>(
+        schedule: ScheduledTaskType = .immediate, _ block: @escaping @Sendable () throws -> T
+    ) async throws -> T {
+        if schedule == .immediate, isOnQueue {
+            let result = Result { try block() }
+            endEvent()
+            return try result.get()
+        }
+        return try await withCheckedThrowingContinuation { continuation in
             queue.async { [self] in
                 let result = Result { try block() }
                 endEvent()
@@ -54,6 +63,14 @@ extension ManagedObjectContext {
     /// undo group and tells observers.
     func endEvent() {
         if hasPendingEvent { processPendingChanges() }
+    }
+
+    /// When an async ``perform(schedule:_:)`` runs its block: Core Data's `ScheduledTaskType`.
+    public enum ScheduledTaskType: Sendable {
+        /// At once when the caller is already on the context's queue; otherwise enqueued.
+        case immediate
+        /// Always after the work already enqueued.
+        case enqueued
     }
 
     /// Whether the current code runs on the context's queue.
