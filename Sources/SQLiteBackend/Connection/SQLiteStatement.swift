@@ -33,6 +33,8 @@ final class SQLiteStatement {
     deinit { sqlite3_finalize(handle) }
 
     var columnCount: Int { Int(sqlite3_column_count(handle)) }
+    /// The name of a result column (its `AS` name, or the expression's text).
+    func columnName(at index: Int) -> String { sqlite3_column_name(handle, Int32(index)).map { String(cString: $0) } ?? "" }
 
     // MARK: Binding
 

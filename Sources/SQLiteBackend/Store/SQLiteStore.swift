@@ -82,6 +82,7 @@ public final class SQLiteStore: PersistentStore {
         rows = RowReader(schema: schema, model: model, storeIdentifier: identifier)
         insertSQL = Dictionary(schema.tables.values.map { ($0.number, $0.insertSQL) }) { first, _ in first }
         externalStorage = inMemory ? nil : ExternalBinaryStorage(storeURL: url, threshold: options.externalStorageThreshold)
+        try runLoadMaintenance(description)
     }
 
     /// Registers the SQLite store type (``PersistentStoreType/sqlite``), its metadata reader and
