@@ -15,8 +15,9 @@ final class ReadmeExampleTests: XCTestCase {
         @Relationship var post: Post?
     }
 
-    func testReadmeExample() throws {
-        let model = try ManagedObjectModel {
+    /// The README's model.
+    static func makeModel() throws -> ManagedObjectModel {
+        try ManagedObjectModel {
             EntityDescription("Post", class: Post.self) {
                 .attribute("title", .string, optional: false, defaultValue: "")
                 .attribute("timestamp", .date)
@@ -27,6 +28,10 @@ final class ReadmeExampleTests: XCTestCase {
                 .toOne("post", destination: "Post", inverse: "comments")
             }
         }
+    }
+
+    func testReadmeExample() throws {
+        let model = try Self.makeModel()
 
         let container = PersistentContainer(name: "Blog", managedObjectModel: model)
         container.persistentStoreDescriptions = [PersistentStoreDescription(type: .inMemory)]
@@ -62,17 +67,7 @@ final class ReadmeExampleTests: XCTestCase {
 
     /// The README's "Watching data, consistent reads, undo" example.
     func testReadmeObservationExample() throws {
-        let model = try ManagedObjectModel {
-            EntityDescription("Post", class: Post.self) {
-                .attribute("title", .string, optional: false, defaultValue: "")
-                .attribute("timestamp", .date)
-                .toMany("comments", destination: "Comment", inverse: "post", deleteRule: .cascade)
-            }
-            EntityDescription("Comment", class: Comment.self) {
-                .attribute("text", .string)
-                .toOne("post", destination: "Post", inverse: "comments")
-            }
-        }
+        let model = try Self.makeModel()
         let container = PersistentContainer(name: "Blog", managedObjectModel: model)
         container.persistentStoreDescriptions = [PersistentStoreDescription(type: .inMemory)]
         try container.loadPersistentStores()

@@ -1,53 +1,35 @@
 import Foundation
 import StoreCore
+import StoreSQL
 import Synchronization
 
 /// A connection of its own holding a repeatable-read, read-only transaction open for a query
-/// generation: every statement on it sees the snapshot the transaction's first statement took.
-/// It ends the transaction and closes when released, or when its lifetime passes (a long-open
-/// transaction keeps the server's VACUUM from removing rows deleted since).
-final class PinnedServerReader: @unchecked Sendable {
-    // @unchecked: `connection` and `isOpen` are only touched under `lock`.
-    struct Expired: Error { let lifetime: Double }
-
+/// generation: every statement on it sees the snapshot the transaction's first statement took
+/// (``StoreSQL/PinnedSession`` ends it and closes the connection when released or past its lifetime).
+final class PinnedServerReader: Sendable {
     let pool: ServerConnectionPool
-    private let connection: ServerConnection
-    private let lock = NSLock()
-    private var isOpen = true
-    private let lifetime: Double
+    let session: PinnedSession<ServerConnection>
     private let onEnd: @Sendable () -> Void
 
     init(pool: ServerConnectionPool, lifetime: Double, onEnd: @escaping @Sendable () -> Void) throws {
         self.pool = pool
-        self.lifetime = lifetime
         self.onEnd = onEnd
-        connection = try pool.makeDedicatedConnection()
+        let connection = try pool.makeDedicatedConnection()
         _ = try connection.run("BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY")
         _ = try connection.scalar("SELECT 1")   // the snapshot is taken here
-        DispatchQueue.global().asyncAfter(deadline: .now() + lifetime) { [weak self] in self?.end() }
+        session = PinnedSession(connection: connection, lifetime: lifetime) { connection in
+            _ = try? connection.run("ROLLBACK")
+            connection.close()
+        }
     }
 
     /// The task-local pinned reader the current reads use.
     @TaskLocal static var current: PinnedServerReader?
 
-    func use<T>(_ body: (ServerConnection) throws -> T) throws -> T {
-        lock.lock()
-        defer { lock.unlock() }
-        guard isOpen else { throw Expired(lifetime: lifetime) }
-        return try body(connection)
-    }
-
-    func end() {
-        lock.lock()
-        defer { lock.unlock() }
-        guard isOpen else { return }
-        isOpen = false
-        _ = try? connection.run("ROLLBACK")
-        connection.close()
-    }
+    func use<T>(_ body: (ServerConnection) throws -> T) throws -> T { try session.use(body) }
 
     deinit {
-        end()
+        session.end()
         onEnd()
     }
 }
@@ -67,7 +49,7 @@ final class PostgresGenerationView: StoreReading {
     private func pinned<T>(_ body: () throws -> T) throws -> T {
         do {
             return try PinnedServerReader.$current.withValue(reader, operation: body)
-        } catch let expired as PinnedServerReader.Expired {
+        } catch let expired as PinnedSession<ServerConnection>.Expired {
             throw StoreError(.queryGenerationUnavailable, url: store.url, "the pinned query generation was released after \(Int(expired.lifetime)) s; move to a new one with setQueryGenerationFrom(.current)")
         }
     }

@@ -6,9 +6,10 @@ import StoreSQL
 /// ``SQLiteStore/writeDatabase(touching:transactionAuthor:_:)`` for SQL of your own — reports,
 /// full-text search, maintenance. Valid only inside the closure it is handed to.
 ///
-/// Arguments bind to `?` placeholders: integers, booleans (0/1), floating point, strings,
-/// `Data` (blobs), dates (seconds since 2001-01-01, as Core Data stores them), UUIDs (16-byte
-/// blobs), URLs (text), decimals (text) and object IDs (their primary key). Results read back as
+/// Arguments bind to `?` placeholders with the storage classes the store's own columns use:
+/// integers, booleans (0/1), floating point, strings, `Data` (blobs), dates (seconds since
+/// 2001-01-01, as Core Data stores them), UUIDs (16-byte blobs), URLs (text), decimals (text) and
+/// object IDs (their primary key). Results read back as
 /// `.integer`, `.double`, `.string`, `.data` or `.null`.
 ///
 /// For example:
@@ -52,22 +53,8 @@ public struct SQLiteDatabase {
     /// The number of rows the last `INSERT`, `UPDATE` or `DELETE` changed.
     public var changes: Int { connection.changes }
 
-    static func sqlValue(_ value: StoreValue) -> SQLValue {
-        switch value {
-        case .null: .null
-        case .integer(let number): .integer(number)
-        case .double(let number): .real(number)
-        case .float(let number): .real(Double(number))
-        case .decimal(let number): .text("\(number)")
-        case .string(let text): .text(text)
-        case .boolean(let flag): .integer(flag ? 1 : 0)
-        case .date(let date): .real(date.timeIntervalSinceReferenceDate)
-        case .data(let data): .blob(data)
-        case .uuid(let uuid): .blob(withUnsafeBytes(of: uuid.uuid) { Data($0) })
-        case .uri(let url): .text(url.absoluteString)
-        case .objectID(let id): id.primaryKey.map(SQLValue.integer) ?? .null
-        }
-    }
+    /// Arguments take the storage classes the store's own columns use.
+    static func sqlValue(_ value: StoreValue) -> SQLValue { SQLiteValueCoder.encode(value) }
 
     static func storeValue(_ value: SQLValue) -> StoreValue {
         switch value {

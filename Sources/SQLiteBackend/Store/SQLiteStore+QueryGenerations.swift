@@ -1,5 +1,6 @@
 import Foundation
 import StoreCore
+import StoreSQL
 
 /// A SQLite store's pinned query generation: the store's own reads, run on a pinned reader.
 final class SQLiteGenerationView: StoreReading {
@@ -16,8 +17,8 @@ final class SQLiteGenerationView: StoreReading {
     private func pinned<T>(_ body: () throws -> T) throws -> T {
         do {
             return try ConnectionPool.$pinned.withValue(reader, operation: body)
-        } catch let refusal as PinnedReader.Refusal {
-            throw store.error(for: refusal)
+        } catch let expired as PinnedSession<SQLiteConnection>.Expired {
+            throw StoreError(.queryGenerationUnavailable, url: store.url, "the pinned query generation was released after \(Int(expired.lifetime)) s (sqliteQueryGenerationLifetime) so that WAL checkpoints can proceed; move to a new one with setQueryGenerationFrom(.current)")
         }
     }
 
@@ -46,8 +47,6 @@ extension SQLiteStore: QueryGenerationStore {
             StoreError(.queryGenerationUnavailable, url: url, "an in-memory SQLite database has one connection, so it cannot pin a query generation")
         case .limit(let limit):
             StoreError(.queryGenerationUnavailable, url: url, "the store already holds \(limit) pinned query generations (sqliteMaximumQueryGenerations); unpin one first")
-        case .expired(let lifetime):
-            StoreError(.queryGenerationUnavailable, url: url, "the pinned query generation was released after \(Int(lifetime)) s (sqliteQueryGenerationLifetime) so that WAL checkpoints can proceed; move to a new one with setQueryGenerationFrom(.current)")
         }
     }
 }

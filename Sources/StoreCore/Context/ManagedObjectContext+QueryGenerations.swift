@@ -92,14 +92,7 @@ final class GenerationReader: ObjectStoreParent {
     }
 
     func snapshotsForChild(_ objectIDs: [ManagedObjectID]) throws -> [StoreSnapshot] {
-        var byStore: [String: [ManagedObjectID]] = [:]
-        for id in objectIDs where !id.isTemporaryID { byStore[id.storeIdentifier ?? "", default: []].append(id) }
-        var found: [ManagedObjectID: StoreSnapshot] = [:]
-        for (_, ids) in byStore {
-            guard let first = ids.first else { continue }
-            for snapshot in try view(for: first).snapshots(for: ids) { found[snapshot.objectID] = snapshot }
-        }
-        return objectIDs.compactMap { found[$0] }
+        try PersistentStoreCoordinator.snapshots(for: objectIDs) { try view(for: $0) }
     }
 
     func relationshipForChild(_ name: String, of objectID: ManagedObjectID) throws -> [ManagedObjectID] {

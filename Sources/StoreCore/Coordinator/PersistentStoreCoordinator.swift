@@ -168,15 +168,21 @@ public final class PersistentStoreCoordinator: @unchecked Sendable {
 
     /// Snapshots of a batch of objects, in one request per store.
     func snapshots(for objectIDs: [ManagedObjectID]) throws -> [StoreSnapshot] {
+        try Self.snapshots(for: objectIDs) { try store(for: $0) }
+    }
+
+    /// Snapshots of a batch of objects, in one request to each reader `reader(id)` names (the
+    /// stores, or a pinned generation's views), in the order of `objectIDs`.
+    static func snapshots(for objectIDs: [ManagedObjectID], reader: (ManagedObjectID) throws -> any StoreReading) throws -> [StoreSnapshot] {
         var byStore: [String: [ManagedObjectID]] = [:]
         for id in objectIDs where !id.isTemporaryID { byStore[id.storeIdentifier ?? "", default: []].append(id) }
         if byStore.count == 1, let (_, ids) = byStore.first, let first = ids.first, ids.count == objectIDs.count {
-            return try store(for: first).snapshots(for: ids)
+            return try reader(first).snapshots(for: ids)
         }
         var found: [ManagedObjectID: StoreSnapshot] = [:]
         for (_, ids) in byStore {
             guard let first = ids.first else { continue }
-            for snapshot in try store(for: first).snapshots(for: ids) { found[snapshot.objectID] = snapshot }
+            for snapshot in try reader(first).snapshots(for: ids) { found[snapshot.objectID] = snapshot }
         }
         return objectIDs.compactMap { found[$0] }
     }
