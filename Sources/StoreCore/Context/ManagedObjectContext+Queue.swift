@@ -66,6 +66,12 @@ extension ManagedObjectContext {
     }
 
     /// When an async ``perform(schedule:_:)`` runs its block: Core Data's `ScheduledTaskType`.
+    ///
+    /// For example:
+    ///
+    /// ```swift
+    /// let count = try await context.perform(schedule: .enqueued) { try context.count(for: request) }
+    /// ```
     public enum ScheduledTaskType: Sendable {
         /// At once when the caller is already on the context's queue; otherwise enqueued.
         case immediate

@@ -1,6 +1,17 @@
 import Foundation
 
 /// What happened to an object or a section of a ``FetchedResultsController``'s results.
+///
+/// For example:
+///
+/// ```swift
+/// switch type {
+/// case .insert: table.insertRows(at: [newIndexPath!])
+/// case .delete: table.deleteRows(at: [indexPath!])
+/// case .move: table.moveRow(at: indexPath!, to: newIndexPath!)
+/// case .update: table.reloadRows(at: [indexPath!])
+/// }
+/// ```
 public enum FetchedResultsChangeType: Sendable, Hashable {
     /// It entered the results (inserted, or changed to match the predicate).
     case insert
