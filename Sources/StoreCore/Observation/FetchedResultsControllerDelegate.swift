@@ -5,11 +5,12 @@ import Foundation
 /// For example:
 ///
 /// ```swift
-/// switch type {
-/// case .insert: table.insertRows(at: [newIndexPath!])
-/// case .delete: table.deleteRows(at: [indexPath!])
-/// case .move: table.moveRow(at: indexPath!, to: newIndexPath!)
-/// case .update: table.reloadRows(at: [indexPath!])
+/// switch (type, indexPath, newIndexPath) {
+/// case (.insert, _, let new?): rows.insert(object.title, at: new.item)
+/// case (.delete, let old?, _): rows.remove(at: old.item)
+/// case (.move, let old?, let new?): rows.remove(at: old.item); rows.insert(object.title, at: new.item)
+/// case (.update, let old?, _): rows[old.item] = object.title
+/// default: break
 /// }
 /// ```
 public enum FetchedResultsChangeType: Sendable, Hashable {
