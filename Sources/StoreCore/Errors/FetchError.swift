@@ -31,4 +31,6 @@ extension ErrorCode where Domain == FetchError {
     public static let invalidRegularExpression = Self("invalidRegularExpression")
     /// A function applied to arguments of the wrong number or kind.
     public static let invalidArgument = Self("invalidArgument")
+    /// An asynchronous fetch was cancelled before it finished.
+    public static let cancelled = Self("cancelled")
 }
