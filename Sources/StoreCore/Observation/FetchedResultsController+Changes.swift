@@ -36,7 +36,12 @@ extension FetchedResultsController {
             new = old
             let removed = Self.offsets(of: touched, in: old).values.sorted()
             if !removed.isEmpty {
-                for offset in removed.reversed() { new.remove(at: offset) }
+                // A few by offset (no pass over the rest); many in one pass.
+                if removed.count <= 32 {
+                    for offset in removed.reversed() { new.remove(at: offset) }
+                } else {
+                    new.removeAll { touched.contains(ObjectIdentifier($0)) }
+                }
                 layout.remove(offsets: removed)
             }
             for object in candidates where !object.isDeleted && object.managedObjectContext === context {
