@@ -10,15 +10,9 @@ final class LiveQueryProcessTests: XCTestCase {
     func testALiveQuerySeesAnotherProcessSave() throws {
         _ = try builtTool("stowage-save-loop")  // skips when it is not built
         for backend in [StoreBackend.sqlite, .xml] {
-            backend.register()
             let directory = try TemporaryDirectory()
             let url = directory.file("Live.\(backend.fileExtension ?? "store")")
-            let container = PersistentContainer(name: "SaveLoop", managedObjectModel: try SaveLoopStore.makeModel())
-            var description = PersistentStoreDescription(type: backend.type, url: url)
-            description.isHistoryTrackingEnabled = true
-            description.setOption(true, forKey: .remoteChangeNotificationPost)
-            container.persistentStoreDescriptions = [description]
-            try container.loadPersistentStores()
+            let container = try saveLoopContainer(backend, at: url)
             let context = container.newBackgroundContext()
             var request = FetchRequest<FetchedDictionary>(entityName: "Counter")
             request.propertiesToFetch = ["value"]

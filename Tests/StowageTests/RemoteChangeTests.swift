@@ -6,17 +6,6 @@ import XCTest
 /// Remote change notifications: another process commits to the store file, and this process is
 /// told, with the new history token for SQLite.
 final class RemoteChangeTests: XCTestCase {
-    private func container(_ backend: StoreBackend, at url: URL) throws -> PersistentContainer {
-        backend.register()
-        let container = PersistentContainer(name: "SaveLoop", managedObjectModel: try SaveLoopStore.makeModel())
-        var description = PersistentStoreDescription(type: backend.type, url: url)
-        description.isHistoryTrackingEnabled = true
-        description.setOption(true, forKey: .remoteChangeNotificationPost)
-        container.persistentStoreDescriptions = [description]
-        try container.loadPersistentStores()
-        return container
-    }
-
     /// Runs the child once (it saves one counter increment) and returns its process ID.
     private func saveInAnotherProcess(_ backend: StoreBackend, at url: URL) throws -> Int32 {
         let child = Process()
@@ -35,7 +24,7 @@ final class RemoteChangeTests: XCTestCase {
         for backend in [StoreBackend.sqlite, .xml] {
             let directory = try TemporaryDirectory()
             let url = directory.file("Remote.\(backend.fileExtension ?? "store")")
-            let container = try container(backend, at: url)
+            let container = try saveLoopContainer(backend, at: url)
             let coordinator = container.persistentStoreCoordinator
             let before = try coordinator.currentPersistentHistoryToken()
             let notified = expectation(description: "\(backend): remote change")

@@ -1,4 +1,5 @@
 import Foundation
+import StoreCore
 import StoreTestSupport
 import XCTest
 
@@ -8,6 +9,19 @@ extension XCTestCase {
         for backend in StoreBackend.all {
             do { try body(backend) } catch { XCTFail("\(backend): \(error)") }
         }
+    }
+
+    /// A container on the save-loop child's store at `url` (``SaveLoopStore``), with history and
+    /// remote change notifications on — what the two-process tests open beside the child.
+    func saveLoopContainer(_ backend: StoreBackend, at url: URL) throws -> PersistentContainer {
+        backend.register()
+        let container = PersistentContainer(name: "SaveLoop", managedObjectModel: try SaveLoopStore.makeModel())
+        var description = PersistentStoreDescription(type: backend.type, url: url)
+        description.isHistoryTrackingEnabled = true
+        description.setOption(true, forKey: .remoteChangeNotificationPost)
+        container.persistentStoreDescriptions = [description]
+        try container.loadPersistentStores()
+        return container
     }
 
     /// An executable the test target builds next to the test bundle (`stowage`, `stowage-save-loop`).
