@@ -17,6 +17,12 @@ extension StoreTestKit {
         ConformanceSuite(kit: self).testTheSharedQueryTableMatchesAfterReopening()
     }
 
+    /// `#Predicate` and `SortDescriptor` requests: the same posts as their format-string twins,
+    /// and constructs with no store form refused with `FetchError.untranslatablePredicate`.
+    public func checkTypedPredicates() {
+        TypedPredicateSuite(kit: self).run()
+    }
+
     /// Uniqueness constraints and validation rules: a save that breaks one throws the right
     /// error and saves nothing.
     public func checkConstraints() {

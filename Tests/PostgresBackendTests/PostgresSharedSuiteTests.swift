@@ -12,5 +12,6 @@ final class PostgresSharedSuiteTests: XCTestCase {
     func testHistory() throws { try PostgresTestServer.kit().checkHistory() }
     func testMergePolicies() throws { try PostgresTestServer.kit().checkMergePolicies() }
     func testObservation() throws { try PostgresTestServer.kit().checkObservation() }
+    func testTypedPredicates() throws { try PostgresTestServer.kit().checkTypedPredicates() }
     func testConstraints() throws { try PostgresTestServer.kit().checkConstraints() }
 }

@@ -14,6 +14,10 @@ final class BackendConformanceTests: XCTestCase {
         for backend in StoreBackend.all { backend.kit.checkQueryCases() }
     }
 
+    func testTypedPredicatesMatchTheirFormatStringTwins() {
+        for backend in StoreBackend.all { backend.kit.checkTypedPredicates() }
+    }
+
     func testConstraintsAndValidation() {
         for backend in StoreBackend.all { backend.kit.checkConstraints() }
     }

@@ -58,6 +58,7 @@ extension ManagedObjectContext {
 
     func fetchedEntity(_ request: StoreFetchRequest) throws -> EntityDescription {
         guard let model = managedObjectModel else { throw StoreError(.noStores, "\(self) has no persistent store coordinator") }
+        if let failure = request.translationFailure { throw FetchError(.untranslatablePredicate, failure) }
         return try model.entity(named: request.entityName)
     }
 

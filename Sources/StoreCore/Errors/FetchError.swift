@@ -27,6 +27,9 @@ extension ErrorCode where Domain == FetchError {
     public static let wrongResultType = Self("wrongResultType")
     /// A predicate written as a string literal that does not parse.
     public static let invalidPredicate = Self("invalidPredicate")
+    /// A `#Predicate` or `SortDescriptor` with a part no store query can express (a function
+    /// call, a key path to a property that is not in the model); the message names the part.
+    public static let untranslatablePredicate = Self("untranslatablePredicate")
     /// A MATCHES pattern that is not a valid regular expression.
     public static let invalidRegularExpression = Self("invalidRegularExpression")
     /// A function applied to arguments of the wrong number or kind.

@@ -33,7 +33,7 @@ public struct Attribute<Value: StoreValueConvertible> {
         storage storageKeyPath: ReferenceWritableKeyPath<Object, Self>
     ) -> Value {
         get {
-            let value = object.typedAttributeValue(for: storageKeyPath) { object[keyPath: storageKeyPath].explicitKey }
+            let value = object.typedAttributeValue(for: storageKeyPath, wrapped: wrappedKeyPath) { object[keyPath: storageKeyPath].explicitKey }
             return Value(storeValue: value) ?? Value.emptyValue
         }
         set {

@@ -51,8 +51,9 @@ extension ManagedObject {
 
     /// The value of the attribute a typed declaration names (`.null` when the entity has none).
     @usableFromInline
-    func typedAttributeValue(for storageKeyPath: AnyKeyPath, explicitKey: () -> String?) -> StoreValue {
-        guard let index = entity.typedPropertyIndexes.index(for: storageKeyPath, explicitKey: explicitKey(), in: entity) else { return .null }
+    func typedAttributeValue(for storageKeyPath: AnyKeyPath, wrapped: AnyKeyPath, explicitKey: () -> String?) -> StoreValue {
+        guard let index = entity.typedPropertyIndexes.index(for: storageKeyPath, wrapped: wrapped, explicitKey: explicitKey(), in: entity)
+        else { return .null }
         return attributeValue(at: index)
     }
 

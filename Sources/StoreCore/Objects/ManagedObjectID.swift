@@ -144,3 +144,23 @@ public struct ManagedObjectID: Sendable, Hashable {
 extension ManagedObjectID: CustomStringConvertible {
     public var description: String { uriRepresentation.absoluteString }
 }
+
+extension ManagedObjectID: Codable {
+    /// Encodes the ID as its URI (``uriRepresentation``), so IDs can be captured by a
+    /// `#Predicate` and sent between processes.
+    ///
+    /// For example: `try JSONEncoder().encode(post.objectID)` gives `"x-coredata://…/Post/p1"`.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.singleValueContainer()
+        try container.encode(uriRepresentation.absoluteString)
+    }
+
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.singleValueContainer()
+        let text = try container.decode(String.self)
+        guard let url = URL(string: text), let id = ManagedObjectID(uriRepresentation: url) else {
+            throw DecodingError.dataCorruptedError(in: container, debugDescription: "'\(text)' is not a managed object ID's URI")
+        }
+        self = id
+    }
+}

@@ -53,6 +53,9 @@ final class TypedPropertyIndexes: @unchecked Sendable {
     private let addresses: UnsafeMutablePointer<Atomic<Int>>
     private let indexes: UnsafeMutablePointer<Atomic<Int>>
     private let writers = Mutex(Recorded())
+    /// Set on a probe entity's table only (see ``ModelKeyPaths``): told of every declaration
+    /// read through it.
+    var probe: ModelKeyPaths.Probe?
 
     /// What writers keep: every recorded key path (alive, so that no address is reused), and the
     /// declarations that found no free slot.
@@ -79,8 +82,12 @@ final class TypedPropertyIndexes: @unchecked Sendable {
     }
 
     /// The index of the property a declaration names in `entity` (`nil`: the entity has none).
+    ///
+    /// `wrapped` is the key path of the property itself (`\Post.title`), which only a probe reads.
     @inline(__always)
-    func index(for storageKeyPath: AnyKeyPath, explicitKey: @autoclosure () -> String?, in entity: EntityDescription) -> Int? {
+    func index(
+        for storageKeyPath: AnyKeyPath, wrapped: AnyKeyPath? = nil, explicitKey: @autoclosure () -> String?, in entity: EntityDescription
+    ) -> Int? {
         let address = Int(bitPattern: ObjectIdentifier(storageKeyPath))
         let start = Self.slot(of: address)
         var slot = start
@@ -90,7 +97,9 @@ final class TypedPropertyIndexes: @unchecked Sendable {
             if stored == 0 { break }
             slot = (slot + 1) & (Self.slotCount - 1)
         } while slot != start
-        return resolve(storageKeyPath, key: explicitKey() ?? PropertyWrapperKeys.key(for: storageKeyPath), in: entity)
+        let key = explicitKey() ?? PropertyWrapperKeys.key(for: storageKeyPath)
+        if let probe { probe.record(key: key, wrapped: wrapped) }
+        return resolve(storageKeyPath, key: key, in: entity)
     }
 
     /// Looks the declaration up by name and records it in the first free slot.

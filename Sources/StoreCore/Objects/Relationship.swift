@@ -34,7 +34,7 @@ public struct Relationship<Value: RelationshipValue> {
     ) -> Value {
         get {
             let entity = object.entity
-            guard let index = entity.typedPropertyIndexes.index(for: storageKeyPath, explicitKey: object[keyPath: storageKeyPath].explicitKey, in: entity),
+            guard let index = entity.typedPropertyIndexes.index(for: storageKeyPath, wrapped: wrappedKeyPath, explicitKey: object[keyPath: storageKeyPath].explicitKey, in: entity),
                 let relationship = entity.properties[index] as? RelationshipDescription
             else { return Value(relatedObjects: []) }
             if relationship.isToMany { return Value(relatedObjects: object.toManyObjects(at: index).objects) }

@@ -15,6 +15,7 @@
 /// ```
 enum FetchRequestCheck {
     static func check(_ request: StoreFetchRequest, entity: EntityDescription) throws(FetchError) {
+        if let failure = request.translationFailure { throw FetchError(.untranslatablePredicate, failure) }
         if let predicate = request.predicate {
             try predicate.checkTreeDepth()
             try check(predicate, entity: entity)

@@ -56,6 +56,9 @@ public struct StoreFetchRequest: Sendable, Hashable {
     public var havingPredicate: StorePredicate?
     /// Whether duplicate dictionary rows are dropped.
     public var returnsDistinctResults: Bool = false
+    /// Why a typed predicate or sort given to the request could not be translated; thrown by the
+    /// fetch (see ``FetchRequest/init(predicate:sortBy:)``).
+    package var translationFailure: String?
 
     public init(entityName: String, resultType: FetchResultType = .managedObject) {
         self.entityName = entityName
