@@ -50,18 +50,28 @@ final class ReadmeExampleTests: XCTestCase {
             }
             try context.save()
 
+            let recent = FetchRequest<Post>(
+                predicate: #Predicate { $0.title.contains("Misty") && $0.comments.count > 2 },
+                sortBy: [SortDescriptor(\.timestamp, order: .reverse)]
+            )
+            XCTAssertEqual(try context.fetch(recent).map(\.title), ["Misty Morning"])
+
             var request = FetchRequest<Post>()
             request.predicate = try .format("title CONTAINS[c] %@ AND timestamp > %@", "morning", lastWeek)
             request.sortDescriptors = [.descending("timestamp")]
             XCTAssertEqual(try context.fetch(request).map(\.title), ["Misty Morning"])
 
-            request.predicate = .key("comments").count > 2 && .key("title").beginsWith("Misty", caseInsensitive: true)
+            request.predicate = .key(\Post.comments).count > 2 && .key(\Post.title).beginsWith("Misty", caseInsensitive: true)
             XCTAssertEqual(try context.fetch(request).count, 1)
 
-            var perDay = FetchRequest<FetchedDictionary>(entityName: "Post")
-            perDay.propertiesToFetch = ["title", .expression(.init(name: "posts", expression: .function("count:", [.keyPath("title")])))]
-            perDay.propertiesToGroupBy = ["title"]
-            XCTAssertEqual(try context.fetch(perDay), [["title": "Misty Morning", "posts": 1]])
+            struct TitleCount: Decodable { let title: String; let posts: Int }
+            var perTitle = FetchRequest<FetchedDictionary>(entityName: "Post")
+            perTitle.propertiesToFetch = ["title", .expression(.init(name: "posts", expression: .function("count:", [.keyPath("title")])))]
+            perTitle.propertiesToGroupBy = ["title"]
+            XCTAssertEqual(try context.fetch(perTitle), [["title": "Misty Morning", "posts": 1]])
+            let counts = try context.fetch(perTitle, as: TitleCount.self)
+            XCTAssertEqual(counts.map(\.title), ["Misty Morning"])
+            XCTAssertEqual(counts.map(\.posts), [1])
         }
     }
 

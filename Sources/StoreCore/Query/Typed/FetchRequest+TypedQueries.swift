@@ -132,3 +132,9 @@ extension StoreTerm {
         "<\(keyPath) is not an @Attribute or @Relationship property>"
     }
 }
+
+extension StorePredicate {
+    /// A typed property as the start of a builder term, where a predicate is expected:
+    /// `.key(\Post.views) > 10 && .key(\Post.title).beginsWith("Misty")`.
+    public static func key<Root: ManagedObject, Value>(_ keyPath: KeyPath<Root, Value>) -> StoreTerm { StoreTerm.key(keyPath) }
+}
