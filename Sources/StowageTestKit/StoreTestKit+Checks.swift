@@ -23,6 +23,12 @@ extension StoreTestKit {
         TypedPredicateSuite(kit: self).run()
     }
 
+    /// The import-and-dedupe pattern: constraint conflicts resolved on save by the merge policy
+    /// (object-trump, store-trump, error), duplicates inside one save, relationships merged.
+    public func checkConstraintConflicts() {
+        ConstraintConflictSuite(kit: self).run()
+    }
+
     /// Uniqueness constraints and validation rules: a save that breaks one throws the right
     /// error and saves nothing.
     public func checkConstraints() {

@@ -28,8 +28,8 @@ import XCTest
 /// relationships of every kind, sub-entities, updates, delete rules, validation — across a
 /// reopen), ``checkQueryCases()`` (the shared table of several hundred predicates, which must
 /// give the same answers as every other store), ``checkBatchRequests()``, ``checkHistory()``,
-/// ``checkMergePolicies()``, ``checkConstraints()``, ``checkObservation()`` and
-/// ``checkTypedPredicates()``.
+/// ``checkMergePolicies()``, ``checkConstraints()``, ``checkConstraintConflicts()``,
+/// ``checkObservation()`` and ``checkTypedPredicates()``.
 public struct StoreTestKit: Sendable, CustomStringConvertible {
     /// Makes the description of a fresh store: `name` is unique to the store wanted (use it for
     /// a file name, a database schema…), `directory` a new temporary directory removed afterwards.
@@ -74,6 +74,7 @@ public struct StoreTestKit: Sendable, CustomStringConvertible {
         checkHistory()
         checkMergePolicies()
         checkConstraints()
+        checkConstraintConflicts()
         checkObservation()
     }
 

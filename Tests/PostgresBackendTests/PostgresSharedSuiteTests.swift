@@ -13,5 +13,6 @@ final class PostgresSharedSuiteTests: XCTestCase {
     func testMergePolicies() throws { try PostgresTestServer.kit().checkMergePolicies() }
     func testObservation() throws { try PostgresTestServer.kit().checkObservation() }
     func testTypedPredicates() throws { try PostgresTestServer.kit().checkTypedPredicates() }
+    func testConstraintConflicts() throws { try PostgresTestServer.kit().checkConstraintConflicts() }
     func testConstraints() throws { try PostgresTestServer.kit().checkConstraints() }
 }

@@ -22,6 +22,10 @@ final class BackendConformanceTests: XCTestCase {
         for backend in StoreBackend.all { backend.kit.checkConstraints() }
     }
 
+    func testConstraintConflictsAreResolvedByTheMergePolicy() {
+        for backend in StoreBackend.all { backend.kit.checkConstraintConflicts() }
+    }
+
     func testBatchRequests() {
         for backend in StoreBackend.all { backend.kit.checkBatchRequests() }
     }

@@ -51,7 +51,7 @@ public struct StoreBatchRequest {
         case keepStoredObject
 
         public init(_ policy: MergePolicy) {
-            switch policy {
+            switch policy.mergeType {
             case .error: self = .fail
             case .mergeByPropertyObjectTrump, .overwrite: self = .updateStoredObject
             case .mergeByPropertyStoreTrump, .rollback: self = .keepStoredObject

@@ -1,9 +1,10 @@
 import Foundation
 
 extension ManagedObjectContext {
-    /// Applies the merge policy to objects in conflict, so that the save can be retried.
-    func resolve(_ error: MergeConflictError) {
-        for conflict in error.conflicts {
+    /// Applies a merge policy type to objects changed elsewhere since they were read, so that the
+    /// save can be retried (``MergePolicy/resolve(optimisticLockingConflicts:in:)``).
+    func applyOptimisticLockingResolution(_ conflicts: [MergeConflict], type: MergePolicy.MergeType) {
+        for conflict in conflicts {
             guard let object = registered[conflict.objectID] else { continue }
             guard let stored = conflict.storeSnapshot else {
                 // Deleted elsewhere: nothing left to update or delete.
@@ -11,7 +12,7 @@ extension ManagedObjectContext {
                 continue
             }
             let changed = object.changedProperties
-            switch mergePolicy {
+            switch type {
             case .error:
                 return
             case .rollback:
@@ -32,7 +33,7 @@ extension ManagedObjectContext {
                 var stillChanged = PropertyMask()
                 for (index, property) in kept {
                     let changedElsewhere = committed.map { $0[index] != stored[index] || $0.toMany(at: index) != stored.toMany(at: index) } ?? true
-                    if mergePolicy == .mergeByPropertyStoreTrump && changedElsewhere { continue }
+                    if type == .mergeByPropertyStoreTrump && changedElsewhere { continue }
                     object.restore(property, at: index)
                     stillChanged.insert(index)
                 }

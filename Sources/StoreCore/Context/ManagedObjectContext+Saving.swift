@@ -15,7 +15,16 @@ extension ManagedObjectContext {
     /// catch let error as ObjectValidationError { for e in error.allErrors { print(e) } }
     /// ```
     ///
-    /// - Throws: ``ObjectValidationError``, ``MergeConflictError`` (under ``MergePolicy/error``) or ``StoreError``.
+    /// New objects that duplicate a stored object's (or each other's) values for a uniqueness
+    /// constraint are resolved by the ``mergePolicy`` before anything is written — the
+    /// import-and-dedupe pattern: under `.mergeByPropertyObjectTrump` or `.overwrite` the stored
+    /// object takes the new values, under `.mergeByPropertyStoreTrump` or `.rollback` it keeps its
+    /// own; either way the first new object becomes the stored object and the other duplicates
+    /// are deleted (see ``MergePolicy/resolve(constraintConflicts:in:)``).
+    ///
+    /// - Throws: ``ObjectValidationError`` (for constraint conflicts under ``MergePolicy/error``:
+    ///   `.uniquenessConstraint` with ``ObjectValidationError/constraintConflicts``),
+    ///   ``MergeConflictError`` (under ``MergePolicy/error``) or ``StoreError``.
     public func save() throws {
         checkQueue(accessing: nil)
         guard !isSaving else { return }
@@ -31,6 +40,10 @@ extension ManagedObjectContext {
 
         if let error = ObjectValidationError.combining(validationErrors()) { throw error }
         try checkUnreadRelationships()
+        if resolvesConstraintConflictsBeforeSaving {
+            let conflicts = try findConstraintConflicts()
+            if !conflicts.isEmpty { try mergePolicy.resolve(constraintConflicts: conflicts, in: self) }
+        }
 
         let inserted = insertedSet.values
         let updated = updatedSet.values
@@ -44,7 +57,13 @@ extension ManagedObjectContext {
             saved = makeChangeSet(inserted, updated, deleted)
             try parent.performAndWait { try parent.applyChildChanges(saved, from: self) }
         } else {
-            (saved, permanentIDs) = try saveToStores(inserted, updated, deleted)
+            do {
+                (saved, permanentIDs) = try saveToStores(inserted, updated, deleted)
+            } catch let error as ObjectValidationError where error.code == .uniquenessConstraint && error.constraintConflicts.isEmpty {
+                // Name the objects in conflict, as the merge policy would have seen them.
+                guard let conflicts = try? findConstraintConflicts(), !conflicts.isEmpty else { throw error }
+                throw ObjectValidationError(constraintConflicts: conflicts)
+            }
         }
         finishSave(inserted, updated, deleted, deletedIDs: deletedIDs, saved: saved)
         if parent == nil { advanceQueryGeneration() }
@@ -86,9 +105,9 @@ extension ManagedObjectContext {
                 return (changes, Dictionary(uniqueKeysWithValues: zip(temporaryIDs, needingIDs.map(\.objectID))))
             } catch {
                 for (object, id) in zip(needingIDs, temporaryIDs) where object.objectID != id { reassign(object, to: id) }
-                guard let conflict = error as? MergeConflictError, mergePolicy != .error, attempt < 3 else { throw error }
+                guard let conflict = error as? MergeConflictError, attempt < 3 else { throw error }
                 attempt += 1
-                resolve(conflict)
+                try mergePolicy.resolve(optimisticLockingConflicts: conflict.conflicts, in: self)
             }
         }
     }

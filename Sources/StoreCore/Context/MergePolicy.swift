@@ -1,20 +1,100 @@
-/// How a save resolves conflicts with changes other contexts saved first (optimistic locking),
-/// as in Core Data's merge policies.
+/// How a save resolves conflicts, as Core Data's `NSMergePolicy`: with changes other contexts
+/// saved first (optimistic locking), and with stored objects or other new objects that share a
+/// uniqueness constraint's values (constraint conflicts).
+///
+/// Use one of the five shared policies, or subclass to decide conflicts yourself: override
+/// ``resolve(optimisticLockingConflicts:in:)`` or ``resolve(constraintConflicts:in:)``, change
+/// the objects through the context, and call `super` for what is left (or throw to refuse the
+/// save, which then changes nothing).
 ///
 /// For example:
 ///
 /// ```swift
 /// context.mergePolicy = .mergeByPropertyObjectTrump   // my changes win, property by property
+///
+/// final class KeepHighScore: MergePolicy {
+///     override func resolve(constraintConflicts conflicts: [ConstraintConflict], in context: ManagedObjectContext) throws {
+///         // … inspect conflict.databaseSnapshot and conflict.conflictingObjectIDs, then:
+///         try super.resolve(constraintConflicts: conflicts, in: context)
+///     }
+/// }
+/// context.mergePolicy = KeepHighScore(merge: .mergeByPropertyObjectTrump)
 /// ```
-public enum MergePolicy: Sendable, Hashable {
+open class MergePolicy: @unchecked Sendable, Hashable, CustomStringConvertible {
+    // @unchecked: the shared policies hold one immutable value; a subclass that adds state
+    // keeps it safe itself (it is only called on the saving context's queue).
+
+    /// Core Data's merge policy types.
+    public enum MergeType: Sendable, Hashable {
+        /// Refuse the save: ``MergeConflictError`` for optimistic locking, an
+        /// ``ObjectValidationError`` (`.uniquenessConstraint`) listing the ``ConstraintConflict``s.
+        case error
+        /// Property by property, values changed in the store win over this context's changes; a
+        /// new object that duplicates a stored one takes the stored values.
+        case mergeByPropertyStoreTrump
+        /// Property by property, this context's changes win; a new object that duplicates a
+        /// stored one becomes it, with the new values.
+        case mergeByPropertyObjectTrump
+        /// This context's version of each conflicting object replaces the store's entirely.
+        case overwrite
+        /// This context's changes to conflicting objects are discarded in favour of the store's.
+        case rollback
+    }
+
+    /// The policy's type.
+    public let mergeType: MergeType
+
+    /// A policy of the given type (subclasses pass the behaviour `super` falls back to).
+    public init(merge type: MergeType) { mergeType = type }
+
     /// Refuse the save with a ``MergeConflictError`` (the default).
-    case error
+    public static let error = MergePolicy(merge: .error)
     /// Property by property, values changed in the store win over this context's changes.
-    case mergeByPropertyStoreTrump
+    public static let mergeByPropertyStoreTrump = MergePolicy(merge: .mergeByPropertyStoreTrump)
     /// Property by property, this context's changes win; other properties take the store's values.
-    case mergeByPropertyObjectTrump
+    public static let mergeByPropertyObjectTrump = MergePolicy(merge: .mergeByPropertyObjectTrump)
     /// This context's version of each conflicting object replaces the store's entirely.
-    case overwrite
+    public static let overwrite = MergePolicy(merge: .overwrite)
     /// This context's changes to conflicting objects are discarded in favour of the store's.
-    case rollback
+    public static let rollback = MergePolicy(merge: .rollback)
+
+    /// Resolves objects changed elsewhere since this context read them, so that the save can
+    /// be tried again. Called on the context's queue during a save.
+    ///
+    /// - Throws: ``MergeConflictError`` under ``MergeType/error``; anything a subclass throws
+    ///   ends the save, which then changes nothing.
+    open func resolve(optimisticLockingConflicts conflicts: [MergeConflict], in context: ManagedObjectContext) throws {
+        guard mergeType != .error else { throw MergeConflictError(conflicts: conflicts) }
+        context.applyOptimisticLockingResolution(conflicts, type: mergeType)
+    }
+
+    /// Resolves new or changed objects that share a uniqueness constraint's values with a stored
+    /// object or with each other, so that the save can go ahead. Called on the context's queue
+    /// during a save, before anything is written.
+    ///
+    /// - Throws: ``ObjectValidationError`` (`.uniquenessConstraint`, with
+    ///   ``ObjectValidationError/constraintConflicts``) under ``MergeType/error``.
+    open func resolve(constraintConflicts conflicts: [ConstraintConflict], in context: ManagedObjectContext) throws {
+        guard mergeType != .error else { throw ObjectValidationError(constraintConflicts: conflicts) }
+        try context.applyConstraintResolution(conflicts, type: mergeType)
+    }
+
+    /// Resolves a mixed list, as Core Data's `resolve(mergeConflicts:)`: the
+    /// ``MergeConflict``s through ``resolve(optimisticLockingConflicts:in:)``, the
+    /// ``ConstraintConflict``s through ``resolve(constraintConflicts:in:)``.
+    open func resolve(mergeConflicts conflicts: [Any], in context: ManagedObjectContext) throws {
+        let locking = conflicts.compactMap { $0 as? MergeConflict }
+        let constraints = conflicts.compactMap { $0 as? ConstraintConflict }
+        if !locking.isEmpty { try resolve(optimisticLockingConflicts: locking, in: context) }
+        if !constraints.isEmpty { try resolve(constraintConflicts: constraints, in: context) }
+    }
+
+    /// Policies are equal when they are the same object, or both plain policies of one type.
+    public static func == (lhs: MergePolicy, rhs: MergePolicy) -> Bool {
+        lhs === rhs || (type(of: lhs) == MergePolicy.self && type(of: rhs) == MergePolicy.self && lhs.mergeType == rhs.mergeType)
+    }
+
+    public func hash(into hasher: inout Hasher) { hasher.combine(mergeType) }
+
+    public var description: String { "MergePolicy(\(mergeType))" }
 }

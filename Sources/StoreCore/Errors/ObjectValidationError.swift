@@ -33,6 +33,9 @@ public struct ObjectValidationError: Error, CustomStringConvertible, @unchecked 
     public let underlyingError: (any Error)?
     /// The individual failures when ``code`` is ``ErrorCode/multipleErrors``.
     public let detailedErrors: [ObjectValidationError]
+    /// For ``ErrorCode/uniquenessConstraint`` from a context's save: each set of objects that
+    /// share a constraint's values, with the stored object they collide with.
+    public let constraintConflicts: [ConstraintConflict]
 
     public init(
         _ code: Code, objectID: ManagedObjectID? = nil, entity: String, key: String? = nil,
@@ -46,6 +49,24 @@ public struct ObjectValidationError: Error, CustomStringConvertible, @unchecked 
         self.message = message
         self.underlyingError = underlyingError
         self.detailedErrors = []
+        self.constraintConflicts = []
+    }
+
+    /// The error a save under ``MergePolicy/error`` throws for constraint conflicts: code
+    /// ``ErrorCode/uniquenessConstraint``, naming the first conflict and listing them all.
+    public init(constraintConflicts conflicts: [ConstraintConflict]) {
+        let first = conflicts.first
+        self.code = .uniquenessConstraint
+        self.objectID = first?.conflictingObjectIDs.first
+        self.entity = first?.entity ?? ""
+        self.key = first?.constraint.joined(separator: ",")
+        self.value = nil
+        let described = conflicts.prefix(3).map(\.description).joined(separator: "; ")
+        let more = conflicts.count > 3 ? " and \(conflicts.count - 3) more" : ""
+        self.message = "\(conflicts.count) uniqueness constraint conflict(s): \(described)\(more)"
+        self.underlyingError = nil
+        self.detailedErrors = []
+        self.constraintConflicts = conflicts
     }
 
     /// Combines several failures; a single failure is returned as it is.
@@ -67,6 +88,7 @@ public struct ObjectValidationError: Error, CustomStringConvertible, @unchecked 
         self.message = other.message
         self.underlyingError = other.underlyingError
         self.detailedErrors = details
+        self.constraintConflicts = other.constraintConflicts
     }
 
     /// The individual failures: ``detailedErrors`` for a combined error, otherwise `[self]`.

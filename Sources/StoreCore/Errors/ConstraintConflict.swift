@@ -1,0 +1,47 @@
+/// New objects that share a uniqueness constraint's values with a stored object or with each
+/// other — Core Data's `NSConstraintConflict`. A save under a merge policy other than
+/// ``MergePolicy/error`` resolves them (see ``MergePolicy/resolve(constraintConflicts:in:)``);
+/// under ``MergePolicy/error`` the save throws them in an ``ObjectValidationError``.
+///
+/// For example:
+///
+/// ```swift
+/// catch let error as ObjectValidationError where error.code == .uniquenessConstraint {
+///     for conflict in error.constraintConflicts {
+///         print(conflict.entity, conflict.constraint, conflict.constraintValues, conflict.conflictingObjectIDs)
+///     }
+/// }
+/// ```
+public struct ConstraintConflict: Sendable, CustomStringConvertible {
+    /// The entity that declares the constraint (the objects may be of its sub-entities).
+    public let entity: String
+    /// The constraint's keys.
+    public let constraint: [String]
+    /// The shared values, by key.
+    public let constraintValues: [String: StoreValue]
+    /// The stored object holding these values, or `nil` when only new objects share them.
+    public let databaseObjectID: ManagedObjectID?
+    /// The stored object's saved values (with ``databaseObjectID``).
+    public let databaseSnapshot: StoreSnapshot?
+    /// The context's new objects holding these values, in the order they were inserted (their
+    /// IDs are temporary until the save).
+    public let conflictingObjectIDs: [ManagedObjectID]
+
+    public init(
+        entity: String, constraint: [String], constraintValues: [String: StoreValue], databaseObjectID: ManagedObjectID?,
+        databaseSnapshot: StoreSnapshot?, conflictingObjectIDs: [ManagedObjectID]
+    ) {
+        self.entity = entity
+        self.constraint = constraint
+        self.constraintValues = constraintValues
+        self.databaseObjectID = databaseObjectID
+        self.databaseSnapshot = databaseSnapshot
+        self.conflictingObjectIDs = conflictingObjectIDs
+    }
+
+    public var description: String {
+        let values = constraint.map { "\($0) = \(constraintValues[$0].map { "\($0)" } ?? "nil")" }.joined(separator: ", ")
+        let stored = databaseObjectID.map { " and stored object \($0)" } ?? ""
+        return "\(entity) (\(values)): \(conflictingObjectIDs.count) new object(s)\(stored)"
+    }
+}

@@ -1,0 +1,147 @@
+import Foundation
+import StoreCore
+import XCTest
+
+/// The import-and-dedupe pattern: new objects that share a uniqueness constraint's values with
+/// stored objects (or with each other) are resolved on save by the context's merge policy —
+/// object-trump, store-trump and error — with counts and values read back after a reopen.
+struct ConstraintConflictSuite {
+    let kit: StoreTestKit
+    private static let recordCount = 1_000
+
+    /// Inserts quakes `q0`… with the magnitude and place given (plus `extra` objects) and saves
+    /// under `policy`; returns the new objects in insertion order, or the save's error.
+    private func importQuakes(
+        into stack: StoreTestStack, policy: MergePolicy, magnitude: Double, place: String, extra: [(code: String, magnitude: Double)] = []
+    ) throws -> (objects: [ManagedObjectID], isInserted: [Bool], error: (any Error)?) {
+        let context = stack.newContext()
+        context.mergePolicy = policy
+        return try context.performAndWait {
+            var objects: [ManagedObject] = []
+            for index in 0..<Self.recordCount {
+                objects.append(try makeQuake(in: context, code: "q\(index)", magnitude: magnitude, place: place))
+            }
+            for (code, magnitude) in extra {
+                objects.append(try makeQuake(in: context, code: code, magnitude: magnitude, place: place))
+            }
+            var failure: (any Error)?
+            do { try context.save() } catch { failure = error }
+            if failure != nil {
+                XCTAssertEqual(context.insertedObjects.count, objects.count, "\(kit): a refused save keeps the context's changes")
+            }
+            return (objects.map(\.objectID), objects.map(\.isInserted), failure)
+        }
+    }
+
+    private func makeQuake(in context: ManagedObjectContext, code: String, magnitude: Double, place: String) throws -> ManagedObject {
+        let quake = try context.insertNewObject(forEntityName: "Quake")
+        try quake.setValue(code, forKey: "code")
+        try quake.setValue(magnitude, forKey: "magnitude")
+        try quake.setValue(place, forKey: "place")
+        return quake
+    }
+
+    /// Every stored quake's magnitude and place, by code, after a reopen.
+    private func storedQuakes(_ stack: StoreTestStack) throws -> [String: (magnitude: Double, place: String, id: ManagedObjectID)] {
+        try stack.reopen()
+        let context = stack.newContext()
+        return try context.performAndWait {
+            var result: [String: (Double, String, ManagedObjectID)] = [:]
+            for quake in try context.fetch(FetchRequest<ManagedObject>(entityName: "Quake")) {
+                let code = try quake.value(forKey: "code") as? String ?? ""
+                XCTAssertNil(result[code], "\(kit): one stored quake per code (\(code))")
+                result[code] = (try quake.value(forKey: "magnitude") as? Double ?? -1, try quake.value(forKey: "place") as? String ?? "", quake.objectID)
+            }
+            return result
+        }
+    }
+
+    func run() {
+        kit.check("constraint conflicts on save") {
+            let stack = try kit.makeStack(model: QuakeModel.make())
+
+            // Object-trump, two duplicates inside one save and nothing stored: one row, the last values.
+            let first = try importQuakes(into: stack, policy: .mergeByPropertyObjectTrump, magnitude: 1, place: "first", extra: [("q0", 9)])
+            XCTAssertNil(first.error, "\(kit): \(String(describing: first.error))")
+            var stored = try storedQuakes(stack)
+            XCTAssertEqual(stored.count, Self.recordCount, "\(kit): the duplicate inside the save is merged")
+            XCTAssertEqual(stored["q0"]?.magnitude, 9, "\(kit): object-trump: the last duplicate's values")
+            XCTAssertEqual(stored["q1"]?.magnitude, 1, "\(kit)")
+            let storedIDs = stored.mapValues(\.id)
+
+            // Object-trump again: every stored quake takes the new values; the new objects become them.
+            let second = try importQuakes(into: stack, policy: .mergeByPropertyObjectTrump, magnitude: 2, place: "second")
+            XCTAssertNil(second.error, "\(kit): \(String(describing: second.error))")
+            XCTAssertEqual(second.objects[5], storedIDs["q5"], "\(kit): the new object became the stored one")
+            XCTAssertEqual(second.isInserted[5], false, "\(kit)")
+            stored = try storedQuakes(stack)
+            XCTAssertEqual(stored.count, Self.recordCount, "\(kit): no row added")
+            XCTAssertEqual(Set(stored.values.map(\.magnitude)), [2], "\(kit): object-trump: the new values")
+            XCTAssertEqual(Set(stored.values.map(\.place)), ["second"], "\(kit)")
+            XCTAssertEqual(stored["q5"]?.id, storedIDs["q5"], "\(kit): the stored object keeps its ID")
+
+            // Store-trump: stored values stay; ten new codes are added, one of them twice (the first wins).
+            let fresh = (0..<10).map { (code: "n\($0)", magnitude: 5.0) } + [(code: "n0", magnitude: 6.0)]
+            let third = try importQuakes(into: stack, policy: .mergeByPropertyStoreTrump, magnitude: 3, place: "third", extra: fresh)
+            XCTAssertNil(third.error, "\(kit): \(String(describing: third.error))")
+            stored = try storedQuakes(stack)
+            XCTAssertEqual(stored.count, Self.recordCount + 10, "\(kit): only the new codes are added")
+            XCTAssertEqual(stored["q7"]?.magnitude, 2, "\(kit): store-trump: the stored values stay")
+            XCTAssertEqual(stored["q7"]?.place, "second", "\(kit)")
+            XCTAssertEqual(stored["n0"]?.magnitude, 5, "\(kit): store-trump: the first duplicate's values")
+            XCTAssertEqual(stored["n0"]?.place, "third", "\(kit)")
+
+            // Error: the save is refused, naming every conflict, and nothing changes.
+            let fourth = try importQuakes(into: stack, policy: .error, magnitude: 4, place: "fourth", extra: [("z1", 1), ("z1", 2)])
+            let error = fourth.error as? ObjectValidationError
+            XCTAssertEqual(error?.code, .uniquenessConstraint, "\(kit): \(String(describing: fourth.error))")
+            let conflicts = error?.constraintConflicts ?? []
+            XCTAssertEqual(conflicts.count, Self.recordCount + 1, "\(kit): one conflict per stored code, and the two new z1")
+            if let conflict = conflicts.first(where: { $0.constraintValues["code"] == .string("q3") }) {
+                XCTAssertEqual(conflict.entity, "Quake", "\(kit)")
+                XCTAssertEqual(conflict.constraint, ["code"], "\(kit)")
+                XCTAssertEqual(conflict.databaseObjectID, storedIDs["q3"], "\(kit)")
+                XCTAssertEqual(conflict.conflictingObjectIDs, [fourth.objects[3]], "\(kit)")
+            } else {
+                XCTFail("\(kit): no conflict names q3")
+            }
+            let inside = conflicts.first { $0.constraintValues["code"] == .string("z1") }
+            XCTAssertNil(inside?.databaseObjectID, "\(kit): two new objects, nothing stored")
+            XCTAssertEqual(inside?.conflictingObjectIDs.count, 2, "\(kit)")
+            stored = try storedQuakes(stack)
+            XCTAssertEqual(stored.count, Self.recordCount + 10, "\(kit): the refused save changed nothing")
+            XCTAssertEqual(stored["q3"]?.magnitude, 2, "\(kit)")
+        }
+        kit.check("constraint conflicts merge relationships") {
+            let stack = try kit.makeStack(model: BlogModel.make())
+            let context = stack.newContext()
+            try context.performAndWait {
+                let tag = try Tag(context: context)
+                tag.name = "swift"
+                let post = try Post(context: context)
+                post.title = "Stored"
+                post.tags = [tag]
+                try context.save()
+            }
+            try stack.reopen()
+            let importer = stack.newContext()
+            importer.mergePolicy = .mergeByPropertyObjectTrump
+            try importer.performAndWait {
+                let tag = try Tag(context: importer)
+                tag.name = "swift"
+                let post = try Post(context: importer)
+                post.title = "Imported"
+                post.tags = [tag]
+                try importer.save()
+                XCTAssertEqual(tag.posts.map(\.title).sorted(), ["Imported", "Stored"], "\(kit): the new tag became the stored one, with both posts")
+            }
+            try stack.reopen()
+            let reader = stack.newContext()
+            try reader.performAndWait {
+                let tags = try reader.fetch(FetchRequest<Tag>())
+                XCTAssertEqual(tags.count, 1, "\(kit): one tag named swift")
+                XCTAssertEqual(tags.first?.posts.map(\.title).sorted(), ["Imported", "Stored"], "\(kit): the stored post keeps its link")
+            }
+        }
+    }
+}
