@@ -63,4 +63,25 @@ final class TypedResultsTests: XCTestCase {
             }
         }
     }
+
+    func testHistoryTombstonesDecodeIntoStructs() throws {
+        struct DeletedQuake: Decodable, Sendable, Equatable { let code: String; let depth: Int? }
+        let directory = try TemporaryDirectory()
+        let container = try TestStack.sqliteContainer(QuakeModel.make(), at: directory.url.appendingPathComponent("Q.sqlite")) {
+            $0.setOption(true, forKey: .persistentHistoryTracking)
+        }
+        let context = container.newBackgroundContext()
+        let decoded = try context.performAndWait { () throws -> [DeletedQuake] in
+            let quake = try context.insertNewObject(forEntityName: "Quake")
+            try quake.setValue("q7", forKey: "code")
+            try quake.setValue(12, forKey: "depth")
+            try context.save()
+            context.delete(quake)
+            try context.save()
+            let changes = try context.execute(.fetchHistory(after: nil as PersistentHistoryToken?)).transactions?.flatMap { $0.changes ?? [] } ?? []
+            XCTAssertNil(try changes.first { $0.changeType == .insert }?.tombstone(as: DeletedQuake.self), "no tombstone for an insert")
+            return try changes.compactMap { try $0.tombstone(as: DeletedQuake.self) }
+        }
+        XCTAssertEqual(decoded, [DeletedQuake(code: "q7", depth: 12)])
+    }
 }

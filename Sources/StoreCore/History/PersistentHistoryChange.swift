@@ -52,6 +52,21 @@ public struct PersistentHistoryChange: Hashable, Sendable {
         self.transactionToken = transactionToken
     }
 
+    /// The tombstone decoded into your own type (``StoreValueDecoder``), or `nil` when the
+    /// change has none.
+    ///
+    /// For example:
+    ///
+    /// ```swift
+    /// struct DeletedQuake: Decodable, Sendable { let code: String }
+    /// let gone = try changes.compactMap { try $0.tombstone(as: DeletedQuake.self) }
+    /// ```
+    ///
+    /// - Throws: `DecodingError` naming a key the tombstone lacks or holds as another type.
+    public func tombstone<T: Decodable>(as type: T.Type) throws -> T? {
+        try tombstone.map { try StoreValueDecoder().decode(T.self, from: $0) }
+    }
+
     /// A fetch request for changes, to narrow a ``PersistentHistoryChangeRequest``; its
     /// predicate reads `changedObjectID`, `changedEntity` (the entity name), `changeType`
     /// (`PersistentHistoryChange.ChangeType` raw values), `changeID` and the transaction's keys
