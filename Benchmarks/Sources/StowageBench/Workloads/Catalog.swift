@@ -38,7 +38,7 @@ enum Catalog {
                 ours: { try QueryWorkloads.groupBy(fixtures.millionStore(), expectingGroups: fixtures.millionGroups) },
                 baseline: { try QueryWorkloads.groupByBaseline(fixtures.million, expectingGroups: fixtures.millionGroups) }),
         ] + sqlite(fixtures) + xml(fixtures) + binary(fixtures) + BatchWorkloads.workloads() + MigrationWorkloads.workloads()
-            + PostgresWorkloads.workloads(fixtures) + ObservationWorkloads.workloads(fixtures)
+            + PostgresWorkloads.workloads(fixtures) + ObservationWorkloads.workloads(fixtures) + ConstraintWorkloads.workloads()
     }
 
     /// The XML store's own write and load next to libxml2's streaming reader walking the same
