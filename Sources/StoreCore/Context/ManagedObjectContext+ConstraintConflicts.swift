@@ -25,11 +25,8 @@ extension ManagedObjectContext {
             }()
             for key in keys {
                 guard let values = key.values(of: object) else { continue }
-                if groups[key.name] == nil {
-                    groups[key.name] = ConstraintGroup(key: key)
-                    order.append(key.name)
-                }
-                groups[key.name]?.add(object, values: values)
+                if groups[key.name] == nil { order.append(key.name) }
+                groups[key.name, default: ConstraintGroup(key: key)].add(object, values: values)
             }
         }
         var conflicts: [ConstraintConflict] = []
@@ -42,7 +39,7 @@ extension ManagedObjectContext {
                 guard row != nil || objects.count > 1 else { continue }
                 conflicts.append(ConstraintConflict(
                     entity: group.key.owner.name, constraint: group.key.constraint,
-                    constraintValues: Dictionary(uniqueKeysWithValues: zip(group.key.constraint, values)),
+                    constraintValues: Dictionary(uniqueKeysWithValues: zip(group.key.constraint, values.all)),
                     databaseObjectID: row?.objectID, databaseSnapshot: row, conflictingObjectIDs: objects.map(\.objectID)
                 ))
             }
@@ -52,9 +49,9 @@ extension ManagedObjectContext {
 
     /// The stored rows of the constraint's entity holding any of the group's values, by values —
     /// leaving out rows this save deletes or moves to other values.
-    private func storedRows(for group: ConstraintGroup) throws -> [[StoreValue]: StoreSnapshot] {
+    private func storedRows(for group: ConstraintGroup) throws -> [ConstraintValues: StoreSnapshot] {
         let key = group.key
-        var found: [[StoreValue]: StoreSnapshot] = [:]
+        var found: [ConstraintValues: StoreSnapshot] = [:]
         let chunkSize = key.constraint.count == 1 ? 1_000 : 200
         var start = 0
         while start < group.valueOrder.count {
@@ -183,7 +180,13 @@ struct ConstraintGroup {
         let owner: EntityDescription
         let constraint: [String]
         /// `Owner:key1,key2`.
-        var name: String { owner.name + ":" + constraint.joined(separator: ",") }
+        let name: String
+
+        init(owner: EntityDescription, constraint: [String]) {
+            self.owner = owner
+            self.constraint = constraint
+            name = owner.name + ":" + constraint.joined(separator: ",")
+        }
 
         /// The constraints an entity's objects carry, its own and inherited, on attributes only
         /// (relationship keys are left to the store's check).
@@ -195,7 +198,12 @@ struct ConstraintGroup {
         }
 
         /// The object's values for the constraint; `nil` when one is nil (no conflict then).
-        func values(of object: ManagedObject) -> [StoreValue]? {
+        func values(of object: ManagedObject) -> ConstraintValues? {
+            if constraint.count == 1, let key = constraint.first {
+                guard let index = object.entity.propertyIndexes[key] else { return nil }
+                let value = object.values[index]
+                return value.isNull ? nil : .one(value)
+            }
             var values: [StoreValue] = []
             values.reserveCapacity(constraint.count)
             for key in constraint {
@@ -204,11 +212,11 @@ struct ConstraintGroup {
                 if value.isNull { return nil }
                 values.append(value)
             }
-            return values
+            return .many(values)
         }
 
         /// A stored row's values for the constraint.
-        func values(of snapshot: StoreSnapshot, in entity: EntityDescription) -> [StoreValue]? {
+        func values(of snapshot: StoreSnapshot, in entity: EntityDescription) -> ConstraintValues? {
             var values: [StoreValue] = []
             for key in constraint {
                 guard let index = entity.propertyIndexes[key] else { return nil }
@@ -216,28 +224,42 @@ struct ConstraintGroup {
                 if value.isNull { return nil }
                 values.append(value)
             }
-            return values
+            return values.count == 1 ? .one(values[0]) : .many(values)
         }
 
         /// `key IN {…}` for one key; `(k1 == a AND k2 == b) OR …` for several.
-        func predicate(matching tuples: ArraySlice<[StoreValue]>) -> StorePredicate {
+        func predicate(matching tuples: ArraySlice<ConstraintValues>) -> StorePredicate {
             if constraint.count == 1, let key = constraint.first {
-                return .comparison(StoreComparison(.keyPath(key), .in, .aggregate(tuples.compactMap { $0.first.map(StoreExpression.constant) })))
+                return .comparison(StoreComparison(.keyPath(key), .in, .aggregate(tuples.compactMap { $0.all.first.map(StoreExpression.constant) })))
             }
             return .or(tuples.map { values in
-                .and(zip(constraint, values).map { .comparison(StoreComparison(.keyPath($0), .equalTo, .constant($1))) })
+                .and(zip(constraint, values.all).map { .comparison(StoreComparison(.keyPath($0), .equalTo, .constant($1))) })
             })
         }
     }
 
     let key: Key
-    private(set) var objects: [[StoreValue]: [ManagedObject]] = [:]
-    private(set) var valueOrder: [[StoreValue]] = []
+    private(set) var objects: [ConstraintValues: [ManagedObject]] = [:]
+    private(set) var valueOrder: [ConstraintValues] = []
 
     init(key: Key) { self.key = key }
 
-    mutating func add(_ object: ManagedObject, values: [StoreValue]) {
+    mutating func add(_ object: ManagedObject, values: ConstraintValues) {
         if objects[values] == nil { valueOrder.append(values) }
         objects[values, default: []].append(object)
+    }
+}
+
+/// One object's values for a constraint: a single value (most constraints have one key, and
+/// this needs no array per object) or several.
+enum ConstraintValues: Hashable {
+    case one(StoreValue)
+    case many([StoreValue])
+
+    var all: [StoreValue] {
+        switch self {
+        case .one(let value): [value]
+        case .many(let values): values
+        }
     }
 }
