@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 
 #if canImport(Glibc)
 import Glibc
@@ -50,10 +51,15 @@ package enum DurableFile {
     }
 
     /// Atomically and durably replaces (or creates) the file at `url` with `data`.
+    ///
+    /// A failure before the rename leaves the previous file and removes the temporary one. A
+    /// failed flush of the directory after the rename is not reported: the new file is in place,
+    /// and only a power cut at that moment could bring the previous one back (both are whole).
     package static func replace(_ url: URL, with data: Data) throws(StoreError) {
         let directory = url.deletingLastPathComponent()
+        let faults = FaultInjection.injector(for: directory)
         let temporary = directory.appendingPathComponent(".\(url.lastPathComponent).\(UUID().uuidString).tmp")
-        let descriptor = open(temporary.path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
+        let descriptor = FaultInjection.perform(.create, faults) { open(temporary.path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644) }
         guard descriptor >= 0 else { throw failure("cannot create a temporary file in the store's directory", url) }
         // Held until the descriptor closes: a temporary file nobody holds is a crashed writer's.
         _ = flock(descriptor, LOCK_EX)
@@ -61,7 +67,7 @@ package enum DurableFile {
         let wroteAll: Bool = data.withUnsafeBytes { buffer in
             guard let base = buffer.baseAddress else { return true }
             while written < buffer.count {
-                let result = write(descriptor, base + written, buffer.count - written)
+                let result = FaultInjection.perform(.write, faults) { write(descriptor, base + written, buffer.count - written) }
                 if result < 0 {
                     if errno == EINTR { continue }
                     return false
@@ -70,18 +76,66 @@ package enum DurableFile {
             }
             return true
         }
-        let synced = wroteAll && fsync(descriptor) == 0
+        let synced = wroteAll && FaultInjection.perform(.fsync, faults, { fsync(descriptor) }) == 0
         let writeError = errno
         close(descriptor)
-        guard synced, rename(temporary.path, url.path) == 0 else {
+        guard synced, FaultInjection.perform(.rename, faults, { rename(temporary.path, url.path) }) == 0 else {
             let reason = String(cString: strerror(synced ? errno : writeError))
             unlink(temporary.path)
             throw StoreError(.io, url: url, "the store file cannot be written (\(reason)); the previous file is unchanged")
         }
         let directoryDescriptor = open(directory.path, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
         if directoryDescriptor >= 0 {
-            fsync(directoryDescriptor)
+            _ = FaultInjection.perform(.directoryFsync, faults) { fsync(directoryDescriptor) }
             close(directoryDescriptor)
+        }
+    }
+
+    /// The calls a replace makes, in order, for tests that make them fail (``FaultInjection``).
+    package enum Call: Sendable, Hashable, CaseIterable {
+        case create, write, fsync, rename, directoryFsync
+    }
+
+    /// A test seam: an injector registered for a directory sees every call a replace of a file
+    /// in it makes, and can make any of them fail with an `errno` as the system would (a full
+    /// disk, an I/O error), or stand for a power cut from some call on.
+    ///
+    /// For example:
+    ///
+    /// ```swift
+    /// DurableFile.FaultInjection.register(injector, for: directory)   // injector.error(for:) says EIO for the 2nd call
+    /// defer { DurableFile.FaultInjection.register(nil, for: directory) }
+    /// ```
+    package enum FaultInjection {
+        /// Decides the fate of each call.
+        package protocol Injector: AnyObject, Sendable {
+            /// `nil` to make the call; an `errno` value to fail it without making it.
+            func error(for call: Call) -> Int32?
+        }
+
+        private struct Registered: @unchecked Sendable {
+            // @unchecked: injectors are Sendable; the dictionary is only touched under the lock.
+            var byDirectory: [String: any Injector] = [:]
+        }
+
+        private static let registered = Mutex(Registered())
+
+        /// Registers (or, with `nil`, removes) the injector for replaces of files in `directory`.
+        package static func register(_ injector: (any Injector)?, for directory: URL) {
+            registered.withLock { $0.byDirectory[directory.standardizedFileURL.path] = injector }
+        }
+
+        static func injector(for directory: URL) -> (any Injector)? {
+            registered.withLock { $0.byDirectory.isEmpty ? nil : $0.byDirectory[directory.standardizedFileURL.path] }
+        }
+
+        /// Makes the call, unless the injector fails it (then sets `errno` and returns -1).
+        static func perform<Result: BinaryInteger>(_ call: Call, _ injector: (any Injector)?, _ body: () -> Result) -> Result {
+            if let injector, let code = injector.error(for: call) {
+                errno = code
+                return -1
+            }
+            return body()
         }
     }
 
