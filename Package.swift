@@ -66,10 +66,12 @@ let package = Package(
             ]
         ),
         .target(name: "StowageTestKit", dependencies: ["StoreCore"]),
+        // A fault-injecting SQLite VFS for the reliability tests (C, test-only).
+        .target(name: "CFaultVFS", dependencies: ["CSQLite"], path: "Tests/CFaultVFS"),
         .target(name: "StoreTestSupport", dependencies: ["StoreCore", "StowageTestKit", "MemoryBackend", "SQLiteBackend", "XMLBackend", "BinaryBackend"], path: "Tests/StoreTestSupport"),
         .testTarget(name: "StoreCoreTests", dependencies: ["StoreCore", "StoreTestSupport"]),
         .testTarget(name: "MemoryBackendTests", dependencies: ["MemoryBackend", "StoreTestSupport"]),
-        .testTarget(name: "SQLiteBackendTests", dependencies: ["SQLiteBackend", "StoreSQL", "StoreTestSupport"]),
+        .testTarget(name: "SQLiteBackendTests", dependencies: ["SQLiteBackend", "StoreSQL", "StoreTestSupport", "CFaultVFS"]),
         .testTarget(
             name: "PostgresBackendTests",
             dependencies: ["PostgresBackend", "StoreSQL", "StoreTestSupport", .product(name: "PostgresNIO", package: "postgres-nio")]

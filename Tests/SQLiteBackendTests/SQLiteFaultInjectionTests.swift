@@ -1,0 +1,197 @@
+import CFaultVFS
+import CSQLite
+import Foundation
+import SQLiteBackend
+import StoreCore
+import StoreTestSupport
+import StowageTestKit
+import XCTest
+
+/// I/O faults under a SQLite store, through a fault-injecting VFS (`Tests/CFaultVFS`): every
+/// counted call of a save — each write, sync, truncate and lock on the store's files — is made to
+/// fail in turn (an I/O error of its kind; for writes also `SQLITE_FULL` after writing half the
+/// bytes), and a power cut is simulated at each (every write not yet synced is undone, nothing
+/// after it reaches the disk). Saves run with history off and on, and a batch insert.
+///
+/// After each: the store opens and passes `PRAGMA integrity_check`, and holds exactly the state
+/// before the save or after it, never a mix; a save that threw is a `StoreError` and left the
+/// context's changes in place, and saving them again once the fault has passed succeeds; a save
+/// that returned with no power cut is in the file.
+final class SQLiteFaultInjectionTests: XCTestCase {
+    private static let before: Set<String> = ["kept", "changed", "removed"]
+    private static let after: Set<String> = ["kept", "changed!", "added"]
+
+    override func setUp() {
+        super.setUp()
+        XCTAssertEqual(stowage_faultvfs_install(), SQLITE_OK)
+    }
+
+    override func tearDown() {
+        stowage_faultvfs_disarm()
+        stowage_faultvfs_uninstall()
+        super.tearDown()
+    }
+
+    private func open(_ url: URL, history: Bool) throws -> PersistentContainer {
+        try TestStack.sqliteContainer(at: url) { $0.setOption(.boolean(history), forKey: .persistentHistoryTracking) }
+    }
+
+    private func close(_ container: PersistentContainer) {
+        let coordinator = container.persistentStoreCoordinator
+        for store in coordinator.persistentStores { try? coordinator.removePersistentStore(store) }
+    }
+
+    private func makeStore(at url: URL, history: Bool) throws {
+        let container = try open(url, history: history)
+        let context = container.newBackgroundContext()
+        try context.performAndWait {
+            for title in Self.before.sorted() { try Post(context: context).title = title }
+            try context.save()
+        }
+        close(container)
+    }
+
+    /// The change each case saves: an ordinary save (update, delete, insert) or a batch insert.
+    enum Change: String { case save, batchInsert }
+
+    private func makeChange(_ change: Change, in context: ManagedObjectContext) throws {
+        switch change {
+        case .save:
+            let posts = try context.fetch(FetchRequest<Post>())
+            for post in posts where post.title == "changed" { post.title = "changed!" }
+            for post in posts where post.title == "removed" { context.delete(post) }
+            try Post(context: context).title = "added"
+        case .batchInsert:
+            break
+        }
+    }
+
+    /// Saves (or executes) the change; returns whether it returned.
+    private func apply(_ change: Change, in context: ManagedObjectContext, label: String) -> Bool {
+        context.performAndWait {
+            do {
+                switch change {
+                case .save: try context.save()
+                case .batchInsert: _ = try context.execute(BatchInsertRequest(entityName: "Post", objects: Self.batchRows))
+                }
+                return true
+            } catch {
+                XCTAssertTrue(error is StoreError, "\(label): a failed write is a StoreError: \(error)")
+                if change == .save { XCTAssertTrue(context.hasChanges, "\(label): a failed save keeps the context's changes") }
+                return false
+            }
+        }
+    }
+
+    private static let batchCount = 200
+    private static var batchRows: [[String: Any]] { (0..<batchCount).map { ["title": "batch \($0)", "views": $0] } }
+
+    /// The posts' titles (batch rows counted as one "batch" entry), read with the plain VFS, and
+    /// the integrity check's answer.
+    private func inspect(_ url: URL, history: Bool) throws -> (titles: Set<String>, batchRows: Int, integrity: String) {
+        var handle: OpaquePointer?
+        guard sqlite3_open_v2(url.path, &handle, SQLITE_OPEN_READWRITE, "unix") == SQLITE_OK, let handle else {
+            throw StoreError(.io, "cannot open \(url.path)")
+        }
+        var integrity = ""
+        var statement: OpaquePointer?
+        if sqlite3_prepare_v2(handle, "PRAGMA integrity_check", -1, &statement, nil) == SQLITE_OK {
+            while sqlite3_step(statement) == SQLITE_ROW { integrity += String(cString: sqlite3_column_text(statement, 0)) }
+        }
+        sqlite3_finalize(statement)
+        sqlite3_close_v2(handle)
+        let container = try open(url, history: history)
+        defer { close(container) }
+        let context = container.newBackgroundContext()
+        let titles = try context.performAndWait { try context.fetch(FetchRequest<Post>()).map(\.title) }
+        let batch = titles.filter { $0.hasPrefix("batch ") }.count
+        return (Set(titles.filter { !$0.hasPrefix("batch ") }), batch, integrity)
+    }
+
+    private func walk(_ change: Change, history: Bool) throws {
+        let directory = try TemporaryDirectory()
+        let name = "\(change.rawValue)\(history ? "-history" : "")"
+
+        // Count the calls the change makes.
+        let probe = directory.url.appendingPathComponent("count.sqlite")
+        try makeStore(at: probe, history: history)
+        let counting = try open(probe, history: history)
+        let countingContext = counting.newBackgroundContext()
+        try countingContext.performAndWait { try makeChange(change, in: countingContext) }
+        stowage_faultvfs_arm(directory.url.path, 0, STOWAGE_FAULT_NONE, 0)
+        XCTAssertTrue(apply(change, in: countingContext, label: "\(name): counting"))
+        let calls = Int(stowage_faultvfs_calls())
+        stowage_faultvfs_disarm()
+        close(counting)
+        XCTAssertGreaterThan(calls, 2, "\(name): the VFS saw the save's calls")
+        // Arming again clears the record: keep the kinds of this save's calls.
+        let kinds = (1...max(calls, 1)).map { Int(stowage_faultvfs_call_kind(Int32($0))) }
+
+        var cases = 0, refused = 0, cuts = 0, lostAtCut = 0
+        for index in 1...max(calls, 1) {
+            let kind = kinds[index - 1]
+            let code: Int32 = switch kind {
+            // SQLite's extended codes (macros Swift cannot import): SQLITE_IOERR_WRITE, _FSYNC, _TRUNCATE, _LOCK.
+            case Int(STOWAGE_CALL_WRITE.rawValue): SQLITE_IOERR | (3 << 8)
+            case Int(STOWAGE_CALL_SYNC.rawValue): SQLITE_IOERR | (4 << 8)
+            case Int(STOWAGE_CALL_TRUNCATE.rawValue): SQLITE_IOERR | (6 << 8)
+            default: SQLITE_IOERR | (15 << 8)
+            }
+            var modes: [(stowage_fault_mode, Int32)] = [(STOWAGE_FAULT_FAIL, code), (STOWAGE_FAULT_POWER_CUT, 0)]
+            if kind == Int(STOWAGE_CALL_WRITE.rawValue) { modes.append((STOWAGE_FAULT_FAIL, SQLITE_FULL)) }
+            for (mode, failure) in modes {
+                cases += 1
+                let url = directory.url.appendingPathComponent("\(name)-\(cases).sqlite")
+                let label = "\(name), call \(index) of \(calls) (kind \(kind)), \(mode == STOWAGE_FAULT_POWER_CUT ? "power cut" : "failure \(failure)")"
+                try makeStore(at: url, history: history)
+                let container = try open(url, history: history)
+                let context = container.newBackgroundContext()
+                try context.performAndWait { try makeChange(change, in: context) }
+                stowage_faultvfs_arm(url.path, Int32(index), mode, failure)
+                var returned = apply(change, in: context, label: label)
+                let wasCut = stowage_faultvfs_did_cut() != 0
+                stowage_faultvfs_disarm()
+                if wasCut { cuts += 1 } else if !returned { refused += 1 }
+                if !wasCut && !returned {
+                    // The fault has passed: the same changes save now.
+                    returned = apply(change, in: context, label: "\(label), saved again")
+                    XCTAssertTrue(returned, "\(label): saving again after the fault")
+                }
+                close(container)
+                if wasCut {
+                    // After the machine stops, shared memory is gone; SQLite rebuilds it from the WAL.
+                    try? FileManager.default.removeItem(atPath: url.path + "-shm")
+                }
+                let found = try inspect(url, history: history)
+                XCTAssertEqual(found.integrity, "ok", label)
+                switch change {
+                case .save:
+                    XCTAssertTrue(found.titles == Self.before || found.titles == Self.after, "\(label): a mix: \(found.titles.sorted())")
+                    if wasCut && found.titles == Self.before { lostAtCut += 1 }
+                    if returned && !wasCut { XCTAssertEqual(found.titles, Self.after, "\(label): a save that returned is in the file") }
+                case .batchInsert:
+                    XCTAssertEqual(found.titles, Self.before, label)
+                    XCTAssertTrue(found.batchRows == 0 || found.batchRows == Self.batchCount, "\(label): \(found.batchRows) batch rows")
+                    if wasCut && found.batchRows == 0 { lostAtCut += 1 }
+                    if returned && !wasCut { XCTAssertEqual(found.batchRows, Self.batchCount, "\(label): a batch that returned is in the file") }
+                }
+            }
+        }
+        // What each walk did, for docs/reliability.md.
+        print("\(name): \(calls) calls, \(cases) cases, \(refused) refused then saved again, \(cuts) power cuts (\(lostAtCut) of them before the commit reached the disk)")
+        XCTAssertGreaterThan(refused, 0, "\(name): the injected failures reached the store")
+        XCTAssertEqual(cuts, calls, "\(name): one power cut per call")
+    }
+
+    func testEveryCallOfASaveFailingOrCutLeavesOneWholeState() throws {
+        try walk(.save, history: false)
+    }
+
+    func testEveryCallOfASaveWithHistoryFailingOrCutLeavesOneWholeState() throws {
+        try walk(.save, history: true)
+    }
+
+    func testEveryCallOfABatchInsertFailingOrCutLeavesOneWholeState() throws {
+        try walk(.batchInsert, history: true)
+    }
+}
