@@ -88,7 +88,7 @@ final class SQLiteFaultInjectionTests: XCTestCase {
 
     /// The posts' titles (batch rows counted as one "batch" entry), read with the plain VFS, and
     /// the integrity check's answer.
-    private func inspect(_ url: URL, history: Bool) throws -> (titles: Set<String>, batchRows: Int, integrity: String) {
+    private func inspect(_ url: URL, history: Bool, entity: String = "Post") throws -> (titles: Set<String>, batchRows: Int, integrity: String) {
         var handle: OpaquePointer?
         guard sqlite3_open_v2(url.path, &handle, SQLITE_OPEN_READWRITE, "unix") == SQLITE_OK, let handle else {
             throw StoreError(.io, "cannot open \(url.path)")
@@ -100,6 +100,7 @@ final class SQLiteFaultInjectionTests: XCTestCase {
         }
         sqlite3_finalize(statement)
         sqlite3_close_v2(handle)
+        guard entity == "Post" else { return ([], 0, integrity) }
         let container = try open(url, history: history)
         defer { close(container) }
         let context = container.newBackgroundContext()
@@ -189,6 +190,92 @@ final class SQLiteFaultInjectionTests: XCTestCase {
 
     func testEveryCallOfASaveWithHistoryFailingOrCutLeavesOneWholeState() throws {
         try walk(.save, history: true)
+    }
+
+    // MARK: Migration
+
+    private static func noteModel(version: Int) throws -> ManagedObjectModel {
+        let model = try ManagedObjectModel {
+            EntityDescription("Note") {
+                .attribute("title", .string)
+                if version > 1 {
+                    .attribute("pinned", .boolean, optional: false, defaultValue: false)
+                    .toMany("tags", destination: "Label", inverse: "notes")
+                }
+            }
+            if version > 1 {
+                EntityDescription("Label") {
+                    .attribute("name", .string)
+                    .toMany("notes", destination: "Note", inverse: "tags")
+                }
+            }
+        }
+        if version > 1 { model.migrationSourceModels = [try noteModel(version: 1)] }
+        return model
+    }
+
+    private func openNotes(_ url: URL, version: Int) throws -> PersistentContainer {
+        SQLiteStore.register()
+        let container = PersistentContainer(name: "Notes", managedObjectModel: try Self.noteModel(version: version))
+        container.persistentStoreDescriptions = [PersistentStoreDescription(url: url)]
+        try container.loadPersistentStores()
+        return container
+    }
+
+    private func makeNotes(at url: URL) throws {
+        let container = try openNotes(url, version: 1)
+        let context = container.newBackgroundContext()
+        try context.performAndWait {
+            for title in Self.before.sorted() { try context.insertNewObject(forEntityName: "Note").setValue(title, forKey: "title") }
+            try context.save()
+        }
+        close(container)
+    }
+
+    func testEveryCallOfAMigrationFailingOrCutLeavesTheOldStoreOrTheMigratedOne() throws {
+        let directory = try TemporaryDirectory()
+        let probe = directory.url.appendingPathComponent("count.sqlite")
+        try makeNotes(at: probe)
+        stowage_faultvfs_arm(directory.url.path, 0, STOWAGE_FAULT_NONE, 0)
+        close(try openNotes(probe, version: 2))
+        let calls = Int(stowage_faultvfs_calls())
+        stowage_faultvfs_disarm()
+        XCTAssertGreaterThan(calls, 2, "the VFS saw the migration's calls")
+
+        var refused = 0, cuts = 0
+        for index in 1...max(calls, 1) {
+            for mode in [STOWAGE_FAULT_FAIL, STOWAGE_FAULT_POWER_CUT] {
+                let url = directory.url.appendingPathComponent("migrate-\(index)-\(mode.rawValue).sqlite")
+                let label = "migration, call \(index) of \(calls), \(mode == STOWAGE_FAULT_POWER_CUT ? "power cut" : "I/O error")"
+                try makeNotes(at: url)
+                stowage_faultvfs_arm(url.path, Int32(index), mode, SQLITE_IOERR)
+                var migrated: PersistentContainer?
+                var failure: (any Error)?
+                do { migrated = try openNotes(url, version: 2) } catch { failure = error }
+                let wasCut = stowage_faultvfs_did_cut() != 0
+                stowage_faultvfs_disarm()
+                if let migrated { close(migrated) }
+                if wasCut {
+                    cuts += 1
+                    try? FileManager.default.removeItem(atPath: url.path + "-shm")
+                } else if let failure {
+                    refused += 1
+                    XCTAssertTrue(failure is StoreError || failure is MigrationError, "\(label): \(failure)")
+                }
+                let found = try inspect(url, history: false, entity: "Note")
+                XCTAssertEqual(found.integrity, "ok", label)
+                // Whichever store is there opens with the new model (migrating now if it must) with every note.
+                let container = try openNotes(url, version: 2)
+                let context = container.newBackgroundContext()
+                let titles = try context.performAndWait {
+                    Set(try context.fetch(FetchRequest<ManagedObject>(entityName: "Note")).map { try $0.value(forKey: "title") as? String ?? "" })
+                }
+                close(container)
+                XCTAssertEqual(titles, Self.before, label)
+            }
+        }
+        print("migration: \(calls) calls, \(calls * 2) cases, \(refused) refused, \(cuts) power cuts")
+        XCTAssertGreaterThan(refused, 0, "the injected failures reached the migration")
     }
 
     func testEveryCallOfABatchInsertFailingOrCutLeavesOneWholeState() throws {
