@@ -10,6 +10,11 @@
 //     stowage-save-loop sqlite /tmp/x/Store.sqlite --once
 //     stowage-save-loop sqlite /tmp/x/Store.sqlite --migrate
 //
+// With `--batch` (CrashSafetyTests) it opens a SQLite store with persistent history and runs batch
+// inserts in a loop — batch k inserts entries k * 1000 + 0…499 — printing k once each returns.
+//
+//     stowage-save-loop sqlite /tmp/x/Store.sqlite --batch
+//
 // With `--increments N` (PostgresConcurrencyTests) it opens a server's store named by URL, and N
 // times inserts an entry and adds one to the store's one counter, each in its own save, retrying
 // an increment that meets another process's change; then prints "done" and exits.
@@ -54,13 +59,36 @@ if arguments.count == 5, arguments[3] == "--increments", let increments = Int(ar
         exit(1)
     }
 }
+if arguments.count == 4, arguments[3] == "--batch" {
+    do {
+        let container = PersistentContainer(name: "SaveLoop", managedObjectModel: try SaveLoopStore.makeModel())
+        var description = PersistentStoreDescription(type: PersistentStoreType(rawValue: arguments[1]), url: URL(fileURLWithPath: arguments[2]))
+        description.isHistoryTrackingEnabled = true
+        container.persistentStoreDescriptions = [description]
+        try container.loadPersistentStores()
+        let context = container.newBackgroundContext()
+        var k = try SaveLoopStore.batches(in: context).count
+        while true {
+            k += 1
+            let rows: [[String: Any]] = (0..<Int64(SaveLoopStore.batchSize)).map { i in
+                let number = Int64(k) * 1_000 + i
+                return ["number": number, "payload": SaveLoopStore.payload(number)]
+            }
+            _ = try context.performAndWait { try context.execute(BatchInsertRequest(entityName: "Entry", objects: rows)) }
+            FileHandle.standardOutput.write(Data("\(k)\n".utf8))
+        }
+    } catch {
+        FileHandle.standardError.write(Data("stowage-save-loop: \(error)\n".utf8))
+        exit(1)
+    }
+}
 let once = arguments.count == 4 && arguments[3] == "--once"
 // `--history`: the save loop with persistent history on (CrashSafetyTests on SQLite).
 let withHistory = arguments.count == 4 && arguments[3] == "--history"
 let migrateWithMapping = arguments.count == 4 && arguments[3] == "--migrate-mapping"
 let migrate = arguments.count == 4 && arguments[3] == "--migrate" || migrateWithMapping
 guard arguments.count == 3 || once || migrate || withHistory else {
-    FileHandle.standardError.write(Data("usage: stowage-save-loop <store type> <store file> [--once | --history | --migrate | --migrate-mapping]\n".utf8))
+    FileHandle.standardError.write(Data("usage: stowage-save-loop <store type> <store file> [--once | --history | --batch | --migrate | --migrate-mapping]\n".utf8))
     exit(2)
 }
 JSONStoreFormat.register()

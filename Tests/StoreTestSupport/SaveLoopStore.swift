@@ -26,6 +26,24 @@ public enum SaveLoopStore {
         }
     }
 
+    /// Entries per batch insert of the `--batch` loop.
+    public static let batchSize = 500
+
+    /// The batches the `--batch` loop left, by number, with how many entries each holds
+    /// (entries `k * 1000 + 0…499` belong to batch k).
+    public static func batches(in context: ManagedObjectContext) throws -> [Int64: Int] {
+        var request = FetchRequest<FetchedDictionary>(entityName: "Entry")
+        request.propertiesToFetch = ["number"]
+        request.predicate = .key("number") >= 1_000
+        return try context.performAndWait {
+            var counts: [Int64: Int] = [:]
+            for row in try context.fetch(request) {
+                if let number = row.value("number", as: Int64.self) { counts[number / 1_000, default: 0] += 1 }
+            }
+            return counts
+        }
+    }
+
     public static func payload(_ number: Int64) -> String { "entry \(number) " + String(repeating: "·", count: 120) }
 
     /// Loads the store and returns the save it holds, checking that it is exactly that save's

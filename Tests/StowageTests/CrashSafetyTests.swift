@@ -54,12 +54,50 @@ final class CrashSafetyTests: XCTestCase {
         }
     }
 
+    /// A child runs batch inserts of 500 entries in a loop on a SQLite store with history on and
+    /// is killed at random moments: every batch is in the store whole or not at all, batches are
+    /// numbered without a gap, and the last the child reported is there.
+    func testKillingABatchInsertLeavesWholeBatches() throws {
+        _ = try builtTool("stowage-save-loop")
+        SQLiteStore.register()
+        let directory = try TemporaryDirectory()
+        let url = directory.file("Batches.sqlite")
+        var generator = SeededGenerator(state: 7)
+        var highest: Int64 = 0
+        var kills = 0, killedAfterBatch = 0
+        let started = Date()
+        while kills < killsPerType / 2 || (killedAfterBatch <= kills / 5 && Date().timeIntervalSince(started) < 120) {
+            let delay = Int.random(in: 60...200, using: &generator) + (killedAfterBatch <= kills / 5 ? kills * 2 : 0)
+            let reported = try runAndKill(.sqlite, url: url, afterMilliseconds: delay, mode: "--batch")
+            let connection = try SQLiteConnection(path: url.path, mode: .readOnly, log: .disabled)
+            XCTAssertEqual(try connection.scalar("PRAGMA integrity_check"), .text("ok"), "kill \(kills)")
+            let container = PersistentContainer(name: "Batches", managedObjectModel: try SaveLoopStore.makeModel())
+            container.persistentStoreDescriptions = [PersistentStoreDescription(url: url)]
+            try container.loadPersistentStores()
+            let batches = try SaveLoopStore.batches(in: container.newBackgroundContext())
+            for store in container.persistentStoreCoordinator.persistentStores { try container.persistentStoreCoordinator.removePersistentStore(store) }
+            let count = Int64(batches.count)
+            XCTAssertEqual(Set(batches.keys), Set((0..<count).map { $0 + 1 }), "kill \(kills): batches numbered without a gap")
+            XCTAssertTrue(batches.values.allSatisfy { $0 == SaveLoopStore.batchSize }, "kill \(kills): a partial batch: \(batches.filter { $0.value != SaveLoopStore.batchSize })")
+            let floor = max(highest, reported ?? highest)
+            XCTAssertTrue(count == floor || count == floor + 1, "kill \(kills): \(count) batches, expected \(floor) or \(floor + 1)")
+            if reported != nil { killedAfterBatch += 1 }
+            highest = count
+            kills += 1
+        }
+        XCTAssertGreaterThan(killedAfterBatch, kills / 5, "kills should land while the child inserts")
+        if ProcessInfo.processInfo.environment["STOWAGE_CRASH_CYCLES"] != nil {
+            print("crash campaign: sqlite batch inserts \(kills) kills, \(killedAfterBatch) after a reported batch, \(highest) batches acknowledged, 0 failures, \(Int(Date().timeIntervalSince(started))) s")
+        }
+    }
+
     /// Starts the child on the store, kills it after `delay` milliseconds, and returns the last
     /// save it reported.
-    private func runAndKill(_ backend: StoreBackend, url: URL, afterMilliseconds delay: Int) throws -> Int64? {
+    private func runAndKill(_ backend: StoreBackend, url: URL, afterMilliseconds delay: Int, mode: String? = nil) throws -> Int64? {
         let child = Process()
         child.executableURL = try builtTool("stowage-save-loop")
-        child.arguments = [backend.type.rawValue, url.path] + (backend.type == .sqlite ? ["--history"] : [])
+        let flags = mode.map { [$0] } ?? (backend.type == .sqlite ? ["--history"] : [])
+        child.arguments = [backend.type.rawValue, url.path] + flags
         child.environment = ProcessInfo.processInfo.environment.merging(["SWIFT_BACKTRACE": "enable=no"]) { $1 }
         let output = Pipe()
         child.standardOutput = output
