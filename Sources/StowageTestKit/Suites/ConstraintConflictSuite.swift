@@ -114,25 +114,24 @@ struct ConstraintConflictSuite {
         }
         kit.check("constraint conflicts merge relationships") {
             let stack = try kit.makeStack(model: BlogModel.make())
-            let context = stack.newContext()
-            try context.performAndWait {
-                let tag = try Tag(context: context)
-                tag.name = "swift"
-                let post = try Post(context: context)
-                post.title = "Stored"
-                post.tags = [tag]
-                try context.save()
+            /// Saves a new post titled `title` tagged with a new tag "swift"; returns the tag and its context.
+            func savePostTaggedSwift(_ title: String, policy: MergePolicy) throws -> (Tag, ManagedObjectContext) {
+                let context = stack.newContext()
+                context.mergePolicy = policy
+                return try context.performAndWait {
+                    let tag = try Tag(context: context)
+                    tag.name = "swift"
+                    let post = try Post(context: context)
+                    post.title = title
+                    post.tags = [tag]
+                    try context.save()
+                    return (tag, context)
+                }
             }
+            _ = try savePostTaggedSwift("Stored", policy: .error)
             try stack.reopen()
-            let importer = stack.newContext()
-            importer.mergePolicy = .mergeByPropertyObjectTrump
-            try importer.performAndWait {
-                let tag = try Tag(context: importer)
-                tag.name = "swift"
-                let post = try Post(context: importer)
-                post.title = "Imported"
-                post.tags = [tag]
-                try importer.save()
+            let (tag, importer) = try savePostTaggedSwift("Imported", policy: .mergeByPropertyObjectTrump)
+            importer.performAndWait {
                 XCTAssertEqual(tag.posts.map(\.title).sorted(), ["Imported", "Stored"], "\(kit): the new tag became the stored one, with both posts")
             }
             try stack.reopen()

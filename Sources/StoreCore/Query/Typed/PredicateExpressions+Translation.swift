@@ -136,21 +136,24 @@ extension PredicateExpressions.Comparison: StoreTranslatableExpression {
 
 extension PredicateExpressions.Conjunction: StoreTranslatableExpression {
     func translate(with translator: inout PredicateTranslator) throws(FetchError) -> TranslatedNode {
-        var parts: [StorePredicate] = []
-        for side in [try translator.predicate(lhs), try translator.predicate(rhs)] {
-            if case .and(let inner) = side { parts += inner } else { parts.append(side) }
-        }
-        return .predicate(.and(parts))
+        .predicate(.and(flattened(try translator.predicate(lhs), try translator.predicate(rhs), and: true)))
     }
 }
 
 extension PredicateExpressions.Disjunction: StoreTranslatableExpression {
     func translate(with translator: inout PredicateTranslator) throws(FetchError) -> TranslatedNode {
-        var parts: [StorePredicate] = []
-        for side in [try translator.predicate(lhs), try translator.predicate(rhs)] {
-            if case .or(let inner) = side { parts += inner } else { parts.append(side) }
+        .predicate(.or(flattened(try translator.predicate(lhs), try translator.predicate(rhs), and: false)))
+    }
+}
+
+/// `a && b && c` arrives as `(a && b) && c`: one AND (or OR) of three parts, not two nested.
+private func flattened(_ lhs: StorePredicate, _ rhs: StorePredicate, and: Bool) -> [StorePredicate] {
+    [lhs, rhs].flatMap { side -> [StorePredicate] in
+        switch side {
+        case .and(let parts) where and: parts
+        case .or(let parts) where !and: parts
+        default: [side]
         }
-        return .predicate(.or(parts))
     }
 }
 
