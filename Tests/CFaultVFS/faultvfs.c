@@ -106,6 +106,8 @@ static int fWrite(sqlite3_file *f, const void *buffer, int amount, sqlite3_int64
         return code;
     }
     if (file->watched && offset < file->syncedSize) {
+        /* (Writes of a file come through one connection's handle at a time, so its own list
+           holds them; a sync through any handle clears every handle's list.) */
         /* Keep what the synced part of the file held here, to undo at a power cut. */
         int length = (int)((offset + amount <= file->syncedSize) ? amount : file->syncedSize - offset);
         Undo *undo = malloc(sizeof(Undo));
@@ -142,11 +144,17 @@ static int fSync(sqlite3_file *f, int flags) {
     if (code) return code;
     int result = file->real->pMethods->xSync(file->real, flags);
     if (result == SQLITE_OK) {
+        /* A sync makes the whole file durable, whichever connection's handle it went through
+           (several connections open the same database and WAL). */
         sqlite3_int64 size = 0;
         file->real->pMethods->xFileSize(file->real, &size);
         pthread_mutex_lock(&lock);
-        clearUndo(file);
-        file->syncedSize = size;
+        for (FaultFile *other = openFiles; other; other = other->nextOpen) {
+            if (other == file || (other->name && file->name && strcmp(other->name, file->name) == 0)) {
+                clearUndo(other);
+                other->syncedSize = size;
+            }
+        }
         pthread_mutex_unlock(&lock);
     }
     return result;
@@ -319,6 +327,7 @@ void stowage_faultvfs_arm(const char *path, int at, stowage_fault_mode faultMode
 void stowage_faultvfs_disarm(void) {
     pthread_mutex_lock(&lock);
     armed = 0;
+    cut = 0;
     target = 0;
     mode = STOWAGE_FAULT_NONE;
     pthread_mutex_unlock(&lock);
@@ -336,6 +345,12 @@ int stowage_faultvfs_call_kind(int index) {
     int result = (index >= 1 && index <= (int)sizeof(kinds)) ? kinds[index - 1] : 0;
     pthread_mutex_unlock(&lock);
     return result;
+}
+
+void stowage_faultvfs_cut_now(void) {
+    pthread_mutex_lock(&lock);
+    if (armed) powerCut();
+    pthread_mutex_unlock(&lock);
 }
 
 int stowage_faultvfs_did_cut(void) {

@@ -32,8 +32,11 @@ final class SQLiteFaultInjectionTests: XCTestCase {
         super.tearDown()
     }
 
-    private func open(_ url: URL, history: Bool) throws -> PersistentContainer {
-        try TestStack.sqliteContainer(at: url) { $0.setOption(.boolean(history), forKey: .persistentHistoryTracking) }
+    private func open(_ url: URL, history: Bool, synchronous: String? = nil) throws -> PersistentContainer {
+        try TestStack.sqliteContainer(at: url) { description in
+            description.setOption(.boolean(history), forKey: .persistentHistoryTracking)
+            if let synchronous { description.setSQLitePragma("synchronous", synchronous) }
+        }
     }
 
     private func close(_ container: PersistentContainer) {
@@ -190,6 +193,38 @@ final class SQLiteFaultInjectionTests: XCTestCase {
 
     func testEveryCallOfASaveWithHistoryFailingOrCutLeavesOneWholeState() throws {
         try walk(.save, history: true)
+    }
+
+    // MARK: A power cut right after a save returned
+
+    /// Saves, then cuts the power at once: a save that returned must survive. The control run
+    /// with `synchronous = OFF` (SQLite then never syncs) must lose it, which shows the harness
+    /// sees a missing sync.
+    private func cutAfterReturning(_ change: Change, history: Bool, synchronous: String?) throws -> (titles: Set<String>, batchRows: Int) {
+        let directory = try TemporaryDirectory()
+        let url = directory.url.appendingPathComponent("cut.sqlite")
+        try makeStore(at: url, history: history)
+        let container = try open(url, history: history, synchronous: synchronous)
+        let context = container.newBackgroundContext()
+        try context.performAndWait { try makeChange(change, in: context) }
+        stowage_faultvfs_arm(url.path, 0, STOWAGE_FAULT_NONE, 0)
+        XCTAssertTrue(apply(change, in: context, label: "\(change) before the cut"))
+        stowage_faultvfs_cut_now()
+        close(container)
+        stowage_faultvfs_disarm()
+        try? FileManager.default.removeItem(atPath: url.path + "-shm")
+        let found = try inspect(url, history: history)
+        XCTAssertEqual(found.integrity, "ok", "\(change), synchronous \(synchronous ?? "default")")
+        return (found.titles, found.batchRows)
+    }
+
+    func testAPowerCutRightAfterASaveReturnedKeepsTheSave() throws {
+        for history in [false, true] {
+            XCTAssertEqual(try cutAfterReturning(.save, history: history, synchronous: nil).titles, Self.after, "history \(history)")
+            XCTAssertEqual(try cutAfterReturning(.batchInsert, history: history, synchronous: nil).batchRows, Self.batchCount, "history \(history)")
+        }
+        // The control: without syncs, the cut takes the save away.
+        XCTAssertEqual(try cutAfterReturning(.save, history: false, synchronous: "OFF").titles, Self.before, "synchronous OFF loses the save at a power cut")
     }
 
     // MARK: Migration

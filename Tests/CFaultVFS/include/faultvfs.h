@@ -37,6 +37,9 @@ void stowage_faultvfs_disarm(void);
 int stowage_faultvfs_calls(void);
 /// The kind of counted call `index` (1-based; the first 4,096 are kept), or 0.
 int stowage_faultvfs_call_kind(int index);
+/// Simulates a power cut now, on the files under the armed prefix: every write since a file's
+/// last sync is undone, and later writes, syncs and truncates fail until `arm` or `disarm`.
+void stowage_faultvfs_cut_now(void);
 /// Whether a power cut happened since the last `arm`.
 int stowage_faultvfs_did_cut(void);
 
