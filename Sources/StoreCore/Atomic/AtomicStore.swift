@@ -93,7 +93,7 @@ public final class AtomicStore: PersistentStore {
             if !description.isReadOnly { DurableFile.removeStaleTemporaryFiles(of: url) }
             if let existing = DurableFile.identity(of: url) {
                 guard existing.size > 0 else {
-                    throw StoreError(.wrongFormat, url: url, "the file is empty, so it is not a \(type.rawValue) store; it was left untouched")
+                    throw StoreError(.wrongFormat, url: url, "the file is empty, so it is not a store of type \(type.rawValue); it was left untouched")
                 }
                 try Self.read(url, identity: existing, format: format, type: type, migrating: description.shouldMigrateStoreAutomatically, into: &state)
             } else if description.isReadOnly {
