@@ -10,4 +10,6 @@ public final class LockedBox<Value>: @unchecked Sendable {
         get { lock.withLock { stored } }
         set { lock.withLock { stored = newValue } }
     }
+    /// Changes the value in one step under the lock (`box.value += 1` reads and writes in two).
+    public func mutate<R>(_ body: (inout Value) -> R) -> R { lock.withLock { body(&stored) } }
 }
