@@ -53,14 +53,7 @@ final class PostgresProcessTests: XCTestCase {
             child.waitUntilExit()
             XCTAssertEqual(child.terminationStatus, 0, "a child's saves failed")
         }
-        try context.performAndWait {
-            context.refreshAllObjects()
-            let counter = try XCTUnwrap(try context.fetch(FetchRequest<ManagedObject>(entityName: "Counter")).first)
-            XCTAssertEqual(try counter.value(forKey: "value") as? Int64, Int64(2 * increments), "no increment was lost")
-            let entries = try context.fetch(FetchRequest<ManagedObject>(entityName: "Entry"))
-            XCTAssertEqual(entries.count, 2 * increments)
-            XCTAssertEqual(Set(entries.map(\.objectID)).count, 2 * increments, "no two processes' objects share a key")
-        }
+        try assertNoIncrementLost(in: context, total: 2 * increments)
     }
 
     func testTheToolMovesAStoreOntoTheServerAndBack() throws {

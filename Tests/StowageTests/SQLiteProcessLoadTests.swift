@@ -37,14 +37,6 @@ final class SQLiteProcessLoadTests: XCTestCase {
             child.waitUntilExit()
             XCTAssertEqual(child.terminationStatus, 0, "a child's saves failed")
         }
-        try context.performAndWait {
-            context.refreshAllObjects()
-            let counter = try XCTUnwrap(try context.fetch(FetchRequest<ManagedObject>(entityName: "Counter")).first)
-            XCTAssertEqual(try counter.value(forKey: "value") as? Int64, Int64(2 * increments), "no increment was lost")
-            let entries = try context.fetch(FetchRequest<ManagedObject>(entityName: "Entry"))
-            XCTAssertEqual(entries.count, 2 * increments, "every entry saved once")
-            let numbers = Set(try entries.map { try $0.value(forKey: "number") as? Int64 ?? -1 })
-            XCTAssertEqual(numbers.count, 2 * increments, "no entry saved twice")
-        }
+        try assertNoIncrementLost(in: context, total: 2 * increments)
     }
 }

@@ -24,6 +24,21 @@ extension XCTestCase {
         return container
     }
 
+    /// Checks what `--increments` children of `stowage-save-loop` left in the store `context`
+    /// reads: the counter at `total`, and `total` entries, none saved twice.
+    func assertNoIncrementLost(in context: ManagedObjectContext, total: Int, file: StaticString = #filePath, line: UInt = #line) throws {
+        try context.performAndWait {
+            context.refreshAllObjects()
+            let counter = try XCTUnwrap(try context.fetch(FetchRequest<ManagedObject>(entityName: "Counter")).first, file: file, line: line)
+            XCTAssertEqual(try counter.value(forKey: "value") as? Int64, Int64(total), "no increment was lost", file: file, line: line)
+            let entries = try context.fetch(FetchRequest<ManagedObject>(entityName: "Entry"))
+            XCTAssertEqual(entries.count, total, "every entry saved once", file: file, line: line)
+            let numbers = Set(try entries.map { try $0.value(forKey: "number") as? Int64 ?? -1 })
+            XCTAssertEqual(numbers.count, total, "no two entries share a number", file: file, line: line)
+            XCTAssertEqual(Set(entries.map(\.objectID)).count, total, "no two processes' objects share a key", file: file, line: line)
+        }
+    }
+
     /// An executable the test target builds next to the test bundle (`stowage`, `stowage-save-loop`).
     func builtTool(_ name: String) throws -> URL {
         let url = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent(name)
