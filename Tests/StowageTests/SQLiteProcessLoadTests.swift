@@ -12,11 +12,7 @@ final class SQLiteProcessLoadTests: XCTestCase {
         let tool = try builtTool("stowage-save-loop")
         let directory = try TemporaryDirectory()
         let url = directory.file("Shared.sqlite")
-        let container = PersistentContainer(name: "SaveLoop", managedObjectModel: try SaveLoopStore.makeModel())
-        var description = PersistentStoreDescription(url: url)
-        description.isHistoryTrackingEnabled = true
-        container.persistentStoreDescriptions = [description]
-        try container.loadPersistentStores()
+        let container = try saveLoopContainer(.sqlite, at: url)
         let context = container.newBackgroundContext()
         try context.performAndWait {
             _ = try context.insertNewObject(forEntityName: "Counter")
