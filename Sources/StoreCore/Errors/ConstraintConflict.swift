@@ -27,6 +27,8 @@ public struct ConstraintConflict: Sendable, CustomStringConvertible {
     /// IDs are temporary until the save).
     public let conflictingObjectIDs: [ManagedObjectID]
 
+    /// Creates a conflict record; a context's save builds one for each set of new objects that share
+    /// a uniqueness constraint's values, and hands them to its merge policy.
     public init(
         entity: String, constraint: [String], constraintValues: [String: StoreValue], databaseObjectID: ManagedObjectID?,
         databaseSnapshot: StoreSnapshot?, conflictingObjectIDs: [ManagedObjectID]

@@ -15,6 +15,8 @@ public struct MergeConflict: Sendable {
     /// The object's current saved values, or `nil` when it was deleted.
     public let storeSnapshot: StoreSnapshot?
 
+    /// Creates a conflict record (Core Data's `NSMergeConflict`), as a store does when a save finds
+    /// that the object's stored version is no longer the one the change was based on.
     public init(objectID: ManagedObjectID, expectedVersion: Int64, storeVersion: Int64, storeSnapshot: StoreSnapshot?) {
         self.objectID = objectID
         self.expectedVersion = expectedVersion
@@ -39,6 +41,8 @@ public struct MergeConflictError: Error, CustomStringConvertible, Sendable {
     /// Every object in conflict.
     public let conflicts: [MergeConflict]
 
+    /// Creates the error for a save refused over `conflicts`, as stores and the `.error` merge policy
+    /// throw it.
     public init(conflicts: [MergeConflict]) { self.conflicts = conflicts }
 
     public var description: String {

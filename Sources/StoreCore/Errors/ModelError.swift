@@ -10,7 +10,11 @@
 /// catch let error as ModelError { print(error) }   // "Post.comments: inverse 'post' not found on Comment"
 /// ```
 public struct ModelError: Error, CustomStringConvertible, Sendable {
+    /// The kind of a model error: an `ErrorCode` whose values (`.missingInverse`, `.unknownEntity`, …)
+    /// are its static members below.
     public typealias Code = ErrorCode<ModelError>
+    /// The kind of problem (the first problem's, when the model had several), for matching:
+    /// `error.code == .missingInverse`.
     public let code: Code
     /// The entity concerned, if any.
     public let entity: String?
@@ -21,6 +25,8 @@ public struct ModelError: Error, CustomStringConvertible, Sendable {
     /// Every problem found, when the model had several (the first is repeated in `code`).
     public internal(set) var detailedErrors: [ModelError] = []
 
+    /// Creates a model error; `description` puts `entity` and `key`, when given, before `message`
+    /// (`Post.comments: …`).
     public init(_ code: Code, entity: String? = nil, key: String? = nil, _ message: String) {
         self.code = code
         self.entity = entity
@@ -38,26 +44,62 @@ public struct ModelError: Error, CustomStringConvertible, Sendable {
 }
 
 extension ErrorCode where Domain == ModelError {
+    /// Two entities of a model share a name, or an entity description already belongs to another
+    /// model (each model needs its own).
     public static let duplicateEntity = Self("duplicateEntity")
+    /// A property declared twice in an entity (or also by a parent entity), or a composite attribute
+    /// with two elements of the same name.
     public static let duplicateProperty = Self("duplicateProperty")
+    /// An entity, property or composite element name that is not letters, digits and `_`, or that
+    /// starts with a digit.
     public static let invalidName = Self("invalidName")
+    /// A call or a fetch request template names an entity the model does not have (or a context with
+    /// no coordinator, and so no model, is asked for one).
     public static let unknownEntity = Self("unknownEntity")
+    /// A call names a property the entity does not have (`value(forKey:)`, `property(named:)`, a
+    /// batch insert's attribute, a store snapshot's values), or a store snapshot is given a to-many
+    /// relationship among its values or another property among its to-manys.
     public static let unknownKey = Self("unknownKey")
+    /// An entity's parent entity is not in the model.
     public static let unknownParent = Self("unknownParent")
+    /// An entity is its own ancestor through its chain of parent entities.
     public static let inheritanceCycle = Self("inheritanceCycle")
+    /// A relationship's destination entity is not in the model.
     public static let unknownDestination = Self("unknownDestination")
+    /// A relationship names an inverse that the destination entity does not have.
     public static let missingInverse = Self("missingInverse")
+    /// A relationship's inverse does not point back to it (its own inverse or destination is another).
     public static let inverseMismatch = Self("inverseMismatch")
+    /// An attribute's default value is not a valid value of the attribute's type.
     public static let invalidDefaultValue = Self("invalidDefaultValue")
+    /// A validation rule that cannot apply: a minimum or maximum that is not a number or a date, a
+    /// negative length limit, or a pattern that is not a valid regular expression.
     public static let invalidValidationRule = Self("invalidValidationRule")
+    /// Lightweight migration (`checkLightweightMigration(from:)`) finds a new attribute that is
+    /// required but has no default value, so existing objects cannot be given one.
     public static let requiredAttributeWithoutDefault = Self("requiredAttributeWithoutDefault")
+    /// A uniqueness constraint that names no property, or one that is not a stored attribute or
+    /// to-one relationship.
     public static let invalidConstraint = Self("invalidConstraint")
+    /// A fetch index with no elements, or one naming a property the entity does not have or that a
+    /// SQL store cannot index (not a stored attribute or to-one relationship).
     public static let invalidIndex = Self("invalidIndex")
+    /// A configuration names an entity the model does not have, or a call names a configuration the
+    /// model does not have.
     public static let unknownConfiguration = Self("unknownConfiguration")
+    /// A transformable attribute's value is read or written but no transformer is registered under
+    /// its name (register it with `AttributeValueTransformers.register`).
     public static let unknownTransformer = Self("unknownTransformer")
+    /// An object of an abstract entity is inserted (or batch-inserted); insert one of its sub-entities.
     public static let abstractEntity = Self("abstractEntity")
+    /// A relationship's minimum and maximum counts are negative or the minimum exceeds the maximum.
     public static let invalidRelationshipCount = Self("invalidRelationshipCount")
+    /// A `ManagedObject` subclass does not fit its entity: it declares a property the entity does not
+    /// have or with the wrong wrapper or Swift type, or an object is inserted as a class that does not
+    /// represent the entity.
     public static let classMismatch = Self("classMismatch")
+    /// `fetchRequestFromTemplate(withName:substitutionVariables:)` names a template the model does
+    /// not have.
     public static let unknownFetchRequestTemplate = Self("unknownFetchRequestTemplate")
     /// An attribute type an attribute cannot have (Undefined on a stored attribute).
     public static let invalidAttributeType = Self("invalidAttributeType")

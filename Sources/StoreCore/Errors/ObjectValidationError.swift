@@ -17,7 +17,10 @@
 public struct ObjectValidationError: Error, CustomStringConvertible, @unchecked Sendable {
     // @unchecked: `underlyingError` is set once at creation and never mutated; the errors users
     // throw from validation hooks are treated as immutable values.
+    /// The kind of a validation failure: an `ErrorCode` whose values (`.missingValue`, `.tooLong`, …)
+    /// are its static members below.
     public typealias Code = ErrorCode<ObjectValidationError>
+    /// The kind of failure, for matching: `error.code == .missingValue`.
     public let code: Code
     /// The object that failed, if any.
     public let objectID: ManagedObjectID?
@@ -37,6 +40,8 @@ public struct ObjectValidationError: Error, CustomStringConvertible, @unchecked 
     /// share a constraint's values, with the stored object they collide with.
     public let constraintConflicts: [ConstraintConflict]
 
+    /// Creates a validation failure; throw one from a validation hook (`validateForInsert()`,
+    /// `validateValue(_:forKey:)`, …) to report it with a code of your choice.
     public init(
         _ code: Code, objectID: ManagedObjectID? = nil, entity: String, key: String? = nil,
         value: StoreValue? = nil, _ message: String, underlyingError: (any Error)? = nil
@@ -105,17 +110,43 @@ public struct ObjectValidationError: Error, CustomStringConvertible, @unchecked 
 }
 
 extension ErrorCode where Domain == ObjectValidationError {
+    /// Several failures at once, as a save reports them (Core Data's
+    /// `NSValidationMultipleErrorsError`); each is in `detailedErrors`.
     public static let multipleErrors = Self("multipleErrors")
+    /// A required attribute or to-one relationship is nil when saved, or a batch insert or update
+    /// gives a required attribute no value (Core Data's `NSValidationMissingMandatoryPropertyError`).
     public static let missingValue = Self("missingValue")
+    /// A value not of (or not fitting) the attribute's type, an element a composite does not have, a
+    /// related object of the wrong entity or another context, or a value its transformer refuses.
     public static let wrongType = Self("wrongType")
+    /// A number or date below the attribute's minimum rule, or NaN (Core Data's
+    /// `NSValidationNumberTooSmallError` and `NSValidationDateTooSoonError`).
     public static let tooSmall = Self("tooSmall")
+    /// A number or date above the attribute's maximum rule, or NaN (Core Data's
+    /// `NSValidationNumberTooLargeError` and `NSValidationDateTooLateError`).
     public static let tooLarge = Self("tooLarge")
+    /// A string (in characters) or binary data (in bytes) shorter than the attribute's minimum length
+    /// (Core Data's `NSValidationStringTooShortError`).
     public static let tooShort = Self("tooShort")
+    /// A string (in characters) or binary data (in bytes) longer than the attribute's maximum length
+    /// (Core Data's `NSValidationStringTooLongError`).
     public static let tooLong = Self("tooLong")
+    /// A string the attribute's pattern rule does not match as a whole (Core Data's
+    /// `NSValidationStringPatternMatchingError`).
     public static let patternMismatch = Self("patternMismatch")
+    /// A to-many relationship holds fewer objects than its minimum count when saved (Core Data's
+    /// `NSValidationRelationshipLacksMinimumCountError`); an empty optional one passes.
     public static let tooFewObjects = Self("tooFewObjects")
+    /// A to-many relationship holds more objects than its maximum count when saved (Core Data's
+    /// `NSValidationRelationshipExceedsMaximumCountError`).
     public static let tooManyObjects = Self("tooManyObjects")
+    /// A deleted object (by a save or a batch delete) has a relationship with the deny rule that
+    /// still holds objects (Core Data's `NSValidationRelationshipDeniedDeleteError`).
     public static let deleteDenied = Self("deleteDenied")
+    /// Objects share a uniqueness constraint's values with each other or with a stored object, when
+    /// saved or batch-inserted (Core Data's `NSManagedObjectConstraintMergeError`).
     public static let uniquenessConstraint = Self("uniquenessConstraint")
+    /// An object's own validation hook threw an error other than an `ObjectValidationError`; that
+    /// error is `underlyingError`.
     public static let custom = Self("custom")
 }

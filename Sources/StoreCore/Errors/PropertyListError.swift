@@ -9,13 +9,17 @@
 /// // "object reference 9 out of range (7 objects) (at byte 42)"
 /// ```
 public struct PropertyListError: Error, CustomStringConvertible, Sendable {
+    /// The kind of a property-list error: an `ErrorCode` whose values (`.corrupt`, `.unsupported`, …)
+    /// are its static members below.
     public typealias Code = ErrorCode<PropertyListError>
+    /// The kind of problem, for matching: `error.code == .corrupt`.
     public let code: Code
     /// The byte offset in the property list where the problem was found, if it has one place.
     public let offset: Int?
     /// What went wrong, in words.
     public let message: String
 
+    /// Creates a property-list error; `description` appends the byte `offset`, when given, to `message`.
     public init(_ code: Code, offset: Int? = nil, _ message: String) {
         self.code = code
         self.offset = offset

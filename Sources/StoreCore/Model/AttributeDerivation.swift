@@ -29,7 +29,9 @@ public enum AttributeDerivation: Sendable, Hashable {
 
     /// The string functions a derivation may apply.
     public enum TextFunction: String, Sendable, Hashable {
+        /// The copied string lowercased, as Core Data's `lowercase:`.
         case lowercase = "lowercase:"
+        /// The copied string uppercased, as Core Data's `uppercase:`.
         case uppercase = "uppercase:"
         /// Case and diacritics folded, as Core Data's `canonical:`.
         case canonical = "canonical:"
@@ -37,6 +39,10 @@ public enum AttributeDerivation: Sendable, Hashable {
 
     /// The aggregates a derivation may take over a to-many relationship.
     public enum Aggregate: String, Sendable, Hashable {
+        /// The aggregates, as in Core Data's derivation expressions:
+        /// - `sum`: `@sum`, the total of the members' non-null values (0 when there are none).
+        /// - `min`: `@min`, the smallest non-null value (nil when there are none).
+        /// - `max`: `@max`, the largest non-null value (nil when there are none).
         case sum = "@sum", min = "@min", max = "@max"
     }
 

@@ -36,6 +36,9 @@ public class AttributeDescription: PropertyDescription, @unchecked Sendable {
     /// Whether the attribute is derived (has a ``derivationExpression``).
     public var isDerived: Bool { derivationExpression != nil }
 
+    /// Creates an attribute (Core Data's `NSAttributeDescription`); inside an entity, `.attribute(…)`
+    /// is the shorter way. The model checks it when built: the default value must fit the type, the
+    /// validation rules must be well-formed, and `derivationExpression` must be one a store computes.
     public init(
         name: String, type: AttributeType, isOptional: Bool = true, defaultValue: StoreValue = .null,
         isTransient: Bool = false, validationRules: [AttributeValidationRule] = [],

@@ -9,21 +9,34 @@ import Foundation
 /// .attribute("palette", .transformable(named: "PaletteTransformer"))
 /// ```
 public enum AttributeType: Sendable, Hashable {
+    /// A 16-bit signed integer (Core Data's Integer 16), held as `StoreValue.integer`.
     case integer16
+    /// A 32-bit signed integer (Core Data's Integer 32), held as `StoreValue.integer`.
     case integer32
+    /// A 64-bit signed integer (Core Data's Integer 64), held as `StoreValue.integer`.
     case integer64
+    /// A base-10 number (Core Data's Decimal), held as Foundation's `Decimal`.
     case decimal
+    /// A 64-bit floating-point number (Core Data's Double).
     case double
+    /// A 32-bit floating-point number (Core Data's Float).
     case float
+    /// Text (Core Data's String).
     case string
+    /// A Boolean (Core Data's Boolean).
     case boolean
+    /// A point in time (Core Data's Date), held as Foundation's `Date`.
     case date
+    /// Raw bytes (Core Data's Binary Data), held as Foundation's `Data`.
     case binaryData
+    /// A UUID (Core Data's UUID).
     case uuid
+    /// A URL (Core Data's URI).
     case uri
     /// A Swift value stored as data through the transformer registered under this name
     /// (see ``AttributeValueTransformers``).
     case transformable(named: String)
+    /// A managed object ID kept as a value rather than through a relationship (Core Data's ObjectID).
     case objectID
     /// Core Data's "Undefined" type: a transient attribute holding any value (Xcode writes
     /// such attributes without an `attributeType`). Only transient attributes may have it.

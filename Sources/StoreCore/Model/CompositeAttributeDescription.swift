@@ -33,6 +33,8 @@ public final class CompositeAttributeDescription: AttributeDescription, @uncheck
     /// The key paths of the composites inside this one (`location.geo`).
     let nestedCompositeKeyPaths: [String]
 
+    /// Creates a composite attribute grouping `elements` (Core Data's `NSCompositeAttributeDescription`);
+    /// inside an entity, `.composite(…)` is the shorter way.
     public init(
         name: String, elements: [AttributeDescription], isOptional: Bool = true, userInfo: [String: String] = [:],
         renamingIdentifier: String? = nil, versionHashModifier: String? = nil

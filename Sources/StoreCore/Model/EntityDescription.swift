@@ -156,12 +156,19 @@ public final class EntityDescription: @unchecked Sendable, CustomStringConvertib
 /// ```
 @resultBuilder
 public enum PropertyListBuilder {
+    /// A chain of `.attribute`, `.toOne`, `.toMany` and `.composite` calls: its properties, in order.
     public static func buildExpression(_ list: EntityProperties) -> [PropertyDescription] { list.properties }
+    /// A property description written on its own line (an `AttributeDescription`, …).
     public static func buildExpression(_ property: PropertyDescription) -> [PropertyDescription] { [property] }
+    /// The block's lines joined, in the order written.
     public static func buildBlock(_ parts: [PropertyDescription]...) -> [PropertyDescription] { parts.flatMap { $0 } }
+    /// An `if` without `else`: its properties when the condition holds, none otherwise.
     public static func buildOptional(_ part: [PropertyDescription]?) -> [PropertyDescription] { part ?? [] }
+    /// The properties of the first branch of an `if`/`else` or `switch`.
     public static func buildEither(first: [PropertyDescription]) -> [PropertyDescription] { first }
+    /// The properties of the second branch of an `if`/`else` or `switch`.
     public static func buildEither(second: [PropertyDescription]) -> [PropertyDescription] { second }
+    /// A `for` loop: every iteration's properties, in order.
     public static func buildArray(_ parts: [[PropertyDescription]]) -> [PropertyDescription] { parts.flatMap { $0 } }
 }
 
@@ -176,11 +183,18 @@ public enum PropertyListBuilder {
 /// ```
 @resultBuilder
 public enum EntityListBuilder {
+    /// One entity description.
     public static func buildExpression(_ entity: EntityDescription) -> [EntityDescription] { [entity] }
+    /// An array of entity descriptions, such as ones built elsewhere.
     public static func buildExpression(_ entities: [EntityDescription]) -> [EntityDescription] { entities }
+    /// The block's lines joined, in the order written.
     public static func buildBlock(_ parts: [EntityDescription]...) -> [EntityDescription] { parts.flatMap { $0 } }
+    /// An `if` without `else`: its entities when the condition holds, none otherwise.
     public static func buildOptional(_ part: [EntityDescription]?) -> [EntityDescription] { part ?? [] }
+    /// The entities of the first branch of an `if`/`else` or `switch`.
     public static func buildEither(first: [EntityDescription]) -> [EntityDescription] { first }
+    /// The entities of the second branch of an `if`/`else` or `switch`.
     public static func buildEither(second: [EntityDescription]) -> [EntityDescription] { second }
+    /// A `for` loop: every iteration's entities, in order.
     public static func buildArray(_ parts: [[EntityDescription]]) -> [EntityDescription] { parts.flatMap { $0 } }
 }

@@ -14,6 +14,7 @@ public struct EntityProperties {
     /// The properties, in the order written.
     public var properties: [PropertyDescription]
 
+    /// Wraps property descriptions already built (none by default), for a chain to extend.
     public init(_ properties: [PropertyDescription] = []) { self.properties = properties }
 
     // MARK: Attributes

@@ -21,6 +21,7 @@ public struct FetchedPropertyDescription: Sendable, Hashable {
     /// Free-form information for the application.
     public var userInfo: [String: String]
 
+    /// Creates a fetched property named `name` that runs `fetchRequest`.
     public init(name: String, fetchRequest: StoreFetchRequest, userInfo: [String: String] = [:]) {
         self.name = name
         self.fetchRequest = fetchRequest

@@ -57,6 +57,9 @@ public final class RelationshipDescription: PropertyDescription, @unchecked Send
     /// The inverse relationship (set when the model is built).
     public internal(set) weak var inverseRelationship: RelationshipDescription?
 
+    /// Creates a relationship (Core Data's `NSRelationshipDescription`); inside an entity, `.toOne(…)`
+    /// and `.toMany(…)` are the shorter way. Counts of 0 mean no limit. The model checks the
+    /// destination, the inverse and the counts when it is built.
     public init(
         name: String, destinationEntityName: String, inverseName: String?, isToMany: Bool = false,
         isOrdered: Bool = false, deleteRule: DeleteRule = .nullify, isOptional: Bool = true,

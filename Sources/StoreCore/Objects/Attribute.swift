@@ -87,7 +87,9 @@ extension Attribute: ManagedPropertyDeclaration {
 public struct Transformable<Value> {
     let explicitKey: String?
 
+    /// Uses the property's own name as the attribute's key.
     public init() { explicitKey = nil }
+    /// Uses `key` as the attribute's key.
     public init(_ key: String) { explicitKey = key }
 
     public static subscript<Object: ManagedObject>(

@@ -24,7 +24,9 @@
 public struct Relationship<Value: RelationshipValue> {
     let explicitKey: String?
 
+    /// Uses the property's own name as the relationship's key.
     public init() { explicitKey = nil }
+    /// Uses `key` as the relationship's key.
     public init(_ key: String) { explicitKey = key }
 
     public static subscript<Object: ManagedObject>(
@@ -97,37 +99,59 @@ extension Relationship: ManagedPropertyDeclaration {
 public protocol RelationshipValue {
     /// The class of the objects the relationship holds.
     associatedtype Destination: ManagedObject
+    /// Makes the Swift value from the relationship's objects (at most one for a to-one).
     init(relatedObjects: [ManagedObject])
+    /// The objects the value holds, to store in the relationship.
     var relatedObjects: [ManagedObject] { get }
+    /// The relationship shape this type holds; a model whose class declares it for a relationship of
+    /// another shape is refused (`classMismatch`).
     static var kind: RelationshipValueKind { get }
+    /// The class of the objects this type holds; the destination entity's class must be it or a
+    /// subclass (`classMismatch` otherwise).
     static var destinationClass: ManagedObject.Type { get }
 }
 
 /// Which relationship shapes a ``RelationshipValue`` type can hold.
 public enum RelationshipValueKind: Sendable {
+    /// The shapes:
+    /// - `toOne`: one object or none, held as `Destination?`.
+    /// - `toMany`: an unordered to-many relationship, held as `Set<Destination>`.
+    /// - `ordered`: an ordered to-many relationship, held as `[Destination]`.
     case toOne, toMany, ordered
 }
 
 extension Optional: RelationshipValue where Wrapped: ManagedObject {
     public typealias Destination = Wrapped
+    /// The first object, or `nil` when there is none.
     public init(relatedObjects: [ManagedObject]) { self = relatedObjects.first as? Wrapped }
+    /// The object, or none for `nil`.
     public var relatedObjects: [ManagedObject] { self.map { [$0] } ?? [] }
+    /// `.toOne`: an optional holds a to-one relationship.
     public static var kind: RelationshipValueKind { .toOne }
+    /// `Wrapped`, the class of the object held.
     public static var destinationClass: ManagedObject.Type { Wrapped.self }
 }
 
 extension Set: RelationshipValue where Element: ManagedObject {
     public typealias Destination = Element
+    /// The objects of class `Element`, as a set.
     public init(relatedObjects: [ManagedObject]) { self.init(relatedObjects.compactMap { $0 as? Element }) }
+    /// The set's objects, in no particular order.
     public var relatedObjects: [ManagedObject] { Array(self) }
+    /// `.toMany`: a set holds an unordered to-many relationship.
     public static var kind: RelationshipValueKind { .toMany }
+    /// `Element`, the class of the objects held.
     public static var destinationClass: ManagedObject.Type { Element.self }
 }
 
 extension Array: RelationshipValue where Element: ManagedObject {
     public typealias Destination = Element
+    /// The objects of class `Element`, in the relationship's order.
     public init(relatedObjects: [ManagedObject]) { self = relatedObjects.compactMap { $0 as? Element } }
+    /// The array's objects, in order.
     public var relatedObjects: [ManagedObject] { self }
+    /// `.ordered`: an array holds an ordered to-many relationship.
     public static var kind: RelationshipValueKind { .ordered }
+    /// `Element`, the class of the objects held.
     public static var destinationClass: ManagedObject.Type { Element.self }
 }

@@ -25,6 +25,9 @@ public struct AsynchronousFetchRequest<Result: FetchRequestResult>: Sendable {
     /// How many objects are loaded between two progress updates (and cancellation checks).
     public var batchSize = 500
 
+    /// Wraps `fetchRequest` to run asynchronously, calling `completionBlock` (if any) on the
+    /// context's queue when it ends, as Core Data's
+    /// `NSAsynchronousFetchRequest(fetchRequest:completionBlock:)`.
     public init(fetchRequest: FetchRequest<Result>, completionBlock: (@Sendable (AsynchronousFetchResult<Result>) -> Void)? = nil) {
         self.fetchRequest = fetchRequest
         self.completionBlock = completionBlock

@@ -18,6 +18,8 @@ public struct ExpressionDescription: Sendable, Hashable {
     /// The type the result is converted to (`nil`: as computed).
     public var resultType: AttributeType?
 
+    /// Creates a named expression column (Core Data's `NSExpressionDescription`); a `nil`
+    /// `resultType` keeps the value as computed.
     public init(name: String, expression: StoreExpression, resultType: AttributeType? = nil) {
         self.name = name
         self.expression = expression

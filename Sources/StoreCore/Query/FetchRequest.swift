@@ -50,6 +50,8 @@ public struct FetchRequest<Result: FetchRequestResult>: Sendable {
         storeRequest.sortDescriptors = sortDescriptors
     }
 
+    /// Any option of the underlying `StoreFetchRequest`, read and set on the request itself
+    /// (`request.fetchLimit = 20`), as on Core Data's `NSFetchRequest`.
     public subscript<Value>(dynamicMember keyPath: WritableKeyPath<StoreFetchRequest, Value>) -> Value {
         get { storeRequest[keyPath: keyPath] }
         set { storeRequest[keyPath: keyPath] = newValue }

@@ -1,8 +1,12 @@
 /// What a fetch returns, as in Core Data's `NSFetchRequestResultType`.
 public enum FetchResultType: Sendable, Hashable {
+    /// Managed objects (Core Data's `.managedObjectResultType`).
     case managedObject
+    /// Object IDs only (Core Data's `.managedObjectIDResultType`).
     case managedObjectID
+    /// One dictionary of values per result (Core Data's `.dictionaryResultType`); see `propertiesToFetch`.
     case dictionary
+    /// Only the number of results (Core Data's `.countResultType`); contexts give it through `count(for:)`.
     case count
 }
 
@@ -60,6 +64,7 @@ public struct StoreFetchRequest: Sendable, Hashable {
     /// fetch (see ``FetchRequest/init(predicate:sortBy:)``).
     package var translationFailure: String?
 
+    /// A request for every object of `entityName` (no predicate, order or limit), returning `resultType`.
     public init(entityName: String, resultType: FetchResultType = .managedObject) {
         self.entityName = entityName
         self.resultType = resultType

@@ -18,10 +18,14 @@ public struct StoreSortDescriptor: Sendable, Hashable {
         case localizedCaseInsensitive
     }
 
+    /// The key path the results are ordered by (Core Data's `NSSortDescriptor.key`).
     public var keyPath: String
+    /// Whether smaller values come first (Core Data's `ascending`).
     public var ascending: Bool
+    /// How strings are compared (Core Data's comparison selector, such as `localizedCompare:`).
     public var comparison: Comparison
 
+    /// Creates a sort descriptor; `.ascending(_:)` and `.descending(_:)` are the shorter way.
     public init(keyPath: String, ascending: Bool = true, comparison: Comparison = .default) {
         self.keyPath = keyPath
         self.ascending = ascending

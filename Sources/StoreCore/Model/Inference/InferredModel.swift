@@ -49,6 +49,8 @@ public struct InferredModel: Sendable {
         case modelCache
     }
 
+    /// Wraps an inferred model with what was learnt about it; the backends' `InferredModel(…StoreAt:)`
+    /// initializers build one.
     public init(model: ManagedObjectModel, storeType: PersistentStoreType, notes: [String], metadata: [String: String] = [:], source: Source = .storeLayout) {
         self.model = model
         self.storeType = storeType

@@ -1,17 +1,29 @@
 /// Comparison operators and string/collection tests on ``StoreTerm``, each making a ``StorePredicate``.
 extension StoreTerm {
+    /// `term == value`: compares the term with a constant (`.key("views") == 10`).
     public static func == (lhs: StoreTerm, rhs: some StoreValueConvertible) -> StorePredicate { lhs.compare(.equalTo, .constant(rhs.storeValue)) }
+    /// `term != value`: compares the term with a constant (`.key("views") != 10`).
     public static func != (lhs: StoreTerm, rhs: some StoreValueConvertible) -> StorePredicate { lhs.compare(.notEqualTo, .constant(rhs.storeValue)) }
+    /// `term < value`: compares the term with a constant (`.key("views") < 10`).
     public static func < (lhs: StoreTerm, rhs: some StoreValueConvertible) -> StorePredicate { lhs.compare(.lessThan, .constant(rhs.storeValue)) }
+    /// `term <= value`: compares the term with a constant (`.key("views") <= 10`).
     public static func <= (lhs: StoreTerm, rhs: some StoreValueConvertible) -> StorePredicate { lhs.compare(.lessThanOrEqualTo, .constant(rhs.storeValue)) }
+    /// `term > value`: compares the term with a constant (`.key("views") > 10`).
     public static func > (lhs: StoreTerm, rhs: some StoreValueConvertible) -> StorePredicate { lhs.compare(.greaterThan, .constant(rhs.storeValue)) }
+    /// `term >= value`: compares the term with a constant (`.key("views") >= 10`).
     public static func >= (lhs: StoreTerm, rhs: some StoreValueConvertible) -> StorePredicate { lhs.compare(.greaterThanOrEqualTo, .constant(rhs.storeValue)) }
 
+    /// `term == term`: compares two expressions, such as two key paths.
     public static func == (lhs: StoreTerm, rhs: StoreTerm) -> StorePredicate { lhs.compare(.equalTo, rhs.expression) }
+    /// `term != term`: compares two expressions, such as two key paths.
     public static func != (lhs: StoreTerm, rhs: StoreTerm) -> StorePredicate { lhs.compare(.notEqualTo, rhs.expression) }
+    /// `term < term`: compares two expressions, such as two key paths.
     public static func < (lhs: StoreTerm, rhs: StoreTerm) -> StorePredicate { lhs.compare(.lessThan, rhs.expression) }
+    /// `term <= term`: compares two expressions, such as two key paths.
     public static func <= (lhs: StoreTerm, rhs: StoreTerm) -> StorePredicate { lhs.compare(.lessThanOrEqualTo, rhs.expression) }
+    /// `term > term`: compares two expressions, such as two key paths.
     public static func > (lhs: StoreTerm, rhs: StoreTerm) -> StorePredicate { lhs.compare(.greaterThan, rhs.expression) }
+    /// `term >= term`: compares two expressions, such as two key paths.
     public static func >= (lhs: StoreTerm, rhs: StoreTerm) -> StorePredicate { lhs.compare(.greaterThanOrEqualTo, rhs.expression) }
 
     /// `term == NULL`.
@@ -62,13 +74,22 @@ extension StoreTerm {
 
 /// Arithmetic on terms, as Core Data's `add:to:`, `from:subtract:`, `multiply:by:`, `divide:by:`.
 extension StoreTerm {
+    /// `lhs + rhs`, Core Data's `add:to:` function.
     public static func + (lhs: StoreTerm, rhs: StoreTerm) -> StoreTerm { StoreTerm(.function("add:to:", [lhs.expression, rhs.expression])) }
+    /// `lhs - rhs`, Core Data's `from:subtract:` function.
     public static func - (lhs: StoreTerm, rhs: StoreTerm) -> StoreTerm { StoreTerm(.function("from:subtract:", [lhs.expression, rhs.expression])) }
+    /// `lhs * rhs`, Core Data's `multiply:by:` function.
     public static func * (lhs: StoreTerm, rhs: StoreTerm) -> StoreTerm { StoreTerm(.function("multiply:by:", [lhs.expression, rhs.expression])) }
+    /// `lhs / rhs`, Core Data's `divide:by:` function.
     public static func / (lhs: StoreTerm, rhs: StoreTerm) -> StoreTerm { StoreTerm(.function("divide:by:", [lhs.expression, rhs.expression])) }
+    /// `term + value`, Core Data's `add:to:` with a constant.
     public static func + (lhs: StoreTerm, rhs: some StoreValueConvertible) -> StoreTerm { lhs + .value(rhs) }
+    /// `term - value`, Core Data's `from:subtract:` with a constant.
     public static func - (lhs: StoreTerm, rhs: some StoreValueConvertible) -> StoreTerm { lhs - .value(rhs) }
+    /// `term * value`, Core Data's `multiply:by:` with a constant.
     public static func * (lhs: StoreTerm, rhs: some StoreValueConvertible) -> StoreTerm { lhs * .value(rhs) }
+    /// `term / value`, Core Data's `divide:by:` with a constant.
     public static func / (lhs: StoreTerm, rhs: some StoreValueConvertible) -> StoreTerm { lhs / .value(rhs) }
+    /// `-term`: a negated number constant, or the term multiplied by -1 (`multiply:by:`).
     public static prefix func - (operand: StoreTerm) -> StoreTerm { StoreTerm(PredicateParser.negated(operand.expression)) }
 }

@@ -14,6 +14,11 @@
 public struct StoreTerm: Sendable {
     /// How a collection on the left of a comparison is compared.
     public enum Quantifier: Sendable {
+        /// The quantifiers:
+        /// - `none`: no quantifier; the term is compared as one value.
+        /// - `any`: `ANY`, true when some element satisfies the comparison.
+        /// - `all`: `ALL`, true when every element satisfies the comparison.
+        /// - `noneOf`: `NONE`, true when no element satisfies the comparison (built as `NOT ANY`).
         case none, any, all, noneOf
     }
 
@@ -21,6 +26,7 @@ public struct StoreTerm: Sendable {
     public var expression: StoreExpression
     var quantifier: Quantifier = .none
 
+    /// A term for any expression, for what `key`, `value`, `variable` and `function` do not cover.
     public init(_ expression: StoreExpression) { self.expression = expression }
 
     /// A key path from the evaluated object (`"author.name"`, `"comments.@count"`).

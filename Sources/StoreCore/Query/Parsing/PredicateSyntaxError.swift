@@ -14,6 +14,8 @@
 /// }
 /// ```
 public struct PredicateSyntaxError: Error, CustomStringConvertible, Sendable, Hashable {
+    /// The kind of a syntax error: an `ErrorCode` whose values (`.unexpectedToken`,
+    /// `.missingArgument`, …) are its static members below.
     public typealias Code = ErrorCode<PredicateSyntaxError>
 
     /// The kind of problem.
@@ -25,6 +27,7 @@ public struct PredicateSyntaxError: Error, CustomStringConvertible, Sendable, Ha
     /// The offset of the offending text in `format`, counted in Unicode scalars from 0.
     public let offset: Int
 
+    /// Creates a syntax error in `format` at `offset` (in Unicode scalars from 0).
     public init(_ code: Code, _ message: String, format: String, offset: Int) {
         self.code = code
         self.message = message
