@@ -24,6 +24,7 @@ import StoreCore
 /// let again = try format.read(data, model: model)
 /// ```
 public struct BinaryStoreFormat: AtomicStoreFormat {
+    /// The binary format; it holds no settings.
     public init() {}
 
     public func read(_ data: Data, model: ManagedObjectModel) throws -> AtomicStoreFile {

@@ -13,7 +13,10 @@ import StoreCore
 /// catch let error as ModelFileError { print(error) }   // "…/contents, line 7: not well-formed XML: …"
 /// ```
 public struct ModelFileError: Error, CustomStringConvertible, Sendable {
+    /// The model-file error codes (`notFound`, `malformed`, `unsupportedFormat`, `tooLarge`,
+    /// `invalidModel`).
     public typealias Code = ErrorCode<ModelFileError>
+    /// What kind of problem it is.
     public let code: Code
     /// The file concerned.
     public let url: URL
@@ -24,6 +27,8 @@ public struct ModelFileError: Error, CustomStringConvertible, Sendable {
     /// The model's own error, for ``ErrorCode/invalidModel``.
     public let modelError: ModelError?
 
+    /// An error of `code` about the file at `url` (and `line`, when the problem has one), with the
+    /// model's own error for `invalidModel`.
     public init(_ code: Code, url: URL, line: Int? = nil, _ message: String, modelError: ModelError? = nil) {
         self.code = code
         self.url = url

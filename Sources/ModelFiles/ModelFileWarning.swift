@@ -19,6 +19,7 @@ public struct ModelFileWarning: Sendable, Hashable, CustomStringConvertible {
     /// What was read past, in words.
     public let message: String
 
+    /// A warning about the element at `line` of the file at `url`.
     public init(url: URL, line: Int, _ message: String) {
         self.url = url
         self.line = line

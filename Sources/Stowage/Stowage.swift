@@ -17,6 +17,8 @@ import XMLBackend
 /// let container = PersistentContainer(name: "Blog", managedObjectModel: model)   // every type available
 /// ```
 public enum BuiltInStores: BuiltInStoreRegistrar {
+    /// Registers the in-memory, SQLite, XML, binary and PostgreSQL store types, and the migrators of
+    /// the file- and server-backed ones.
     public static func registerAll() {
         MemoryStore.register()
         SQLiteStore.register()

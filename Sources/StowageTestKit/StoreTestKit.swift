@@ -45,6 +45,12 @@ public struct StoreTestKit: Sendable, CustomStringConvertible {
     public let mayRefuseQuery: @Sendable (String) -> Bool
     private let makeDescription: DescriptionFactory
 
+    /// A kit for the store named `name` (in failures), whose fresh stores `description` describes.
+    /// - Parameters:
+    ///   - isPersistent: Whether reopening a store reads back what was saved (false for in-memory
+    ///     stores).
+    ///   - mayRefuseQuery: Which query cases, by format string, the store may refuse with
+    ///     `FetchError.unsupported`.
     public init(
         _ name: String, isPersistent: Bool = true, mayRefuseQuery: @escaping @Sendable (String) -> Bool = { _ in false },
         description: @escaping DescriptionFactory
@@ -95,10 +101,15 @@ public struct StoreTestKit: Sendable, CustomStringConvertible {
 /// try stack.reopen()
 /// ```
 public final class StoreTestStack {
+    /// The kit that made the stack.
     public let kit: StoreTestKit
+    /// The model the store is loaded with.
     public let model: ManagedObjectModel
+    /// The temporary directory given to the description factory, removed with the stack.
     public let directory: TemporaryDirectory
+    /// The description the store is loaded (and reloaded) from.
     public let storeDescription: PersistentStoreDescription
+    /// The container holding the store; `reopen()` replaces it.
     public private(set) var container: PersistentContainer
 
     /// Loads `description` for `model`; `directory` is kept alive as long as the stack.

@@ -16,6 +16,7 @@ import StoreCore
 /// let file = try XMLStoreFormat().read(Data(contentsOf: url), model: model)
 /// ```
 public struct XMLStoreFormat: AtomicStoreFormat {
+    /// The XML format; it holds no settings.
     public init() {}
 
     /// Reads a whole XML store.

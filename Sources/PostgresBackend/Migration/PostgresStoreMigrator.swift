@@ -22,6 +22,7 @@ import StoreSQL
 /// try PostgresStoreMigrator().migrateStore(request)
 /// ```
 public struct PostgresStoreMigrator: PersistentStoreMigrator {
+    /// The PostgreSQL migrator; it holds no settings (the request names the store).
     public init() {}
 
     public func migrateStore(_ request: StoreMigrationRequest) throws {

@@ -19,6 +19,7 @@ import StoreCore
 ///     mapping: try .inferredMappingModel(forSourceModel: v1, destinationModel: v2)))
 /// ```
 public struct SQLiteStoreMigrator: PersistentStoreMigrator {
+    /// The SQLite migrator; it holds no settings.
     public init() {}
 
     public func migrateStore(_ request: StoreMigrationRequest) throws {

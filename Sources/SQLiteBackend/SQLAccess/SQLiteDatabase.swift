@@ -79,10 +79,14 @@ public struct SQLiteDatabase {
 /// }
 /// ```
 public struct SQLTouchedObjects: Sendable, Hashable {
+    /// Objects your SQL inserted, recorded in persistent history as inserts.
     public var inserted: [ManagedObjectID]
+    /// Objects your SQL updated, recorded in persistent history as updates.
     public var updated: [ManagedObjectID]
+    /// Objects your SQL deleted, recorded in persistent history as deletions.
     public var deleted: [ManagedObjectID]
 
+    /// The objects your SQL inserted, updated and deleted (none by default).
     public init(inserted: [ManagedObjectID] = [], updated: [ManagedObjectID] = [], deleted: [ManagedObjectID] = []) {
         self.inserted = inserted
         self.updated = updated

@@ -22,6 +22,8 @@ public struct AtomicStoreFile: Sendable, Hashable {
     /// Metadata keys Stowage does not model, kept as read so rewriting a file keeps them.
     package var preservedMetadata: [String: PropertyListValue] = [:]
 
+    /// A file with this metadata and these objects; `nextPrimaryKey` is the key the next new object
+    /// gets (when loading, the engine raises it past the highest key the file holds).
     public init(metadata: StoreMetadata, nextPrimaryKey: Int64 = 1, objects: [AtomicStoreObject] = []) {
         self.metadata = metadata
         self.nextPrimaryKey = nextPrimaryKey

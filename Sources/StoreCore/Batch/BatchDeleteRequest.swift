@@ -19,21 +19,31 @@ import Foundation
 public struct BatchDeleteRequest: Hashable, Sendable {
     /// What to delete.
     public enum Target: Hashable, Sendable {
+        /// The objects a fetch request selects (its predicate, sort order and fetch limit), like
+        /// `NSBatchDeleteRequest(fetchRequest:)`.
         case fetchRequest(StoreFetchRequest)
+        /// These objects, like `NSBatchDeleteRequest(objectIDs:)`; each is deleted in the store
+        /// that holds it.
         case objectIDs([ManagedObjectID])
     }
 
+    /// What the request deletes: a fetch request's objects or a list of IDs.
     public var target: Target
+    /// What executing the request returns — like Core Data's `NSBatchDeleteRequest.resultType`;
+    /// `.objectIDs` lists the deleted objects, cascades included. `.statusOnly` by default.
     public var resultType: BatchResultType = .statusOnly
 
+    /// Deletes the objects a fetch request selects — Core Data's `NSBatchDeleteRequest(fetchRequest:)`.
     public init<Result>(fetchRequest: FetchRequest<Result>) {
         target = .fetchRequest(fetchRequest.storeRequest)
     }
 
+    /// Deletes the objects a store-level fetch request selects.
     public init(fetchRequest: StoreFetchRequest) {
         target = .fetchRequest(fetchRequest)
     }
 
+    /// Deletes these objects — Core Data's `NSBatchDeleteRequest(objectIDs:)`.
     public init(objectIDs: [ManagedObjectID]) {
         target = .objectIDs(objectIDs)
     }

@@ -17,11 +17,19 @@ public struct BatchExecutor {
     let request: StoreBatchRequest
     private var model: ManagedObjectModel { request.model }
 
+    /// An executor that runs `request` on `store` through the store's fetch and save methods.
     public init(store: any PersistentStore, request: StoreBatchRequest) {
         self.store = store
         self.request = request
     }
 
+    /// Runs the request: fetches what it selects, works out the changes (delete rules included) and
+    /// saves them in one change set.
+    /// - Returns: The count, and the IDs of the objects inserted, updated (by the request or by
+    ///   nullify rules) and deleted.
+    /// - Throws: What the store throws; for an insert, `ObjectValidationError` for a bad row and
+    ///   `ModelError` for an unknown attribute or entity; for a delete, `ObjectValidationError` with
+    ///   `deleteDenied` when a deny rule refuses it. Nothing is saved when it throws.
     public func run() throws -> StoreBatchResult {
         switch request.operation {
         case .insert(let insert): try self.insert(insert)

@@ -31,6 +31,8 @@ import Foundation
 public struct BatchInsertRequest {
     /// Where the rows come from.
     public enum Source {
+        /// One dictionary per row, attribute values by name — as in
+        /// `NSBatchInsertRequest(entityName:objects:)`.
         case objects([[String: Any]])
         /// Called for each row; sets the row's values and returns `true` to stop (that call's row is not inserted).
         case dictionaryHandler((inout [String: Any]) -> Bool)
@@ -38,20 +40,29 @@ public struct BatchInsertRequest {
         case managedObjectHandler((ManagedObject) -> Bool)
     }
 
+    /// The name of the entity whose objects are inserted.
     public var entityName: String
+    /// Where the rows come from: an array of dictionaries or a handler called once per row.
     public var source: Source
+    /// What executing the request returns — like Core Data's `NSBatchInsertRequest.resultType`;
+    /// `.objectIDs` lists the objects inserted and those updated by an upsert. `.statusOnly` by default.
     public var resultType: BatchResultType = .statusOnly
 
+    /// Inserts one object per dictionary — Core Data's `NSBatchInsertRequest(entityName:objects:)`.
     public init(entityName: String, objects: [[String: Any]]) {
         self.entityName = entityName
         self.source = .objects(objects)
     }
 
+    /// Inserts the rows a handler fills, one dictionary per call, until it returns `true` — Core
+    /// Data's `NSBatchInsertRequest(entityName:dictionaryHandler:)`.
     public init(entityName: String, dictionaryHandler: @escaping (inout [String: Any]) -> Bool) {
         self.entityName = entityName
         self.source = .dictionaryHandler(dictionaryHandler)
     }
 
+    /// Inserts the rows a handler sets on a fresh managed object, one per call, until it returns
+    /// `true` — Core Data's `NSBatchInsertRequest(entityName:managedObjectHandler:)`.
     public init(entityName: String, managedObjectHandler: @escaping (ManagedObject) -> Bool) {
         self.entityName = entityName
         self.source = .managedObjectHandler(managedObjectHandler)

@@ -20,14 +20,21 @@ import Foundation
 /// let changed = try context.execute(request).count
 /// ```
 public struct BatchUpdateRequest: Hashable, Sendable {
+    /// The name of the entity whose objects are updated — like `NSBatchUpdateRequest.entityName`.
     public var entityName: String
+    /// Which objects to update; `nil` updates every object of the entity — like
+    /// `NSBatchUpdateRequest.predicate`.
     public var predicate: StorePredicate?
     /// Whether objects of sub-entities are updated too.
     public var includesSubentities = true
     /// The new value of each attribute, by name.
     public var propertiesToUpdate: [String: StoreExpression] = [:]
+    /// What executing the request returns — like Core Data's `NSBatchUpdateRequest.resultType`;
+    /// `.objectIDs` lists the updated objects. `.statusOnly` by default.
     public var resultType: BatchResultType = .statusOnly
 
+    /// An update of the objects of `entityName` that `predicate` selects — Core Data's
+    /// `NSBatchUpdateRequest(entityName:)` with its `predicate` and `propertiesToUpdate`.
     public init(entityName: String, predicate: StorePredicate? = nil, propertiesToUpdate: [String: StoreExpression] = [:]) {
         self.entityName = entityName
         self.predicate = predicate

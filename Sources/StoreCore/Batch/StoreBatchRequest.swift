@@ -16,14 +16,19 @@ import Foundation
 /// }
 /// ```
 public struct StoreBatchRequest {
+    /// What the batch request does: insert rows, update objects or delete objects.
     public enum Operation {
+        /// Insert checked rows (from a `BatchInsertRequest`).
         case insert(Insert)
+        /// Update the objects a `BatchUpdateRequest` selects.
         case update(BatchUpdateRequest)
+        /// Delete the objects a `BatchDeleteRequest` targets, applying delete rules.
         case delete(BatchDeleteRequest.Target)
     }
 
     /// Rows to insert, already checked against the model.
     public struct Insert {
+        /// The name of the entity the rows are inserted into.
         public var entityName: String
         /// The stored attributes every row gives a value for, in row order.
         public var attributes: [AttributeDescription]
@@ -33,6 +38,8 @@ public struct StoreBatchRequest {
         /// What a row whose uniquely constrained values are already stored does.
         public var onConflict: ConflictResolution
 
+        /// Rows for `entityName`, each giving values for `attributes` in order, read one at a time
+        /// from `nextRow`.
         public init(entityName: String, attributes: [AttributeDescription], onConflict: ConflictResolution, nextRow: @escaping () throws -> [StoreValue]?) {
             self.entityName = entityName
             self.attributes = attributes
@@ -50,6 +57,9 @@ public struct StoreBatchRequest {
         /// Keep the stored object as it is (store-trump and rollback policies).
         case keepStoredObject
 
+        /// The resolution a context's merge policy calls for: `.fail` under `error`,
+        /// `.updateStoredObject` under the object-trump and overwrite policies, `.keepStoredObject`
+        /// under store-trump and rollback.
         public init(_ policy: MergePolicy) {
             switch policy.mergeType {
             case .error: self = .fail
@@ -59,13 +69,20 @@ public struct StoreBatchRequest {
         }
     }
 
+    /// What to do: the rows to insert, the update, or the objects to delete.
     public var operation: Operation
+    /// The model the request was checked against (the coordinator's).
     public var model: ManagedObjectModel
     /// Whether the result must list the objects changed (else counts are enough).
     public var wantsObjectIDs: Bool
+    /// The executing context's name, recorded in persistent history as the transaction's `contextName`.
     public var contextName: String?
+    /// The executing context's `transactionAuthor`, recorded in persistent history as the
+    /// transaction's author.
     public var transactionAuthor: String?
 
+    /// A batch request for a store, as a context's `execute(_:)` builds it from a batch insert,
+    /// update or delete request.
     public init(_ operation: Operation, model: ManagedObjectModel, wantsObjectIDs: Bool, contextName: String? = nil, transactionAuthor: String? = nil) {
         self.operation = operation
         self.model = model
@@ -87,10 +104,15 @@ public struct StoreBatchRequest {
 public struct StoreBatchResult: Sendable, Hashable {
     /// How many objects the request itself inserted (or upserted), updated or deleted (cascades included).
     public var count = 0
+    /// The objects inserted (filled when the request wants object IDs).
     public var inserted: [ManagedObjectID] = []
+    /// The objects updated: by an update or an upsert, or by a delete's nullify rules (filled when
+    /// the request wants object IDs).
     public var updated: [ManagedObjectID] = []
+    /// The objects deleted, cascades included (filled when the request wants object IDs).
     public var deleted: [ManagedObjectID] = []
 
+    /// A result with this count and no IDs.
     public init(count: Int = 0) {
         self.count = count
     }

@@ -16,10 +16,12 @@ public final class ManagedObjectContextExecutor: SerialExecutor, @unchecked Send
     /// The context whose queue runs the actor's jobs.
     public let context: ManagedObjectContext
 
+    /// An executor that runs every job on `context`'s queue.
     public init(context: ManagedObjectContext) {
         self.context = context
     }
 
+    /// Schedules a job of the actor on the context's queue, after the jobs already there.
     public func enqueue(_ job: consuming ExecutorJob) {
         let job = UnownedJob(job)
         let executor = asUnownedSerialExecutor()

@@ -17,22 +17,32 @@ import Foundation
 public struct ContextChanges: Sendable, Hashable {
     /// Which event the changes describe.
     public enum Kind: Sendable, Hashable {
+        /// Objects were inserted, updated, deleted, refreshed or invalidated — Core Data's
+        /// `NSManagedObjectContextObjectsDidChange`.
         case objectsDidChange
+        /// A save is starting, before validation; the IDs are the objects about to be saved — Core
+        /// Data's `NSManagedObjectContextWillSave`.
         case willSave
+        /// A save succeeded; the IDs are the objects saved — Core Data's `NSManagedObjectContextDidSave`.
         case didSave
     }
 
+    /// Which event the changes describe: objects did change, will save or did save.
     public var kind: Kind
     /// The name of the context that made the changes.
     public var contextName: String?
+    /// Objects inserted — Core Data's `NSInsertedObjectIDsKey`.
     public var insertedObjectIDs: Set<ManagedObjectID> = []
+    /// Objects updated — Core Data's `NSUpdatedObjectIDsKey`.
     public var updatedObjectIDs: Set<ManagedObjectID> = []
+    /// Objects deleted — Core Data's `NSDeletedObjectIDsKey`.
     public var deletedObjectIDs: Set<ManagedObjectID> = []
     /// Objects re-read from their store (after a merge or refresh).
     public var refreshedObjectIDs: Set<ManagedObjectID> = []
     /// Objects that no longer exist for the context (deleted elsewhere).
     public var invalidatedObjectIDs: Set<ManagedObjectID> = []
 
+    /// Changes of `kind` made by the context named `contextName`, with no objects yet.
     public init(kind: Kind, contextName: String? = nil) {
         self.kind = kind
         self.contextName = contextName
@@ -66,15 +76,29 @@ extension ManagedObjectContext {
     /// let inserted = notification.userInfo?[ManagedObjectContext.NotificationKey.insertedObjects.rawValue] as? Set<ManagedObject>
     /// ```
     public enum NotificationKey: String, Sendable, CaseIterable {
+        /// The inserted objects, a `Set<ManagedObject>` — Core Data's `NSInsertedObjectsKey`.
         case insertedObjects = "inserted"
+        /// The updated objects, a `Set<ManagedObject>` — Core Data's `NSUpdatedObjectsKey`.
         case updatedObjects = "updated"
+        /// The deleted objects, a `Set<ManagedObject>` — Core Data's `NSDeletedObjectsKey`.
         case deletedObjects = "deleted"
+        /// The objects re-read from their store, a `Set<ManagedObject>` (only when there are some) —
+        /// Core Data's `NSRefreshedObjectsKey`.
         case refreshedObjects = "refreshed"
+        /// The objects that no longer exist for the context, a `Set<ManagedObject>` (only when there are
+        /// some) — Core Data's `NSInvalidatedObjectsKey`.
         case invalidatedObjects = "invalidated"
+        /// The inserted objects' IDs, a `Set<ManagedObjectID>` — Core Data's `NSInsertedObjectIDsKey`.
         case insertedObjectIDs = "inserted_objectIDs"
+        /// The updated objects' IDs, a `Set<ManagedObjectID>` — Core Data's `NSUpdatedObjectIDsKey`.
         case updatedObjectIDs = "updated_objectIDs"
+        /// The deleted objects' IDs, a `Set<ManagedObjectID>` — Core Data's `NSDeletedObjectIDsKey`.
         case deletedObjectIDs = "deleted_objectIDs"
+        /// The refreshed objects' IDs, a `Set<ManagedObjectID>` (only when there are some) — Core Data's
+        /// `NSRefreshedObjectIDsKey`.
         case refreshedObjectIDs = "refreshed_objectIDs"
+        /// The invalidated objects' IDs, a `Set<ManagedObjectID>` (only when there are some) — Core
+        /// Data's `NSInvalidatedObjectIDsKey`.
         case invalidatedObjectIDs = "invalidated_objectIDs"
         /// The ``ContextChanges`` value describing the notification.
         case changes = "stowage_changes"

@@ -32,6 +32,8 @@ public final class PersistentStoreCoordinator: @unchecked Sendable {
     }
     private let state = Mutex(State())
 
+    /// A coordinator with no stores yet, for `managedObjectModel` — Core Data's
+    /// `NSPersistentStoreCoordinator(managedObjectModel:)`.
     public init(managedObjectModel: ManagedObjectModel) {
         self.managedObjectModel = managedObjectModel
     }

@@ -49,6 +49,8 @@ public struct PersistentStoreDescription: Sendable, Hashable, CustomStringConver
     /// step (Core Data's `NSPersistentStoreStagedMigrationManagerOptionKey`); see ``StagedMigrationManager``.
     public var stagedMigrationManager: StagedMigrationManager?
 
+    /// A description of a store of `type` at `url` holding `configuration`, with automatic migration
+    /// and mapping inference on, as Core Data's `NSPersistentStoreDescription` has them.
     public init(type: PersistentStoreType, url: URL? = nil, configuration: String? = nil) {
         self.type = type
         self.url = url

@@ -30,6 +30,10 @@ extension Notification.Name {
 /// try probe() != before    // true
 /// ```
 public protocol ChangeObservableStore: PersistentStore {
+    /// A probe returning a stamp that changes whenever anyone commits to the store; the coordinator
+    /// polls it for ``Foundation/Notification/Name/persistentStoreRemoteChange``.
+    /// - Throws: `StoreError` with `invalidOption` for a store with no file for others to change (held
+    ///   in memory), or the store's error when the probe's connection cannot be opened.
     func makeChangeProbe() throws -> @Sendable () throws -> String
 }
 

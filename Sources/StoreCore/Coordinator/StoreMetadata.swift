@@ -20,6 +20,8 @@ public struct StoreMetadata: Sendable, Hashable {
     /// The application's own keys and values.
     public var userInfo: [String: StoreValue]
 
+    /// Metadata for a store of `storeType` — by default a new UUID, no version hashes and no
+    /// application keys.
     public init(
         storeUUID: String = UUID().uuidString, storeType: String, modelVersionHashes: [String: Data] = [:],
         userInfo: [String: StoreValue] = [:]

@@ -15,8 +15,11 @@ import Foundation
 public struct PersistentHistoryChange: Hashable, Sendable {
     /// What happened to the object.
     public enum ChangeType: Int, Hashable, Sendable, CaseIterable, CustomStringConvertible {
+        /// The object was inserted — Core Data's `NSPersistentHistoryChangeType.insert`.
         case insert = 0
+        /// The object was updated — Core Data's `NSPersistentHistoryChangeType.update`.
         case update = 1
+        /// The object was deleted — Core Data's `NSPersistentHistoryChangeType.delete`.
         case delete = 2
 
         public var description: String {
@@ -32,6 +35,7 @@ public struct PersistentHistoryChange: Hashable, Sendable {
     public let changeID: Int64
     /// The object inserted, updated or deleted.
     public let changedObjectID: ManagedObjectID
+    /// Whether the object was inserted, updated or deleted — Core Data's `changeType`.
     public let changeType: ChangeType
     /// For updates, the names of the properties that changed; `nil` for inserts and deletes.
     public let updatedProperties: Set<String>?
@@ -40,6 +44,7 @@ public struct PersistentHistoryChange: Hashable, Sendable {
     /// The token of the transaction the change belongs to.
     public let transactionToken: PersistentHistoryToken
 
+    /// A change as a store records it; stores build these, applications read them.
     public init(
         changeID: Int64, changedObjectID: ManagedObjectID, changeType: ChangeType, updatedProperties: Set<String>?,
         tombstone: [String: StoreValue]?, transactionToken: PersistentHistoryToken

@@ -24,8 +24,12 @@ public struct PersistentHistoryChangeRequest: Hashable, Sendable {
         case token(PersistentHistoryToken?)
     }
 
+    /// Whether the request reads history or deletes it.
     public enum Operation: Hashable, Sendable {
+        /// Read history after the bound — Core Data's `fetchHistory(after:)`.
         case fetch
+        /// Delete history before (for a token: up to and including) the bound — Core Data's
+        /// `deleteHistory(before:)`.
         case delete
     }
 
@@ -43,12 +47,18 @@ public struct PersistentHistoryChangeRequest: Hashable, Sendable {
         case transactionsAndChanges
     }
 
+    /// Whether the request fetches or deletes history.
     public var operation: Operation
+    /// Where the history fetched starts, or where the history deleted ends: a date or a token.
     public var bound: Bound
     /// Narrows a fetch to the changes or transactions this request selects.
     public var fetchRequest: PersistentHistoryFetchRequest?
+    /// What executing the request returns — like Core Data's
+    /// `NSPersistentHistoryChangeRequest.resultType`. `.transactionsAndChanges` by default.
     public var resultType: ResultType = .transactionsAndChanges
 
+    /// A request to fetch or delete history from `bound`; the `fetchHistory` and `deleteHistory`
+    /// factories make the usual ones.
     public init(operation: Operation, bound: Bound) {
         self.operation = operation
         self.bound = bound

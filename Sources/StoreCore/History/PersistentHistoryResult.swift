@@ -7,9 +7,15 @@
 /// for transaction in result.transactions ?? [] { print(transaction.token, transaction.changes?.count ?? 0) }
 /// ```
 public enum PersistentHistoryResult: Hashable, Sendable {
+    /// For `.statusOnly`: whether the request succeeded.
     case status(Bool)
+    /// For `.count`: how many transactions (or, narrowed by a change fetch request, changes) it
+    /// matched or deleted.
     case count(Int)
+    /// For `.transactionsOnly` (without their changes) and `.transactionsAndChanges`: the
+    /// transactions, in commit order.
     case transactions([PersistentHistoryTransaction])
+    /// For `.changesOnly`: the changes, in the order they were recorded.
     case changes([PersistentHistoryChange])
 
     /// The transactions, for `.transactionsOnly` and `.transactionsAndChanges`.

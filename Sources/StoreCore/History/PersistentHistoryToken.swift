@@ -18,6 +18,7 @@ public struct PersistentHistoryToken: Hashable, Comparable, Codable, Sendable, C
     /// The number of the transaction; numbers only grow.
     public let transactionNumber: Int64
 
+    /// The token of transaction `transactionNumber` in the store `storeIdentifier`; stores make these.
     public init(storeIdentifier: String, transactionNumber: Int64) {
         self.storeIdentifier = storeIdentifier
         self.transactionNumber = transactionNumber

@@ -27,6 +27,7 @@ public struct PersistentHistoryTransaction: Hashable, Sendable {
     /// transactions only).
     public let changes: [PersistentHistoryChange]?
 
+    /// A transaction as a store records it; stores build these, applications read them.
     public init(
         token: PersistentHistoryToken, timestamp: Date, author: String?, contextName: String?, processID: Int32,
         changes: [PersistentHistoryChange]?

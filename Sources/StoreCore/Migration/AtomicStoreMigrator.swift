@@ -13,8 +13,10 @@ import Foundation
 /// try AtomicStoreMigrator(format: XMLStoreFormat()).migrateStore(request)
 /// ```
 public struct AtomicStoreMigrator: PersistentStoreMigrator {
+    /// The file format the store is read and written in (XML, binary or your own).
     public let format: any AtomicStoreFormat
 
+    /// A migrator for atomic-store files in `format`.
     public init(format: any AtomicStoreFormat) {
         self.format = format
     }

@@ -26,6 +26,8 @@ import Synchronization
 /// Value expressions may call the policy: `FUNCTION($entityPolicy, "initials:", $source.name)`
 /// calls ``value(forFunction:arguments:manager:)`` with `"initials:"`.
 open class EntityMigrationPolicy {
+    /// Makes a policy; required so a migration manager can make an instance of a registered subclass
+    /// from its name.
     public required init() {}
 
     /// Called before the mapping's objects are made.

@@ -20,6 +20,7 @@ public struct MappingModel: Sendable, Hashable, CustomStringConvertible {
     /// The entity mappings, in the destination model's entity order, then the removed entities.
     public var entityMappings: [EntityMapping]
 
+    /// A mapping made of these entity mappings — like building an `NSMappingModel` by hand.
     public init(entityMappings: [EntityMapping]) {
         self.entityMappings = entityMappings
     }
@@ -75,6 +76,8 @@ public struct EntityMapping: Sendable, Hashable, CustomStringConvertible {
 
     /// The mapping's name; inferred mappings are named `<Source>To<Destination>`, as Core Data names them.
     public var name: String
+    /// What happens to the entity's objects: added, removed, copied, transformed or made by a
+    /// custom policy — Core Data's `NSEntityMapping.mappingType`.
     public var mappingType: MappingType
     /// The source entity, when objects come from one.
     public var sourceEntityName: String?
@@ -97,6 +100,8 @@ public struct EntityMapping: Sendable, Hashable, CustomStringConvertible {
     /// Free-form information.
     public var userInfo: [String: String]
 
+    /// An entity mapping, as you would fill in an `NSEntityMapping`: what happens to the objects,
+    /// between which entities, and how each destination attribute and relationship is filled.
     public init(
         name: String, mappingType: MappingType, sourceEntityName: String?, destinationEntityName: String?,
         attributeMappings: [PropertyMapping] = [], relationshipMappings: [PropertyMapping] = [],
@@ -157,6 +162,8 @@ public struct PropertyMapping: Sendable, Hashable, CustomStringConvertible {
     /// Free-form information.
     public var userInfo: [String: String]
 
+    /// The mapping of destination property `name`, filled from `valueExpression` (the default when
+    /// `nil`) — like an `NSPropertyMapping`.
     public init(name: String, valueExpression: StoreExpression?, conversion: AttributeConversion? = nil, userInfo: [String: String] = [:]) {
         self.name = name
         self.valueExpression = valueExpression
@@ -199,9 +206,12 @@ public struct PropertyMapping: Sendable, Hashable, CustomStringConvertible {
 /// AttributeConversion(from: .integer16, to: .integer64).description   // "Integer 16 → Integer 64"
 /// ```
 public struct AttributeConversion: Sendable, Hashable, CustomStringConvertible {
+    /// The attribute's type in the source model.
     public let sourceType: AttributeType
+    /// The attribute's type in the destination model.
     public let destinationType: AttributeType
 
+    /// A conversion of values from `sourceType` to `destinationType`.
     public init(from sourceType: AttributeType, to destinationType: AttributeType) {
         self.sourceType = sourceType
         self.destinationType = destinationType

@@ -13,7 +13,9 @@ import Foundation
 /// }
 /// ```
 public struct MigrationError: Error, CustomStringConvertible, Sendable {
+    /// The migration error codes (`cannotInferMapping`, `missingSourceModel`, `migrationFailed`…).
     public typealias Code = ErrorCode<MigrationError>
+    /// What kind of failure it is — like the `code` of Core Data's migration `NSError`s.
     public let code: Code
     /// The store concerned, if any.
     public let url: URL?
@@ -24,6 +26,7 @@ public struct MigrationError: Error, CustomStringConvertible, Sendable {
     /// What went wrong, in words.
     public let message: String
 
+    /// An error of `code`, naming the store, entity and property concerned when there are some.
     public init(_ code: Code, url: URL? = nil, entity: String? = nil, key: String? = nil, _ message: String) {
         self.code = code
         self.url = url

@@ -46,6 +46,8 @@ public final class MigrationManager {
     private var sourceByDestination: [ObjectIdentifier: (mapping: String, object: ManagedObject)] = [:]
     private var destinationsByMapping: [String: [ManagedObject]] = [:]
 
+    /// A manager migrating stores from `sourceModel` to `destinationModel` — Core Data's
+    /// `NSMigrationManager(sourceModel:destinationModel:)`.
     public init(sourceModel: ManagedObjectModel, destinationModel: ManagedObjectModel) {
         self.sourceModel = sourceModel
         self.destinationModel = destinationModel

@@ -50,6 +50,8 @@ public struct StoreMigrationRequest: Sendable {
     /// they can measure (SQLite: each table copied; atomic stores: read, mapped, written).
     public var progress: (@Sendable (Double) -> Void)?
 
+    /// A request to migrate the store of `type` at `url` from `sourceModel` to `destinationModel`
+    /// with `mapping`, with no progress handler.
     public init(
         url: URL, type: PersistentStoreType, options: [PersistentStoreOption: StoreValue], sourceModel: ManagedObjectModel,
         destinationModel: ManagedObjectModel, mapping: MappingModel

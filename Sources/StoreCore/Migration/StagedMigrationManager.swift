@@ -23,6 +23,8 @@ public struct LightweightMigrationStage: MigrationStage {
     /// A label for messages and debugging.
     public var label: String
 
+    /// A stage inferring each step between consecutive `modelVersions` (oldest first) — Core Data's
+    /// `NSLightweightMigrationStage(_:)`.
     public init(_ modelVersions: [ManagedObjectModel], label: String = "") {
         self.modelVersions = modelVersions
         self.label = label
@@ -66,6 +68,8 @@ public final class CustomMigrationStage: MigrationStage, @unchecked Sendable {
     /// Runs after the store is migrated, with ``StagedMigrationManager/container`` at the destination version.
     public var didMigrateHandler: (@Sendable (StagedMigrationManager, CustomMigrationStage) throws -> Void)?
 
+    /// A step from `sourceModel` to `destinationModel`; set its handlers before handing it to a
+    /// manager — Core Data's `NSCustomMigrationStage(migratingFrom:to:)`.
     public init(migratingFrom sourceModel: ManagedObjectModel, to destinationModel: ManagedObjectModel, label: String = "") {
         self.sourceModel = sourceModel
         self.destinationModel = destinationModel
@@ -97,9 +101,13 @@ public final class CustomMigrationStage: MigrationStage, @unchecked Sendable {
 /// store interrupted between steps resumes from where it is the next time it is loaded; a
 /// custom stage's `willMigrateHandler` then runs again.
 public final class StagedMigrationManager: Sendable, Hashable {
+    /// The stages, in the order the store goes through them — Core Data's
+    /// `NSStagedMigrationManager.stages`.
     public let stages: [any MigrationStage]
     private let current = Mutex<PersistentContainer?>(nil)
 
+    /// A manager walking stores through `stages` — Core Data's `NSStagedMigrationManager(_:)`. The
+    /// stages are checked when a store that needs migrating is loaded with it.
     public init(_ stages: [any MigrationStage]) {
         self.stages = stages
     }

@@ -66,6 +66,8 @@ public struct FetchedResultsSectionInfo<Result: ManagedObject> {
 /// }
 /// ```
 public protocol FetchedResultsControllerDelegate<Result>: AnyObject {
+    /// The type of object the delegate's controller fetches (the `ResultType` of Core Data's
+    /// `NSFetchedResultsController<ResultType>`).
     associatedtype Result: ManagedObject
     /// Before the first change of a batch.
     func controllerWillChangeContent(_ controller: FetchedResultsController<Result>)

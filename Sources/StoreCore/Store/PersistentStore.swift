@@ -80,6 +80,8 @@ extension PersistentStore {
         try BatchExecutor(store: self, request: request).run()
     }
 
+    /// The default: asks `snapshot(for:)` for each ID in turn, leaving out the objects the store
+    /// does not hold.
     public func snapshots(for objectIDs: [ManagedObjectID]) throws -> [StoreSnapshot] {
         try objectIDs.compactMap { try snapshot(for: $0) }
     }

@@ -8,6 +8,7 @@ public struct PersistentStoreLoadRequest: Sendable {
     /// The coordinator's model.
     public let model: ManagedObjectModel
 
+    /// A request to load the store `description` describes, holding (part of) `model`.
     public init(description: PersistentStoreDescription, model: ManagedObjectModel) {
         self.description = description
         self.model = model
@@ -76,5 +77,7 @@ public enum PersistentStoreRegistry {
 /// Implemented by the `Stowage` umbrella module to register the built-in store types; the
 /// registry finds it at run time, so StoreCore itself never imports a backend.
 public protocol BuiltInStoreRegistrar {
+    /// Registers every built-in store type with ``PersistentStoreRegistry``; called once, by the
+    /// registry itself.
     static func registerAll()
 }

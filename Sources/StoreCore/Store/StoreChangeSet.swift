@@ -18,13 +18,20 @@
 /// try store.save(changes)
 /// ```
 public struct StoreChangeSet: Sendable {
+    /// New objects, as complete snapshots with permanent IDs, in insertion order.
     public var inserted: [StoreSnapshot] = []
+    /// Changed objects, each snapshot holding only the changed properties and the version the
+    /// change was based on.
     public var updated: [StoreSnapshot] = []
+    /// Deleted objects, each with the version last read.
     public var deleted: [StoreSnapshot] = []
     /// The context's name and transaction author, for stores that record history.
     public var contextName: String?
+    /// The saving context's `transactionAuthor`, for stores that record history (Core Data's
+    /// `NSPersistentHistoryTransaction.author`).
     public var transactionAuthor: String?
 
+    /// An empty change set.
     public init() {}
 
     /// Whether the set holds no change.

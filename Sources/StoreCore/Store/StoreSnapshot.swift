@@ -24,6 +24,7 @@
 /// snapshot.setToMany([commentID], forKey: "comments")
 /// ```
 public struct StoreSnapshot: Sendable, Hashable {
+    /// The ID of the object whose state this is.
     public var objectID: ManagedObjectID
     /// Incremented by every save that changes the object (1 after insertion); used for optimistic locking.
     public var version: Int64

@@ -49,6 +49,8 @@ public final class UndoManager {
     /// Whether a ``redo()`` is running.
     public private(set) var isRedoing = false
 
+    /// An empty undo manager that groups by event and keeps every level — like Foundation's
+    /// `UndoManager()`.
     public init() {}
 
     // MARK: Registering

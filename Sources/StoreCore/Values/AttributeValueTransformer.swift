@@ -31,6 +31,7 @@ public protocol AttributeValueTransformer: Sendable {
 /// AttributeValueTransformers.register(CodableAttributeTransformer<[String]>(), named: "Tags")
 /// ```
 public struct CodableAttributeTransformer<Value: Codable & Sendable>: AttributeValueTransformer {
+    /// A transformer storing `Value`s as JSON (keys sorted).
     public init() {}
     public var valueType: Any.Type { Value.self }
 
@@ -51,6 +52,7 @@ public struct CodableAttributeTransformer<Value: Codable & Sendable>: AttributeV
 /// The error a transformer throws for a value it does not handle.
 public struct TransformerError: Error, CustomStringConvertible, Sendable {
     public let description: String
+    /// An error saying, in words, what the transformer refused.
     public init(_ description: String) { self.description = description }
 }
 

@@ -16,6 +16,7 @@ import Foundation
 /// try post.value(forKey: "tags") as? [String]   // ["swift", "linux"]
 /// ```
 public struct KeyedArchiveTransformer: AttributeValueTransformer {
+    /// The keyed-archive transformer; it holds no settings.
     public init() {}
     /// Any of the value types a keyed archive holds.
     public var valueType: Any.Type { Any.self }

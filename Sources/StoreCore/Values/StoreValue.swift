@@ -14,17 +14,29 @@ import Foundation
 /// let when = StoreValue(Date())            // .date(...)
 /// ```
 public enum StoreValue: Sendable, Hashable {
+    /// No value: an attribute that is `nil`, or an empty to-one relationship.
     case null
+    /// A whole number: the value of an Integer 16, 32 or 64 attribute.
     case integer(Int64)
+    /// A Double attribute's value.
     case double(Double)
+    /// A Float attribute's value.
     case float(Float)
+    /// A Decimal attribute's value.
     case decimal(Decimal)
+    /// A String attribute's value.
     case string(String)
+    /// A Boolean attribute's value.
     case boolean(Bool)
+    /// A Date attribute's value.
     case date(Date)
+    /// A Binary Data attribute's value, or a transformable attribute's encoded value.
     case data(Data)
+    /// A UUID attribute's value.
     case uuid(UUID)
+    /// A URI attribute's value.
     case uri(URL)
+    /// An object ID: a to-one relationship's destination, or an Object ID attribute's value.
     case objectID(ManagedObjectID)
 
     /// Wraps a Swift value; `nil` becomes ``null``.

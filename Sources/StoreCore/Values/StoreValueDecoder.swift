@@ -14,6 +14,7 @@ import Foundation
 /// let summaries = try StoreValueDecoder().decode([PostSummary].self, from: rows)
 /// ```
 public struct StoreValueDecoder: Sendable {
+    /// A decoder; it holds no settings.
     public init() {}
 
     /// One row as a `T`.

@@ -17,19 +17,34 @@ import StoreCore
 /// }
 /// ```
 public final class Post: ManagedObject {
+    /// The title: required, 1 to 80 characters (a length rule); `validateForInsert()` refuses
+    /// "forbidden" with `BlogRuleError.forbiddenTitle`.
     @Attribute public var title: String
+    /// An optional date, set to 2001-01-01 by `awakeFromInsert()`; the entity's `byTime` fetch
+    /// index orders by it, newest first.
     @Attribute public var timestamp: Date?
+    /// The view count: required, 0 by default, within 0…1,000,000 (a range rule).
     @Attribute public var views: Int64
+    /// Optional binary data.
     @Attribute public var image: Data?
+    /// The post's comments: a to-many with the cascade delete rule (inverse `Comment.post`).
     @Relationship public var comments: Set<Comment>
+    /// The post's tags: the many-to-many side of `Tag.posts`.
     @Relationship public var tags: Set<Tag>
+    /// The post's gallery: an ordered to-many with the cascade delete rule (inverse `Photo.post`).
     @Relationship public var photos: [Photo]
+    /// The post's author: a to-one whose inverse, `Author.posts`, has the deny delete rule.
     @Relationship public var author: Author?
 
+    /// How many times `awakeFromInsert()` ran on this instance (a lifecycle-hook counter).
     public var awakeFromInsertCalls = 0
+    /// How many times `awakeFromFetch()` ran on this instance.
     public var awakeFromFetchCalls = 0
+    /// How many times `willSave()` ran on this instance.
     public var willSaveCalls = 0
+    /// How many times `didSave()` ran on this instance.
     public var didSaveCalls = 0
+    /// How many times `prepareForDeletion()` ran on this instance.
     public var prepareForDeletionCalls = 0
 
     public override func awakeFromInsert() {
@@ -54,8 +69,11 @@ public enum BlogRuleError: Error { case forbiddenTitle, uppercaseTag }
 ///
 /// For example: `let comment = try Comment(context: context); comment.post = post`.
 public final class Comment: ManagedObject {
+    /// Who wrote it: required, "anonymous" by default, lowercase letters only (the pattern `[a-z]+`).
     @Attribute public var author: String
+    /// The comment's text: required, empty by default.
     @Attribute public var text: String
+    /// The post the comment belongs to (inverse of the cascading `Post.comments`).
     @Relationship public var post: Post?
 }
 
@@ -63,7 +81,10 @@ public final class Comment: ManagedObject {
 ///
 /// For example: `post.tags = [swift, linux]`.
 public final class Tag: ManagedObject {
+    /// The tag's name: required, unique among tags (a uniqueness constraint) and lowercase
+    /// (`validateValue(_:forKey:)` throws `BlogRuleError.uppercaseTag` otherwise).
     @Attribute public var name: String
+    /// The posts carrying the tag: the many-to-many side of `Post.tags`.
     @Relationship public var posts: Set<Post>
 
     /// Tags are lowercase (a per-property validation hook).
@@ -76,7 +97,9 @@ public final class Tag: ManagedObject {
 ///
 /// For example: `post.photos = [first, second]` keeps that order.
 public final class Photo: ManagedObject {
+    /// An optional caption.
     @Attribute public var caption: String?
+    /// The post whose ordered gallery holds the photo (inverse of `Post.photos`).
     @Relationship public var post: Post?
 }
 
@@ -84,8 +107,13 @@ public final class Photo: ManagedObject {
 ///
 /// For example: `post.author = ada` (and `ada.posts` holds the post).
 public final class Author: ManagedObject {
+    /// The author's name: required, empty by default.
     @Attribute public var name: String
+    /// An optional address, stored under the attribute name `email` (a property whose Swift name
+    /// differs from the model's).
     @Attribute("email") public var emailAddress: String?
+    /// The author's posts: a to-many with the deny delete rule, so an author with posts cannot be
+    /// deleted (inverse `Post.author`).
     @Relationship public var posts: Set<Post>
 }
 

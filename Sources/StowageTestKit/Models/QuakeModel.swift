@@ -10,6 +10,9 @@ import StoreCore
 /// let stack = try BackendStack(.sqlite, model: QuakeModel.make(), options: [.persistentHistoryTracking: true])
 /// ```
 public enum QuakeModel {
+    /// A fresh model instance: `Quake` (unique `code`, kept with `depth` in history tombstones;
+    /// `magnitude` within 0…10), `Region` (cascading to its quakes) and `Report` (denying the
+    /// deletion of its quake).
     public static func make() throws -> ManagedObjectModel {
         try ManagedObjectModel {
             EntityDescription("Quake", uniquenessConstraints: [["code"]]) {

@@ -12,6 +12,7 @@ import StoreCore
 /// for testCase in QueryCases.all { print(testCase.format) }   // "magnitude > 5", …
 /// ```
 public struct QueryCase: Sendable, CustomStringConvertible {
+    /// What the case must give: the fixture quakes it matches, or the error it must raise.
     public enum Expected: Sendable {
         /// The names of the quakes (of ``QueryFixture/quakeNames``) the predicate is true for.
         case matches(Set<String>)
@@ -21,10 +22,15 @@ public struct QueryCase: Sendable, CustomStringConvertible {
         case evaluationError(FetchError.Code)
     }
 
+    /// The predicate format string, as given to `StorePredicate(format:)`.
     public let format: String
+    /// The arguments for the format string's `%@`-style placeholders, in order.
     public let arguments: [QueryArgument]
+    /// Values for the format string's `$variables`, substituted after parsing.
     public let variables: [String: QueryArgument]
+    /// The quakes the predicate must match, or the parse or evaluation error it must raise.
     public let expected: Expected
+    /// The line of the kit's case tables the row is written on; failures are reported there.
     public let line: UInt
 
     init(_ format: String, _ arguments: [QueryArgument], variables: [String: QueryArgument], _ matches: String, line: UInt) {
@@ -59,17 +65,25 @@ public struct QueryCase: Sendable, CustomStringConvertible {
 ///
 /// For example: `.object("q1")` becomes the object ID of quake q1 when the case runs.
 public enum QueryArgument: Sendable {
+    /// An integer argument.
     case int(Int)
+    /// A floating-point argument.
     case double(Double)
+    /// A string argument.
     case string(String)
+    /// A Boolean argument.
     case bool(Bool)
+    /// A nil argument (a null value).
     case null
     /// A date given as seconds after 2001-01-01.
     case date(Double)
+    /// An array argument, for `IN`, `BETWEEN` and index operators such as `%@[FIRST]`.
     case list([QueryArgument])
     /// The object ID of a fixture object (`"q1"`, `"p4"`, `"ca"`).
     case object(String)
 
+    /// The argument as the value handed to the format string (`Date`s for dates, the fixture's
+    /// object IDs for objects, arrays for lists, `nil` for `.null`).
     public func value(in fixture: QueryFixture) -> Any {
         switch self {
         case .int(let v): v
@@ -83,6 +97,8 @@ public enum QueryArgument: Sendable {
         }
     }
 
+    /// The argument as a variable's value for `substituting(variables:)`; a list has no store value
+    /// here and becomes null.
     public func storeValue(in fixture: QueryFixture) -> any StoreValueConvertible {
         switch self {
         case .int(let v): v

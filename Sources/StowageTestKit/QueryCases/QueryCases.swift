@@ -8,6 +8,8 @@ import StoreCore
 ///
 /// For example: `try QueryCaseSuite.run(on: store)` runs ``all`` against a store.
 public enum QueryCases {
+    /// Every row of the table — values, graph traversal, functions, bitwise operators, indexes,
+    /// selectors and errors — which every store must answer alike.
     public static var all: [QueryCase] {
         [values0, values1, values2, values3, graph0, graph1, graph2, functions0, functions1, functions2, bitwise0, index0, index1, selectors0, selectors1, errors0, errors1, errors2]
             .flatMap { $0 }

@@ -25,12 +25,19 @@ import StoreCore
 /// fixture.ids["q1"]                                    // quake q1's object ID
 /// ```
 public struct QueryFixture: Sendable {
+    /// The fixture's model (``makeModel()``): `Quake`, `Report` and `Region`.
     public let model: ManagedObjectModel
+    /// The fixture's thirteen objects as snapshots (version 1, to-many relationships included), by ID.
     public let snapshots: [ManagedObjectID: StoreSnapshot]
+    /// Each object's ID by its fixture name: quakes `q1`…`q5`, reports `p1`…`p6`, regions `ca` and
+    /// `ak`.
     public let ids: [String: ManagedObjectID]
 
+    /// The fixture names of the five quakes, in key order.
     public static let quakeNames = ["q1", "q2", "q3", "q4", "q5"]
 
+    /// A fresh instance of the fixture's model: `Quake` (attributes, a to-one `region`, a to-many
+    /// `reports`), `Report` and `Region` (with an ordered to-many `highlights`).
     public static func makeModel() throws -> ManagedObjectModel {
         try ManagedObjectModel {
             EntityDescription("Quake") {

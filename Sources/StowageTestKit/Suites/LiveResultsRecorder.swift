@@ -18,6 +18,7 @@ public final class LiveResultsRecorder<Element: Sendable>: Sendable {
     private let taken = Mutex(0)
     private let task: Mutex<Task<Void, Never>?> = Mutex(nil)
 
+    /// Starts reading `sequence` on a task of its own, keeping every element for `next(timeout:)`.
     public init<Sequence: AsyncSequence & Sendable>(_ sequence: Sequence) where Sequence.Element == Element {
         let started = Task { [weak self] in
             do {
