@@ -12,7 +12,7 @@ import StoreCore
 /// do { _ = try ManagedObjectModel(contentsOf: url) }
 /// catch let error as ModelFileError { print(error) }   // "…/contents, line 7: not well-formed XML: …"
 /// ```
-public struct ModelFileError: Error, CustomStringConvertible, Sendable {
+public struct ModelFileError: CodedError, CustomStringConvertible, Sendable {
     /// The model-file error codes (`notFound`, `malformed`, `unsupportedFormat`, `tooLarge`,
     /// `invalidModel`).
     public typealias Code = ErrorCode<ModelFileError>

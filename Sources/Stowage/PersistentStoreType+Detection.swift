@@ -20,7 +20,7 @@ extension PersistentStoreType {
             defer { try? handle.close() }
             prefix = try handle.read(upToCount: 512) ?? Data()
         } catch {
-            throw StoreError(.io, url: url, "the file cannot be read: \(error.localizedDescription)")
+            throw StoreError(.io, url: url, "the file cannot be read: \(error.localizedDescription)", underlying: error)
         }
         if prefix.starts(with: Data("SQLite format 3\0".utf8)) {
             self = .sqlite

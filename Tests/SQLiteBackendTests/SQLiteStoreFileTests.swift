@@ -92,6 +92,9 @@ final class SQLiteStoreFileTests: XCTestCase {
         XCTAssertThrowsError(try TestStack.sqliteContainer(at: copy)) { error in
             let code = (error as? StoreError)?.code
             XCTAssertTrue(code == .corrupt || code == .io, "\(error)")
+            let cause = (error as? StoreError)?.underlyingError as? SQLiteError
+            XCTAssertNotNil(cause, "SQLite's own error is kept: \(error)")
+            XCTAssertTrue(cause?.resultCode == 26 || cause?.resultCode == 11, "SQLITE_NOTADB or SQLITE_CORRUPT: \(String(describing: cause))")
         }
         XCTAssertEqual(try Data(contentsOf: copy), bytes, "the damaged file is left as it was")
     }

@@ -1,14 +1,28 @@
 import PostgresNIO
 
-/// A failure the server or the connection reported, with the SQL that caused it; the store turns
-/// it into a ``StoreCore/StoreError`` (or a validation or conflict error) at its edge.
-struct PostgresError: Error, CustomStringConvertible {
+/// A failure the server or the connection reported, with the SQL that caused it. The store turns
+/// it into a `StoreError` (or a validation or conflict error) at its edge and keeps it there as
+/// `underlyingError`.
+///
+/// For example:
+///
+/// ```swift
+/// catch let error as StoreError {
+///     if let server = error.underlyingError as? PostgresError, server.sqlState == "53100" {
+///         print("the server's disk is full")
+///     }
+/// }
+/// ```
+public struct PostgresError: Error, CustomStringConvertible, Sendable {
     /// The SQLSTATE code (`23505` unique violation, `40001` serialization failure…), when the
     /// server answered.
-    let sqlState: String?
-    let message: String
-    let sql: String
-    let isConnectionLost: Bool
+    public let sqlState: String?
+    /// The server's message and detail, or what the connection reported.
+    public let message: String
+    /// The statement that failed (empty when the failure was not a statement's).
+    public let sql: String
+    /// Whether the connection to the server was lost (rather than a statement refused).
+    public let isConnectionLost: Bool
 
     init(_ error: PSQLError, sql: String) {
         sqlState = error.serverInfo?[.sqlState]
@@ -30,7 +44,7 @@ struct PostgresError: Error, CustomStringConvertible {
     /// A serialization failure or deadlock: the transaction may succeed when run again.
     var isRetryable: Bool { sqlState == "40001" || sqlState == "40P01" }
 
-    var description: String {
+    public var description: String {
         let state = sqlState.map { " [\($0)]" } ?? ""
         return sql.isEmpty ? "\(message)\(state)" : "\(message)\(state) in: \(sql.prefix(300))"
     }

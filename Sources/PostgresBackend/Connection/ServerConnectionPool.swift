@@ -118,7 +118,7 @@ final class ServerConnectionPool: @unchecked Sendable {
             try session.run("SET search_path TO \(options.schema)")
         } catch {
             session.close()
-            throw StoreError(.io, "cannot use schema \(options.schema) on PostgreSQL at \(options.location): \(error)")
+            throw StoreError(.io, "cannot use schema \(options.schema) on PostgreSQL at \(options.location): \(error)", underlying: error)
         }
         return session
     }

@@ -174,8 +174,8 @@ public final class PostgresStore: PersistentStore {
             return FetchError(.invalidRegularExpression, "the regular expression is not valid for PostgreSQL: \(failure.message)")
         }
         if failure.isRetryable {
-            return StoreError(.io, url: url, "the server gave up the transaction because of a concurrent one; nothing was saved; try again (\(failure))")
+            return StoreError(.io, url: url, "the server gave up the transaction because of a concurrent one; nothing was saved; try again (\(failure))", underlying: failure)
         }
-        return StoreError(.io, url: url, "PostgreSQL: \(failure)")
+        return StoreError(.io, url: url, "PostgreSQL: \(failure)", underlying: failure)
     }
 }

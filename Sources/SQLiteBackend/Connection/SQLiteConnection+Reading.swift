@@ -17,12 +17,12 @@ extension SQLiteConnection {
             connection = try SQLiteConnection(path: url.path, mode: .readOnly, log: .disabled)
             connection.setBusyTimeout(5)
         } catch {
-            throw StoreError(.io, url: url, "cannot open the SQLite database: \(error)")
+            throw StoreError(.io, url: url, "cannot open the SQLite database: \(error)", underlying: error)
         }
         do {
             return try body(connection)
         } catch let error as SQLiteError {
-            throw StoreError(error.isCorruption ? .corrupt : .io, url: url, "cannot read the SQLite database: \(error)")
+            throw StoreError(error.isCorruption ? .corrupt : .io, url: url, "cannot read the SQLite database: \(error)", underlying: error)
         }
     }
 }

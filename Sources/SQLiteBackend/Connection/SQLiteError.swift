@@ -2,22 +2,28 @@ internal import CSQLite
 
 /// A failed SQLite call: the result code, SQLite's message and the statement concerned.
 ///
-/// The store turns these into ``StoreCore/StoreError`` (or a constraint or merge-conflict error)
-/// at its boundary, so users see one error type per concern; the SQLite details stay in the
-/// message.
+/// The store turns these into a `StoreError` (or a constraint or merge-conflict error) at its
+/// boundary, so users catch one error type per concern; the SQLite failure itself stays
+/// available as the store error's `underlyingError`.
 ///
 /// For example:
 ///
 /// ```swift
-/// catch let error as SQLiteError where error.isUniqueViolation { … }
+/// catch let error as StoreError {
+///     if let sqlite = error.underlyingError as? SQLiteError, sqlite.resultCode == 13 {
+///         print("the disk is full")   // SQLITE_FULL
+///     }
+/// }
 /// ```
-struct SQLiteError: Error, CustomStringConvertible {
-    /// The primary result code (`SQLITE_BUSY`, `SQLITE_CONSTRAINT`, …).
-    let resultCode: Int32
-    /// The extended result code (`SQLITE_CONSTRAINT_UNIQUE`, …).
-    let extendedCode: Int32
-    let message: String
-    let sql: String?
+public struct SQLiteError: Error, CustomStringConvertible, Sendable {
+    /// The primary result code (`SQLITE_BUSY` = 5, `SQLITE_CONSTRAINT` = 19, …; sqlite.org/rescode.html).
+    public let resultCode: Int32
+    /// The extended result code (`SQLITE_CONSTRAINT_UNIQUE` = 2067, …).
+    public let extendedCode: Int32
+    /// SQLite's own message (`sqlite3_errmsg`).
+    public let message: String
+    /// The statement that failed, when there was one.
+    public let sql: String?
 
     init(code: Int32, connection: OpaquePointer?, sql: String? = nil) {
         resultCode = code & 0xFF
@@ -42,7 +48,7 @@ struct SQLiteError: Error, CustomStringConvertible {
     var isCorruption: Bool { resultCode == SQLITE_NOTADB || resultCode == SQLITE_CORRUPT }
     var isBusy: Bool { resultCode == SQLITE_BUSY || resultCode == SQLITE_LOCKED }
 
-    var description: String {
+    public var description: String {
         "SQLite error \(extendedCode): \(message)" + (sql.map { " — in `\($0)`" } ?? "")
     }
 }

@@ -40,7 +40,7 @@ package enum SQLiteModelCache {
             }
             return content
         } catch let error as SQLiteError {
-            throw StoreError(error.isCorruption ? .corrupt : .io, url: url, "cannot read the model cache (Z_MODELCACHE): \(error)")
+            throw StoreError(error.isCorruption ? .corrupt : .io, url: url, "cannot read the model cache (Z_MODELCACHE): \(error)", underlying: error)
         }
     }
 }

@@ -44,7 +44,7 @@ struct ExternalBinaryStorage: Sendable {
             try handle.close()
         } catch {
             try? FileManager.default.removeItem(at: file)
-            throw StoreError(.io, url: file, "cannot write an externally stored value: \(error.localizedDescription)")
+            throw StoreError(.io, url: file, "cannot write an externally stored value: \(error.localizedDescription)", underlying: error)
         }
         written.append(file)
         return Data([Self.externalMarker]) + Data(name.utf8)
@@ -69,7 +69,7 @@ struct ExternalBinaryStorage: Sendable {
             do {
                 return try Data(contentsOf: file)
             } catch {
-                throw StoreError(.io, url: file, "the file of an externally stored value cannot be read: \(error.localizedDescription)")
+                throw StoreError(.io, url: file, "the file of an externally stored value cannot be read: \(error.localizedDescription)", underlying: error)
             }
         default:
             // Written without a marker (by another program): the bytes as they are.

@@ -16,7 +16,7 @@ enum SQLiteMetadataReader {
         do {
             handle = try FileHandle(forReadingFrom: url)
         } catch {
-            throw StoreError(.io, url: url, "the store file cannot be read: \(error.localizedDescription)")
+            throw StoreError(.io, url: url, "the store file cannot be read: \(error.localizedDescription)", underlying: error)
         }
         let header = (try? handle.read(upToCount: 16)) ?? Data()
         try? handle.close()

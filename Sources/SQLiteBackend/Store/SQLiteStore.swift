@@ -76,7 +76,7 @@ public final class SQLiteStore: PersistentStore {
             }
             hasHistoryTables = try pool.read { try HistoryTables.exist(on: $0) }
         } catch let error as SQLiteError {
-            throw StoreError(error.isCorruption ? .corrupt : .io, url: url, "cannot open the SQLite store: \(error)")
+            throw StoreError(error.isCorruption ? .corrupt : .io, url: url, "cannot open the SQLite store: \(error)", underlying: error)
         }
         compiler = SQLCompiler(schema: schema, model: model)
         rows = RowReader(schema: schema, model: model, storeIdentifier: identifier)
@@ -125,9 +125,9 @@ public final class SQLiteStore: PersistentStore {
             return try body()
         } catch let error as SQLiteError {
             if error.isBusy {
-                throw StoreError(.io, url: url, "the database is locked by another connection; gave up after the busy timeout (\(error))")
+                throw StoreError(.io, url: url, "the database is locked by another connection; gave up after the busy timeout (\(error))", underlying: error)
             }
-            throw StoreError(error.isCorruption ? .corrupt : .io, url: url, error.description)
+            throw StoreError(error.isCorruption ? .corrupt : .io, url: url, error.description, underlying: error)
         }
     }
 

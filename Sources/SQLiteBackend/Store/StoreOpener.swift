@@ -152,7 +152,7 @@ struct StoreOpener {
         do {
             return try StoreMetadataCoder.decode(plist ?? Data(), storeUUID: uuid)
         } catch {
-            throw StoreError(.corrupt, url: url, "the store's metadata cannot be read: \(error)")
+            throw StoreError(.corrupt, url: url, "the store's metadata cannot be read: \(error)", underlying: error)
         }
     }
 

@@ -56,7 +56,7 @@ public final class AtomicStore: PersistentStore {
             do {
                 data = try Data(contentsOf: url, options: .mappedIfSafe)
             } catch {
-                throw StoreError(.io, url: url, "the store file cannot be read: \(error.localizedDescription)")
+                throw StoreError(.io, url: url, "the store file cannot be read: \(error.localizedDescription)", underlying: error)
             }
             do {
                 return try format.readMetadata(data)

@@ -46,7 +46,7 @@ package enum DurableFile {
         do {
             return try Data(contentsOf: url)
         } catch {
-            throw StoreError(.io, url: url, "the store file cannot be read: \(error.localizedDescription)")
+            throw StoreError(.io, url: url, "the store file cannot be read: \(error.localizedDescription)", underlying: error)
         }
     }
 

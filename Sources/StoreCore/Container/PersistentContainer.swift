@@ -86,7 +86,7 @@ open class PersistentContainer: @unchecked Sendable {
         do {
             try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         } catch {
-            throw StoreError(.io, url: directory, "cannot create the store's directory: \(error.localizedDescription)")
+            throw StoreError(.io, url: directory, "cannot create the store's directory: \(error.localizedDescription)", underlying: error)
         }
     }
 

@@ -13,7 +13,7 @@ extension ManagedObjectContext {
             object.state.faultFailure = error
             return
         } catch {
-            object.state.faultFailure = StoreError(.io, objectID: id, "the object's values could not be loaded: \(error)")
+            object.state.faultFailure = StoreError(.io, objectID: id, "the object's values could not be loaded: \(error)", underlying: error)
             return
         }
         guard let snapshot else {

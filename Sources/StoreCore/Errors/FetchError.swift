@@ -6,7 +6,7 @@
 /// ```swift
 /// catch let error as FetchError where error.code == .invalidKeyPath { print(error) }
 /// ```
-public struct FetchError: Error, CustomStringConvertible, Sendable {
+public struct FetchError: CodedError, CustomStringConvertible, Sendable {
     /// The kind of a fetch error: an `ErrorCode` whose values (`.invalidKeyPath`, `.unsupported`, …)
     /// are its static members below.
     public typealias Code = ErrorCode<FetchError>

@@ -9,7 +9,7 @@
 /// do { _ = try ManagedObjectModel { … } }
 /// catch let error as ModelError { print(error) }   // "Post.comments: inverse 'post' not found on Comment"
 /// ```
-public struct ModelError: Error, CustomStringConvertible, Sendable {
+public struct ModelError: CodedError, CustomStringConvertible, Sendable {
     /// The kind of a model error: an `ErrorCode` whose values (`.missingInverse`, `.unknownEntity`, …)
     /// are its static members below.
     public typealias Code = ErrorCode<ModelError>

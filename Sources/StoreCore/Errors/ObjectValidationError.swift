@@ -14,7 +14,7 @@
 ///     for failure in error.allErrors { print(failure.entity, failure.key ?? "", failure.message) }
 /// }
 /// ```
-public struct ObjectValidationError: Error, CustomStringConvertible, @unchecked Sendable {
+public struct ObjectValidationError: CodedError, CustomStringConvertible, @unchecked Sendable {
     // @unchecked: `underlyingError` is set once at creation and never mutated; the errors users
     // throw from validation hooks are treated as immutable values.
     /// The kind of a validation failure: an `ErrorCode` whose values (`.missingValue`, `.tooLong`, …)

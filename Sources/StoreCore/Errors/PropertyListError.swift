@@ -8,7 +8,7 @@
 /// catch let error as PropertyListError where error.code == .corrupt { print(error) }
 /// // "object reference 9 out of range (7 objects) (at byte 42)"
 /// ```
-public struct PropertyListError: Error, CustomStringConvertible, Sendable {
+public struct PropertyListError: CodedError, CustomStringConvertible, Sendable {
     /// The kind of a property-list error: an `ErrorCode` whose values (`.corrupt`, `.unsupported`, …)
     /// are its static members below.
     public typealias Code = ErrorCode<PropertyListError>

@@ -5,11 +5,26 @@ import Foundation
 ///
 /// For example:
 ///
+/// Like Core Data's `NSPersistentStore…Error` codes in `NSCocoaErrorDomain`, each error carries
+/// a ``code`` a program can act on; when a lower layer failed (SQLite, PostgreSQL, the file
+/// system), ``underlyingError`` keeps that failure as it was thrown (Core Data's
+/// `NSUnderlyingErrorKey`). docs/errors.md lists every code.
+///
+/// For example:
+///
 /// ```swift
-/// catch let error as StoreError where error.code == .unknownStoreType { print(error) }
+/// do {
+///     try context.save()
+/// } catch StoreError.Code.readOnly {
+///     print("this store was opened read-only")
+/// } catch let error as StoreError where error.code == .io {
+///     print(error, error.underlyingError.map { "\($0)" } ?? "")
+/// }
 /// ```
-public struct StoreError: Error, CustomStringConvertible, Sendable {
+public struct StoreError: CodedError, CustomStringConvertible, Sendable {
+    /// The codes of store errors: ``ErrorCode/unknownStoreType``, ``ErrorCode/io``, … (docs/errors.md).
     public typealias Code = ErrorCode<StoreError>
+    /// What kind of problem this is; match it with `==` or in `catch StoreError.Code.readOnly`.
     public let code: Code
     /// The store's location, if it has one.
     public let url: URL?
@@ -17,12 +32,18 @@ public struct StoreError: Error, CustomStringConvertible, Sendable {
     public let objectID: ManagedObjectID?
     /// What went wrong, in words.
     public let message: String
+    /// The failure of a lower layer that caused this one, as it was thrown: a `SQLiteError`
+    /// (its result code, SQLite's message and the statement), a PostgreSQL error, or a Foundation
+    /// file error. `nil` when Stowage itself found the problem.
+    public let underlyingError: (any Error)?
 
-    public init(_ code: Code, url: URL? = nil, objectID: ManagedObjectID? = nil, _ message: String) {
+    /// An error with the given code and message; `underlying` keeps the cause, when there is one.
+    public init(_ code: Code, url: URL? = nil, objectID: ManagedObjectID? = nil, _ message: String, underlying: (any Error)? = nil) {
         self.code = code
         self.url = url
         self.objectID = objectID
         self.message = message
+        self.underlyingError = underlying
     }
 
     public var description: String {
@@ -34,16 +55,31 @@ public struct StoreError: Error, CustomStringConvertible, Sendable {
 }
 
 extension ErrorCode where Domain == StoreError {
+    /// No store type is registered under the description's type name.
     public static let unknownStoreType = Self("unknownStoreType")
+    /// The coordinator has no store loaded (or none that can hold the object or answer the request).
     public static let noStores = Self("noStores")
+    /// A store with this description's URL is already loaded in the coordinator.
     public static let storeAlreadyLoaded = Self("storeAlreadyLoaded")
+    /// The store was opened read-only (or for inspection) and was asked to change.
     public static let readOnly = Self("readOnly")
+    /// The store holds no object with this ID (deleted elsewhere, or never saved).
     public static let objectNotFound = Self("objectNotFound")
+    /// The object ID belongs to another store or coordinator, or an object was related across stores.
     public static let wrongStore = Self("wrongStore")
+    /// The store was written with a model whose version hashes differ from the model given
+    /// (Core Data's `NSPersistentStoreIncompatibleVersionHashError`); migrate it first.
     public static let incompatibleModel = Self("incompatibleModel")
+    /// A store option or description field has a value the store cannot use, or a value cannot
+    /// be written in the store's format.
     public static let invalidOption = Self("invalidOption")
+    /// The file system, the database engine or the server failed; ``StoreError/underlyingError``
+    /// holds its error. A busy SQLite database after the busy timeout is reported this way too.
     public static let io = Self("io")
+    /// The store's file is damaged or not a database (SQLite's `SQLITE_CORRUPT`/`SQLITE_NOTADB`,
+    /// or an atomic store's content that does not decode).
     public static let corrupt = Self("corrupt")
+    /// The store type cannot run this request (a batch request on an atomic store, for example).
     public static let unsupportedRequest = Self("unsupportedRequest")
     /// A query generation could not be pinned (the store cannot pin one, or holds as many as it
     /// allows), or a pinned one outlived the store's limit and was released.

@@ -12,7 +12,7 @@ import Foundation
 ///     print(error)   // "Note.body: Binary becomes Date, which lightweight migration does not convert"
 /// }
 /// ```
-public struct MigrationError: Error, CustomStringConvertible, Sendable {
+public struct MigrationError: CodedError, CustomStringConvertible, Sendable {
     /// The migration error codes (`cannotInferMapping`, `missingSourceModel`, `migrationFailed`…).
     public typealias Code = ErrorCode<MigrationError>
     /// What kind of failure it is — like the `code` of Core Data's migration `NSError`s.

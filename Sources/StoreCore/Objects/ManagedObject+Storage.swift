@@ -43,7 +43,7 @@ extension ManagedObject {
     /// changed so that the next save reports the failure instead of writing what it could not read.
     func noteRelationshipFailure(_ error: any Error, at index: Int) {
         state.relationshipFailures[index] = error as? StoreError
-            ?? StoreError(.io, objectID: objectID, "relationship \(entity.properties[index].name) could not be loaded: \(error)")
+            ?? StoreError(.io, objectID: objectID, "relationship \(entity.properties[index].name) could not be loaded: \(error)", underlying: error)
         managedObjectContext?.objectDidChange(self)
     }
 

@@ -63,7 +63,12 @@ public final class Post: ManagedObject {
 /// What the blog model's own validation hooks throw.
 ///
 /// For example: saving a ``Post`` titled "forbidden" throws `BlogRuleError.forbiddenTitle`.
-public enum BlogRuleError: Error { case forbiddenTitle, uppercaseTag }
+public enum BlogRuleError: Error {
+    /// Thrown by `Post.validateForInsert()` for a post titled "forbidden".
+    case forbiddenTitle
+    /// Thrown by `Tag.validateValue(_:forKey:)` for a tag name that is not lowercase.
+    case uppercaseTag
+}
 
 /// A comment of a ``Post`` (deleted with it); its author must be lowercase letters.
 ///

@@ -68,7 +68,7 @@ extension InferredModel {
         do {
             data = try Data(contentsOf: url)
         } catch {
-            throw StoreError(.io, url: url, "the file cannot be read: \(error.localizedDescription)")
+            throw StoreError(.io, url: url, "the file cannot be read: \(error.localizedDescription)", underlying: error)
         }
         do {
             return try infer(data)

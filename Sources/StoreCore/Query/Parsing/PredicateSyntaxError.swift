@@ -13,7 +13,7 @@
 ///     //               ^
 /// }
 /// ```
-public struct PredicateSyntaxError: Error, CustomStringConvertible, Sendable, Hashable {
+public struct PredicateSyntaxError: CodedError, CustomStringConvertible, Sendable, Hashable {
     /// The kind of a syntax error: an `ErrorCode` whose values (`.unexpectedToken`,
     /// `.missingArgument`, …) are its static members below.
     public typealias Code = ErrorCode<PredicateSyntaxError>
