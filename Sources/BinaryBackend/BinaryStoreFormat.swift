@@ -27,6 +27,8 @@ public struct BinaryStoreFormat: AtomicStoreFormat {
     /// The binary format; it holds no settings.
     public init() {}
 
+    /// Decodes a `bplist00` binary store file column by column into objects laid out by `model`'s entities;
+    /// bytes that are not one throw `StoreError` (`wrongFormat`, `truncated` or `corrupt`).
     public func read(_ data: Data, model: ManagedObjectModel) throws -> AtomicStoreFile {
         try BinaryStoreDecoder(model: model).decode(data)
     }
@@ -36,6 +38,8 @@ public struct BinaryStoreFormat: AtomicStoreFormat {
         try BinaryStoreDecoder(model: ManagedObjectModel {}).decode(data, metadataOnly: true).metadata
     }
 
+    /// Encodes the file as a binary property list, entity tables sorted by name and written column by column;
+    /// it never fails.
     public func write(_ file: AtomicStoreFile, model: ManagedObjectModel) throws -> Data {
         BinaryStoreEncoder(model: model).encode(file)
     }

@@ -3,6 +3,8 @@ import StoreCore
 import StoreSQL
 
 extension PostgresStore: PersistentHistoryStore {
+    /// Fetches the transactions after the bound from `Z_HISTORYTRANSACTION`/`Z_HISTORYCHANGE` in one query,
+    /// or deletes those up to it in one write; throws `unsupportedRequest` unless history tracking is on.
     public func execute(_ request: PersistentHistoryChangeRequest) throws -> PersistentHistoryResult {
         guard isHistoryTrackingEnabled else {
             throw StoreError(.unsupportedRequest, url: url, "the store does not record persistent history; load it with the persistentHistoryTracking option")

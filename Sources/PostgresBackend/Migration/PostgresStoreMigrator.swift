@@ -25,6 +25,8 @@ public struct PostgresStoreMigrator: PersistentStoreMigrator {
     /// The PostgreSQL migrator; it holds no settings (the request names the store).
     public init() {}
 
+    /// Copies the rows into a staging schema by SQL and swaps it in, in one transaction under an advisory
+    /// lock; a mapping SQL cannot carry goes through `MigrationManager`. Refuses read-only requests.
     public func migrateStore(_ request: StoreMigrationRequest) throws {
         if request.options[.readOnly] == .boolean(true) {
             throw MigrationError(.migrationFailed, url: request.url, "the store is opened read-only, so it is not migrated")

@@ -3,6 +3,8 @@ import StoreCore
 import StoreSQL
 
 extension PostgresStore {
+    /// Compiles the request to SQL run on a pooled connection (in one `REPEATABLE READ` transaction when it
+    /// prefetches); batched or value-less object fetches return only IDs, faulted in later.
     public func execute(_ request: StoreFetchRequest) throws -> StoreFetchResult {
         // Prefetching reads several statements, which must see one state.
         let statements = request.resultType == .managedObject && !request.relationshipKeyPathsForPrefetching.isEmpty ? 2 : 1
@@ -47,6 +49,8 @@ extension PostgresStore {
         return try connection.collect(query.sql, query.bindings) { rows.objectID(from: $0) }
     }
 
+    /// A row prefetched for this object if one is waiting (handed out once), else the row read by `Z_PK`
+    /// and `Z_ENT`; `nil` for another store's ID or a missing row.
     public func snapshot(for objectID: ManagedObjectID) throws -> StoreSnapshot? {
         guard objectID.storeIdentifier == identifier, let key = objectID.primaryKey else { return nil }
         if PinnedServerReader.current == nil, let handedOut = prefetched.take(objectID) { return handedOut }
@@ -78,6 +82,8 @@ extension PostgresStore {
         return try connection.collect(sql, [Self.keyArray(keys)]) { rows.snapshot(from: $0, layout: layout) }
     }
 
+    /// The members of the to-many relationship read in one query (from its join table or the destination's
+    /// foreign key), by position for ordered ones, else by key; empty for another store's ID.
     public func objectIDs(forRelationship name: String, of objectID: ManagedObjectID) throws -> [ManagedObjectID] {
         guard objectID.storeIdentifier == identifier, let key = objectID.primaryKey else { return [] }
         let storage = try toManyStorage(name, of: objectID.entityName)

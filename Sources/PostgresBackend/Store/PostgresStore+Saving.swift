@@ -3,11 +3,15 @@ import StoreCore
 import StoreSQL
 
 extension PostgresStore {
+    /// Takes keys from the `Z_PRIMARYKEY` rows in a transaction of its own (rows locked until it commits, so
+    /// no other process gets the same keys); throws `readOnly` for a read-only store.
     public func newObjectIDs(forEntityNames entityNames: [String]) throws -> [ManagedObjectID] {
         guard !isReadOnly else { throw StoreError(.readOnly, url: url, "the store is read-only") }
         return try write { try allocateObjectIDs(forEntityNames: entityNames, on: $0) }
     }
 
+    /// Writes the change set in one transaction, with history rows when tracking is on and a `NOTIFY`;
+    /// `Z_OPT` conflicts throw `MergeConflictError`, a broken unique constraint `uniquenessConstraint`.
     public func save(_ changes: StoreChangeSet) throws {
         _ = try save(newObjectsOf: []) { _ in changes }
     }

@@ -23,10 +23,15 @@ import Synchronization
 /// try container.loadPersistentStores()
 /// ```
 public final class PostgresStore: PersistentStore {
+    /// The store's UUID, as recorded in its `Z_METADATA` table (Core Data's `NSStoreUUIDKey`).
     public let identifier: String
+    /// Always `.postgres`.
     public let type: PersistentStoreType = .postgres
+    /// The `postgres://` URL the store was loaded from.
     public let url: URL?
+    /// The configuration named by the store's description (`nil`: every entity).
     public let configurationName: String?
+    /// Whether the description asked for read-only; saves and metadata changes then throw `readOnly`.
     public let isReadOnly: Bool
     /// Whether saves and batch requests are recorded as persistent history.
     public let isHistoryTrackingEnabled: Bool
@@ -108,8 +113,11 @@ public final class PostgresStore: PersistentStore {
         }
     }
 
+    /// The metadata read from `Z_METADATA` when the store opened, or last set through `setMetadata(_:)`.
     public var metadata: StoreMetadata { storedMetadata.withLock { $0 } }
 
+    /// Writes the metadata to `Z_METADATA` in one transaction, keeping the store's own UUID and type;
+    /// throws `readOnly` for a read-only store.
     public func setMetadata(_ metadata: StoreMetadata) throws {
         guard !isReadOnly else { throw StoreError(.readOnly, url: url, "the store is read-only") }
         var updated = metadata
@@ -119,6 +127,7 @@ public final class PostgresStore: PersistentStore {
         storedMetadata.withLock { $0 = updated }
     }
 
+    /// Stops listening for other writers' commits and closes every pooled connection.
     public func unload() throws {
         stopListening()
         pool.close()

@@ -3,6 +3,8 @@ import StoreCore
 import StoreSQL
 
 extension SQLiteStore: PersistentHistoryStore {
+    /// Fetches the transactions after the bound from `Z_HISTORYTRANSACTION`/`Z_HISTORYCHANGE` in one query,
+    /// or deletes those up to it in one write; throws `unsupportedRequest` unless history tracking is on.
     public func execute(_ request: PersistentHistoryChangeRequest) throws -> PersistentHistoryResult {
         guard isHistoryTrackingEnabled else {
             throw StoreError(.unsupportedRequest, url: url, "the store does not record persistent history; load it with the persistentHistoryTracking option")
@@ -13,6 +15,8 @@ extension SQLiteStore: PersistentHistoryStore {
         }
     }
 
+    /// The last transaction number handed out (its `sqlite_sequence` row), or `nil` when history tracking
+    /// is off or nothing has been recorded yet.
     public func currentHistoryToken() throws -> PersistentHistoryToken? {
         guard isHistoryTrackingEnabled else { return nil }
         let number = try read { connection -> Int64? in

@@ -22,6 +22,8 @@ public struct SQLiteStoreMigrator: PersistentStoreMigrator {
     /// The SQLite migrator; it holds no settings.
     public init() {}
 
+    /// Rebuilds the store's changed tables in place in one SQLite transaction, keeping each `Z_PK`; refuses
+    /// read-only requests and files that are not SQLite stores, and leaves the store as it was on failure.
     public func migrateStore(_ request: StoreMigrationRequest) throws {
         let url = request.url
         if request.options[.readOnly] == .boolean(true) {

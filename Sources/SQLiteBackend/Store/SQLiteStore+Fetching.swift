@@ -3,6 +3,8 @@ import StoreCore
 import StoreSQL
 
 extension SQLiteStore {
+    /// Compiles the request to SQL run in one read transaction on a pooled reader (prefetching included);
+    /// batched or value-less object fetches return only IDs, faulted in later.
     public func execute(_ request: StoreFetchRequest) throws -> StoreFetchResult {
         try read { connection in
             switch request.resultType {
@@ -57,6 +59,8 @@ extension SQLiteStore {
         return snapshots
     }
 
+    /// A row prefetched for this object if one is waiting (handed out once), else the row read by `Z_PK`
+    /// and `Z_ENT`; `nil` for another store's ID or a missing row.
     public func snapshot(for objectID: ManagedObjectID) throws -> StoreSnapshot? {
         guard objectID.storeIdentifier == identifier, let key = objectID.primaryKey else { return nil }
         if ConnectionPool.pinned == nil, let handedOut = prefetched.take(objectID) { return handedOut }
@@ -89,6 +93,8 @@ extension SQLiteStore {
         }
     }
 
+    /// The members of the to-many relationship read in one query (from its join table or the destination's
+    /// foreign key), by position for ordered ones, else by key; empty for another store's ID.
     public func objectIDs(forRelationship name: String, of objectID: ManagedObjectID) throws -> [ManagedObjectID] {
         guard objectID.storeIdentifier == identifier, let key = objectID.primaryKey else { return [] }
         let table = try schema.table(for: objectID.entityName)

@@ -2,6 +2,8 @@ import Foundation
 import StoreCore
 
 extension SQLiteStore {
+    /// Takes keys from the `Z_PRIMARYKEY` rows in a write transaction of its own; throws `readOnly` for a
+    /// read-only store.
     public func newObjectIDs(forEntityNames entityNames: [String]) throws -> [ManagedObjectID] {
         guard !isReadOnly else { throw StoreError(.readOnly, url: url, "the store is read-only") }
         return try sqlite {
@@ -11,6 +13,8 @@ extension SQLiteStore {
         }
     }
 
+    /// Writes the change set in one SQLite transaction (with its history rows when history tracking is on);
+    /// `Z_OPT` conflicts throw `MergeConflictError`, a broken unique constraint `uniquenessConstraint`.
     public func save(_ changes: StoreChangeSet) throws {
         _ = try save(newObjectsOf: []) { _ in changes }
     }

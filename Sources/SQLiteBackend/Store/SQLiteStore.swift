@@ -21,10 +21,15 @@ import Synchronization
 /// try container.loadPersistentStores()
 /// ```
 public final class SQLiteStore: PersistentStore {
+    /// The store's UUID, as recorded in its `Z_METADATA` table (Core Data's `NSStoreUUIDKey`).
     public let identifier: String
+    /// Always `.sqlite`.
     public let type: PersistentStoreType = .sqlite
+    /// The database file's URL (`/dev/null` for a private in-memory database); never `nil`.
     public let url: URL?
+    /// The configuration named by the store's description (`nil`: every entity).
     public let configurationName: String?
+    /// Whether the description asked for read-only; saves and metadata changes then throw `readOnly`.
     public let isReadOnly: Bool
     /// Whether saves and batch requests are recorded as persistent history.
     public let isHistoryTrackingEnabled: Bool
@@ -104,8 +109,11 @@ public final class SQLiteStore: PersistentStore {
         }
     }
 
+    /// The metadata read from `Z_METADATA` when the store opened, or last set through `setMetadata(_:)`.
     public var metadata: StoreMetadata { storedMetadata.withLock { $0 } }
 
+    /// Writes the metadata to `Z_METADATA` on the writer connection, keeping the store's own UUID and type
+    /// (and old plist keys it cannot represent); throws `readOnly` for a read-only store.
     public func setMetadata(_ metadata: StoreMetadata) throws {
         guard !isReadOnly else { throw StoreError(.readOnly, url: url, "the store is read-only") }
         var updated = metadata
@@ -115,6 +123,7 @@ public final class SQLiteStore: PersistentStore {
         storedMetadata.withLock { $0 = updated }
     }
 
+    /// Closes the pool's idle reader connections; the writer closes when the store is released.
     public func unload() throws {
         pool.close()
     }

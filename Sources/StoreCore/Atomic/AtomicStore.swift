@@ -18,10 +18,16 @@ import Synchronization
 /// properties, value types and references — and a file that fails is never written to. A save
 /// refuses to overwrite a file that another store or process replaced after this store read it.
 public final class AtomicStore: PersistentStore {
+    /// The store UUID read from the file's metadata, or a new UUID for a new file or an in-memory store.
     public let identifier: String
+    /// The type the store was registered and loaded as (`.inMemory`, `.xml`, `.binary` or your own).
     public let type: PersistentStoreType
+    /// The store file's URL; for an in-memory store, whatever the description named (usually `nil`).
     public let url: URL?
+    /// The configuration named by the store's description (`nil`: every entity).
     public let configurationName: String?
+    /// Whether the description asked for read-only; saves, metadata changes and history deletion then throw
+    /// `readOnly`, and the file is never written.
     public let isReadOnly: Bool
     /// The file format, or `nil` for a store held only in memory.
     public let format: (any AtomicStoreFormat)?
@@ -196,8 +202,12 @@ public final class AtomicStore: PersistentStore {
         state.fileIdentity = DurableFile.identity(of: url)
     }
 
+    /// The metadata held in memory (read from the file when loaded), without the persistent history that
+    /// travels in the file's metadata.
     public var metadata: StoreMetadata { state.withLock { $0.metadata } }
 
+    /// Keeps the store's UUID and type and, when anything changed, replaces the whole file (in-memory
+    /// stores just hold it); throws `readOnly` for a read-only store.
     public func setMetadata(_ metadata: StoreMetadata) throws {
         guard !isReadOnly else { throw StoreError(.readOnly, url: url, "the store is read-only") }
         try state.withLock { state in
@@ -213,10 +223,13 @@ public final class AtomicStore: PersistentStore {
         }
     }
 
+    /// Evaluates the request in memory over the entity's snapshots (and its subentities' when asked),
+    /// under the store's lock.
     public func execute(_ request: StoreFetchRequest) throws -> StoreFetchResult {
         try state.withLock { try $0.graph.execute(request) }
     }
 
+    /// The object's snapshot from the in-memory graph; `nil` when the graph does not hold it.
     public func snapshot(for objectID: ManagedObjectID) throws -> StoreSnapshot? {
         state.withLock { $0.graph[objectID] }
     }
@@ -224,10 +237,13 @@ public final class AtomicStore: PersistentStore {
     /// The graph as it is now (a value: later saves do not change it).
     var currentGraph: SnapshotGraph { state.withLock { $0.graph } }
 
+    /// The IDs the owner's snapshot holds for the to-many relationship; empty when the graph lacks the owner.
     public func objectIDs(forRelationship name: String, of objectID: ManagedObjectID) throws -> [ManagedObjectID] {
         state.withLock { $0.graph.objectIDs(forRelationship: name, of: objectID) }
     }
 
+    /// IDs from the store's key counter (written to the file with the next save); throws `corrupt` once
+    /// the counter would pass `Int64.max`.
     public func newObjectIDs(forEntityNames entityNames: [String]) throws -> [ManagedObjectID] {
         try state.withLock { state throws(StoreError) in
             guard state.nextPrimaryKey <= Int64.max - Int64(entityNames.count) else {
@@ -265,12 +281,16 @@ public final class AtomicStore: PersistentStore {
         }
     }
 
+    /// Does nothing: the store holds no open files or connections.
     public func unload() throws {}
 }
 
 extension AtomicStore: PersistentHistoryStore {
+    /// Whether the store was loaded with history tracking on (the history travels in the file's metadata).
     public var isHistoryTrackingEnabled: Bool { state.withLock { $0.history != nil } }
 
+    /// Fetches or deletes transactions from the in-memory history log; a deletion that removes any rewrites
+    /// the file. Throws `unsupportedRequest` unless history tracking is on.
     public func execute(_ request: PersistentHistoryChangeRequest) throws -> PersistentHistoryResult {
         let filter = PersistentHistoryFilter(request, storeIdentifier: identifier)
         return try state.withLock { state in
@@ -291,6 +311,7 @@ extension AtomicStore: PersistentHistoryStore {
         }
     }
 
+    /// The token of the last recorded transaction; `nil` with tracking off or no transaction yet.
     public func currentHistoryToken() throws -> PersistentHistoryToken? {
         state.withLock { $0.history?.currentToken }
     }

@@ -39,6 +39,7 @@ public protocol AtomicStoreFormat: Sendable {
 }
 
 extension AtomicStoreFormat {
+    /// The default: reads the whole file with an empty model and keeps only its metadata.
     public func readMetadata(_ data: Data) throws -> StoreMetadata {
         try read(data, model: ManagedObjectModel { }).metadata
     }

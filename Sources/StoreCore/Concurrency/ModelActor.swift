@@ -28,10 +28,12 @@ public final class ManagedObjectContextExecutor: SerialExecutor, @unchecked Send
         context.queue.async { job.runSynchronously(on: executor) }
     }
 
+    /// This executor as an ordinary unowned serial executor, for the actor's `unownedExecutor`.
     public func asUnownedSerialExecutor() -> UnownedSerialExecutor {
         UnownedSerialExecutor(ordinary: self)
     }
 
+    /// Whether `other` runs its jobs on the same context queue as this one (an executor of the same context).
     public func isSameExclusiveExecutionContext(other: ManagedObjectContextExecutor) -> Bool {
         context.queue === other.context.queue
     }

@@ -8,7 +8,10 @@ import Foundation
 /// description.setOption(true, forKey: .persistentHistoryTracking)
 /// ```
 public struct PersistentStoreOption: RawRepresentable, Hashable, Sendable {
+    /// The option's key string: Core Data's for its options (`NSReadOnlyPersistentStoreOption`…),
+    /// `Stowage…` for Stowage's own.
     public let rawValue: String
+    /// An option with the key `rawValue`, for options of your own store types.
     public init(rawValue: String) { self.rawValue = rawValue }
 
     /// Record every save as a persistent-history transaction (`NSPersistentHistoryTrackingKey`).

@@ -21,6 +21,8 @@ public struct AtomicStoreMigrator: PersistentStoreMigrator {
         self.format = format
     }
 
+    /// Reads the whole file with the source model, carries every object by the mapping (copy, transform or
+    /// remove; primary keys kept) and replaces the file durably once; refuses read-only requests.
     public func migrateStore(_ request: StoreMigrationRequest) throws {
         let url = request.url
         if request.options[.readOnly] == .boolean(true) {

@@ -19,6 +19,7 @@ public protocol MigrationStage: Sendable {
 /// LightweightMigrationStage([v1, v2])
 /// ```
 public struct LightweightMigrationStage: MigrationStage {
+    /// The versions given, oldest first; each step between neighbours is inferred.
     public let modelVersions: [ManagedObjectModel]
     /// A label for messages and debugging.
     public var label: String
@@ -76,6 +77,7 @@ public final class CustomMigrationStage: MigrationStage, @unchecked Sendable {
         self.label = label
     }
 
+    /// Always two: `sourceModel`, then `destinationModel`.
     public var modelVersions: [ManagedObjectModel] { [sourceModel, destinationModel] }
 }
 

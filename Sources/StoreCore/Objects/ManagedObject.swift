@@ -23,6 +23,7 @@ import Foundation
 /// try post.setValue(Date(), forKey: "timestamp")
 /// ```
 open class ManagedObject: FetchRequestResult, Hashable, CustomStringConvertible {
+    /// `.managedObject`: fetching a managed-object class returns the objects themselves.
     public static var fetchResultType: FetchResultType { .managedObject }
 
     /// The name of the entity a subclass represents; by default the class's own name.

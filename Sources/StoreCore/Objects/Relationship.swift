@@ -121,6 +121,7 @@ public enum RelationshipValueKind: Sendable {
 }
 
 extension Optional: RelationshipValue where Wrapped: ManagedObject {
+    /// The class of the one related object, `Wrapped`.
     public typealias Destination = Wrapped
     /// The first object, or `nil` when there is none.
     public init(relatedObjects: [ManagedObject]) { self = relatedObjects.first as? Wrapped }
@@ -133,6 +134,7 @@ extension Optional: RelationshipValue where Wrapped: ManagedObject {
 }
 
 extension Set: RelationshipValue where Element: ManagedObject {
+    /// The class of the set's objects, `Element`.
     public typealias Destination = Element
     /// The objects of class `Element`, as a set.
     public init(relatedObjects: [ManagedObject]) { self.init(relatedObjects.compactMap { $0 as? Element }) }
@@ -145,6 +147,7 @@ extension Set: RelationshipValue where Element: ManagedObject {
 }
 
 extension Array: RelationshipValue where Element: ManagedObject {
+    /// The class of the array's objects, `Element`.
     public typealias Destination = Element
     /// The objects of class `Element`, in the relationship's order.
     public init(relatedObjects: [ManagedObject]) { self = relatedObjects.compactMap { $0 as? Element } }

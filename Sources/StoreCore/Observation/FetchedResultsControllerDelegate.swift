@@ -89,16 +89,22 @@ public protocol FetchedResultsControllerDelegate<Result>: AnyObject {
 }
 
 extension FetchedResultsControllerDelegate {
+    /// Does nothing by default.
     public func controllerWillChangeContent(_ controller: FetchedResultsController<Result>) {}
+    /// Does nothing by default: section changes are ignored.
     public func controller(
         _ controller: FetchedResultsController<Result>, didChange sectionInfo: FetchedResultsSectionInfo<Result>,
         atSectionIndex sectionIndex: Int, for type: FetchedResultsChangeType
     ) {}
+    /// Does nothing by default: object changes are ignored.
     public func controller(
         _ controller: FetchedResultsController<Result>, didChange object: Result, at indexPath: IndexPath?,
         for type: FetchedResultsChangeType, newIndexPath: IndexPath?
     ) {}
+    /// Does nothing by default.
     public func controllerDidChangeContent(_ controller: FetchedResultsController<Result>) {}
+    /// Does nothing by default: the difference is ignored.
     public func controller(_ controller: FetchedResultsController<Result>, didChangeContentWith difference: CollectionDifference<ManagedObjectID>) {}
+    /// Returns `nil` by default, so the section's index title is its name's first letter, uppercased.
     public func controller(_ controller: FetchedResultsController<Result>, sectionIndexTitleForSectionName sectionName: String) -> String? { nil }
 }

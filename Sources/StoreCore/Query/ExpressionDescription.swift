@@ -40,6 +40,7 @@ public enum PropertyToFetch: Sendable, Hashable, ExpressibleByStringLiteral {
     /// A named expression.
     case expression(ExpressionDescription)
 
+    /// A string literal is a property or key path: `"post.title"` is `.property("post.title")`.
     public init(stringLiteral value: String) { self = .property(value) }
 
     /// The key this column's value appears under.
@@ -62,5 +63,6 @@ public enum PropertyToFetch: Sendable, Hashable, ExpressibleByStringLiteral {
 public typealias FetchedDictionary = [String: StoreValue]
 
 extension Dictionary: FetchRequestResult where Key == String, Value == StoreValue {
+    /// `.dictionary`: a `FetchedDictionary` request returns a dictionary per row (`NSDictionaryResultType`).
     public static var fetchResultType: FetchResultType { .dictionary }
 }

@@ -5,6 +5,7 @@ public protocol FetchRequestResult {
 }
 
 extension ManagedObjectID: FetchRequestResult {
+    /// `.managedObjectID`: a `ManagedObjectID` request returns only IDs (`NSManagedObjectIDResultType`).
     public static var fetchResultType: FetchResultType { .managedObjectID }
 }
 

@@ -28,9 +28,13 @@ public struct FetchedResults<Result: ManagedObject>: RandomAccessCollection {
     /// The IDs of every result, in order (no object is materialized).
     public var objectIDs: [ManagedObjectID] { Array(storage.objectIDs) }
 
+    /// Always 0.
     public var startIndex: Int { 0 }
+    /// The number of results (of IDs held); no object is materialized to count them.
     public var endIndex: Int { storage.objectIDs.count }
 
+    /// The object at `position`, loading its batch (one query) and releasing the previous one when the
+    /// position lies outside the current batch.
     public subscript(position: Int) -> Result {
         // `fetchBatched` keeps only IDs whose objects are `Result`s (registered objects by their
         // own class, the rest by their entity's class), so the cast always succeeds.

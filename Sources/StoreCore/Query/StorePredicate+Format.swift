@@ -55,6 +55,8 @@ extension StorePredicate: ExpressibleByStringLiteral {
     /// The function name of the sentinel expression a literal that does not parse becomes.
     static let syntaxErrorFunction = "syntaxError:"
 
+    /// Parses the literal as a predicate format string with no arguments; one that does not parse becomes
+    /// a predicate whose evaluation throws `invalidPredicate` with the syntax error.
     public init(stringLiteral format: String) {
         do {
             self = try PredicateParser.parsePredicate(format, arguments: [])

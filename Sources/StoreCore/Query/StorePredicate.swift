@@ -73,7 +73,9 @@ public struct StoreComparison: Sendable, Hashable {
 
     /// String comparison options: `[c]`, `[d]`, `[n]`.
     public struct Options: OptionSet, Sendable, Hashable {
+        /// The option bits: 1 `[c]`, 2 `[d]`, 4 `[n]`.
         public let rawValue: Int
+        /// Options from their bits (1 `[c]`, 2 `[d]`, 4 `[n]`).
         public init(rawValue: Int) { self.rawValue = rawValue }
         /// `[c]`: letter case is ignored (Core Data's `NSCaseInsensitivePredicateOption`).
         public static let caseInsensitive = Options(rawValue: 1)

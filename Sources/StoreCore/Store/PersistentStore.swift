@@ -68,6 +68,8 @@ public protocol PersistentStore: StoreReading {
 }
 
 extension PersistentStore {
+    /// The default: asks `newObjectIDs(forEntityNames:)` (not at all for no names), builds the change
+    /// set and hands it to `save(_:)` — two steps, not one transaction, so a failed save may spend IDs.
     public func save(
         newObjectsOf entityNames: [String], _ makeChanges: ([ManagedObjectID]) throws -> StoreChangeSet
     ) throws -> StoreChangeSet {
@@ -76,6 +78,8 @@ extension PersistentStore {
         return changes
     }
 
+    /// The default: runs the batch request through `BatchExecutor`, which fetches, saves and reports
+    /// through this store's other methods.
     public func execute(_ request: StoreBatchRequest) throws -> StoreBatchResult {
         try BatchExecutor(store: self, request: request).run()
     }
@@ -86,6 +90,8 @@ extension PersistentStore {
         try objectIDs.compactMap { try snapshot(for: $0) }
     }
 
+    /// The default: asks `objectIDs(forRelationship:of:)` for each owner in turn, so every owner given
+    /// has an entry, empty when it holds none.
     public func objectIDs(forRelationship name: String, ofObjects objectIDs: [ManagedObjectID]) throws -> [ManagedObjectID: [ManagedObjectID]] {
         var result: [ManagedObjectID: [ManagedObjectID]] = [:]
         for id in objectIDs { result[id] = try self.objectIDs(forRelationship: name, of: id) }
@@ -102,7 +108,9 @@ extension PersistentStore {
 /// let mine = PersistentStoreType(rawValue: "csv")
 /// ```
 public struct PersistentStoreType: RawRepresentable, Hashable, Sendable, CustomStringConvertible {
+    /// The type's name, as registered with `PersistentStoreRegistry` (`"sqlite"`, `"memory"`…).
     public let rawValue: String
+    /// A store type named `rawValue`.
     public init(rawValue: String) { self.rawValue = rawValue }
 
     /// The in-memory store (registered by `MemoryBackend` / `Stowage`).

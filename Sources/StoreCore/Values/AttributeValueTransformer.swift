@@ -33,8 +33,10 @@ public protocol AttributeValueTransformer: Sendable {
 public struct CodableAttributeTransformer<Value: Codable & Sendable>: AttributeValueTransformer {
     /// A transformer storing `Value`s as JSON (keys sorted).
     public init() {}
+    /// `Value`, the one type the transformer encodes and decodes.
     public var valueType: Any.Type { Value.self }
 
+    /// Encodes the value as JSON, keys sorted; throws `TransformerError` for a value that is not a `Value`.
     public func encode(_ value: Any) throws -> Data {
         guard let typed = value as? Value else {
             throw TransformerError("expected a value of type \(Value.self), got \(type(of: value))")
@@ -44,6 +46,7 @@ public struct CodableAttributeTransformer<Value: Codable & Sendable>: AttributeV
         return try encoder.encode(typed)
     }
 
+    /// Decodes the JSON as a `Value`; throws the `JSONDecoder`'s error for data that is not one.
     public func decode(_ data: Data) throws -> Any {
         try JSONDecoder().decode(Value.self, from: data)
     }

@@ -21,7 +21,11 @@ public struct KeyedArchiveTransformer: AttributeValueTransformer {
     /// Any of the value types a keyed archive holds.
     public var valueType: Any.Type { Any.self }
 
+    /// Archives the value as an `NSKeyedArchiver` binary property list; throws `PropertyListError`
+    /// (`classNotAllowed`) for a type outside Foundation's value types.
     public func encode(_ value: Any) throws -> Data { try KeyedArchive.archive(value) }
+    /// Unarchives a keyed archive's root value, refusing classes outside Foundation's value types, cycles
+    /// and nesting deeper than `KeyedArchive.maxDepth`.
     public func decode(_ data: Data) throws -> Any { try KeyedArchive.unarchive(data) }
 
     /// The names Core Data gives its default transformers.

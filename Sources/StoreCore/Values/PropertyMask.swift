@@ -114,6 +114,7 @@ public struct PropertyMask: Sendable, Hashable, Sequence {
             high = mask.high
         }
 
+        /// The next index held, ascending (the low word first, then each high word); `nil` when done.
         public mutating func next() -> Int? {
             while bits == 0 {
                 word += 1

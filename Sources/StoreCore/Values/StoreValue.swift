@@ -125,8 +125,12 @@ extension StoreValue: CustomStringConvertible {
 extension StoreValue: ExpressibleByStringLiteral, ExpressibleByIntegerLiteral, ExpressibleByFloatLiteral,
     ExpressibleByBooleanLiteral
 {
+    /// A string literal is `.string`.
     public init(stringLiteral value: String) { self = .string(value) }
+    /// An integer literal is `.integer`.
     public init(integerLiteral value: Int64) { self = .integer(value) }
+    /// A floating-point literal is `.double`.
     public init(floatLiteral value: Double) { self = .double(value) }
+    /// `true` and `false` are `.boolean`.
     public init(booleanLiteral value: Bool) { self = .boolean(value) }
 }

@@ -24,9 +24,12 @@ public protocol StoreValueConvertible {
 }
 
 extension String: StoreValueConvertible {
+    /// `""`.
     public static var emptyValue: String { "" }
 
+    /// `.string(self)`.
     public var storeValue: StoreValue { .string(self) }
+    /// Reads `.string` only; `nil` for any other kind.
     public init?(storeValue: StoreValue) {
         guard case .string(let v) = storeValue else { return nil }
         self = v
@@ -34,9 +37,12 @@ extension String: StoreValueConvertible {
 }
 
 extension Bool: StoreValueConvertible {
+    /// `false`.
     public static var emptyValue: Bool { false }
 
+    /// `.boolean(self)`.
     public var storeValue: StoreValue { .boolean(self) }
+    /// Reads `.boolean`, and `.integer` as `true` when nonzero; `nil` for other kinds.
     public init?(storeValue: StoreValue) {
         switch storeValue {
         case .boolean(let v): self = v
@@ -48,9 +54,12 @@ extension Bool: StoreValueConvertible {
 
 /// Integers convert losslessly; reading a value that does not fit fails rather than truncating.
 extension StoreValueConvertible where Self: FixedWidthInteger {
+    /// `0`.
     public static var emptyValue: Self { 0 }
 
+    /// `.integer`, widened to `Int64`.
     public var storeValue: StoreValue { .integer(Int64(self)) }
+    /// Reads `.integer` when it fits exactly (`nil` rather than truncating) and `.boolean` as 1 or 0.
     public init?(storeValue: StoreValue) {
         switch storeValue {
         case .integer(let v):
@@ -68,9 +77,12 @@ extension Int32: StoreValueConvertible {}
 extension Int64: StoreValueConvertible {}
 
 extension Double: StoreValueConvertible {
+    /// `0`.
     public static var emptyValue: Double { 0 }
 
+    /// `.double(self)`.
     public var storeValue: StoreValue { .double(self) }
+    /// Reads `.double`, and converts `.float`, `.integer` and `.decimal`; `nil` for other kinds.
     public init?(storeValue: StoreValue) {
         switch storeValue {
         case .double(let v): self = v
@@ -83,9 +95,12 @@ extension Double: StoreValueConvertible {
 }
 
 extension Float: StoreValueConvertible {
+    /// `0`.
     public static var emptyValue: Float { 0 }
 
+    /// `.float(self)`.
     public var storeValue: StoreValue { .float(self) }
+    /// Reads `.float`, and converts `.double` (rounded to `Float`) and `.integer`; `nil` for other kinds.
     public init?(storeValue: StoreValue) {
         switch storeValue {
         case .float(let v): self = v
@@ -97,9 +112,12 @@ extension Float: StoreValueConvertible {
 }
 
 extension Decimal: StoreValueConvertible {
+    /// `0`.
     public static var emptyValue: Decimal { 0 }
 
+    /// `.decimal(self)`.
     public var storeValue: StoreValue { .decimal(self) }
+    /// Reads `.decimal`, and converts `.integer` and `.double`; `nil` for other kinds.
     public init?(storeValue: StoreValue) {
         switch storeValue {
         case .decimal(let v): self = v
@@ -111,9 +129,12 @@ extension Decimal: StoreValueConvertible {
 }
 
 extension Date: StoreValueConvertible {
+    /// The reference date, 2001-01-01 00:00:00 UTC (`timeIntervalSinceReferenceDate` 0).
     public static var emptyValue: Date { Date(timeIntervalSinceReferenceDate: 0) }
 
+    /// `.date(self)`.
     public var storeValue: StoreValue { .date(self) }
+    /// Reads `.date` only; `nil` for any other kind.
     public init?(storeValue: StoreValue) {
         guard case .date(let v) = storeValue else { return nil }
         self = v
@@ -121,9 +142,12 @@ extension Date: StoreValueConvertible {
 }
 
 extension Data: StoreValueConvertible {
+    /// Empty data.
     public static var emptyValue: Data { Data() }
 
+    /// `.data(self)`.
     public var storeValue: StoreValue { .data(self) }
+    /// Reads `.data` only; `nil` for any other kind.
     public init?(storeValue: StoreValue) {
         guard case .data(let v) = storeValue else { return nil }
         self = v
@@ -131,9 +155,12 @@ extension Data: StoreValueConvertible {
 }
 
 extension UUID: StoreValueConvertible {
+    /// The nil UUID, all sixteen bytes zero.
     public static var emptyValue: UUID { UUID(uuid: (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)) }
 
+    /// `.uuid(self)`.
     public var storeValue: StoreValue { .uuid(self) }
+    /// Reads `.uuid` only; `nil` for any other kind.
     public init?(storeValue: StoreValue) {
         guard case .uuid(let v) = storeValue else { return nil }
         self = v
@@ -141,9 +168,12 @@ extension UUID: StoreValueConvertible {
 }
 
 extension URL: StoreValueConvertible {
+    /// The file URL of the root directory, `file:///`.
     public static var emptyValue: URL { URL(fileURLWithPath: "/") }
 
+    /// `.uri(self)`.
     public var storeValue: StoreValue { .uri(self) }
+    /// Reads `.uri` only; `nil` for any other kind.
     public init?(storeValue: StoreValue) {
         guard case .uri(let v) = storeValue else { return nil }
         self = v
@@ -151,9 +181,12 @@ extension URL: StoreValueConvertible {
 }
 
 extension ManagedObjectID: StoreValueConvertible {
+    /// A temporary ID with no entity name, no store and key 0, which names no object.
     public static var emptyValue: ManagedObjectID { ManagedObjectID(space: .init(entityName: "", storeIdentifier: nil, isTemporary: true), key: 0) }
 
+    /// `.objectID(self)`.
     public var storeValue: StoreValue { .objectID(self) }
+    /// Reads `.objectID` only; `nil` for any other kind.
     public init?(storeValue: StoreValue) {
         guard case .objectID(let v) = storeValue else { return nil }
         self = v
@@ -161,16 +194,22 @@ extension ManagedObjectID: StoreValueConvertible {
 }
 
 extension StoreValue: StoreValueConvertible {
+    /// `.null`.
     public static var emptyValue: StoreValue { .null }
 
+    /// The value itself.
     public var storeValue: StoreValue { self }
+    /// The value itself; never fails.
     public init?(storeValue: StoreValue) { self = storeValue }
 }
 
 extension Optional: StoreValueConvertible where Wrapped: StoreValueConvertible {
+    /// `nil`.
     public static var emptyValue: Wrapped? { nil }
 
+    /// The wrapped value's store value, or `.null` for `nil`.
     public var storeValue: StoreValue { self?.storeValue ?? .null }
+    /// `.null` reads as `nil`, anything else as `Wrapped` reads it; fails when `Wrapped` cannot.
     public init?(storeValue: StoreValue) {
         if storeValue.isNull {
             self = .none

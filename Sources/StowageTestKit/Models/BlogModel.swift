@@ -47,14 +47,20 @@ public final class Post: ManagedObject {
     /// How many times `prepareForDeletion()` ran on this instance.
     public var prepareForDeletionCalls = 0
 
+    /// Counts the call in `awakeFromInsertCalls` and sets `timestamp` to 2001-01-01 (the reference date).
     public override func awakeFromInsert() {
         awakeFromInsertCalls += 1
         timestamp = Date(timeIntervalSinceReferenceDate: 0)
     }
+    /// Counts the call in `awakeFromFetchCalls`.
     public override func awakeFromFetch() { awakeFromFetchCalls += 1 }
+    /// Counts the call in `willSaveCalls`.
     public override func willSave() { willSaveCalls += 1 }
+    /// Counts the call in `didSaveCalls`.
     public override func didSave() { didSaveCalls += 1 }
+    /// Counts the call in `prepareForDeletionCalls`.
     public override func prepareForDeletion() { prepareForDeletionCalls += 1 }
+    /// Refuses a post titled "forbidden" with `BlogRuleError.forbiddenTitle`.
     public override func validateForInsert() throws {
         if title == "forbidden" { throw BlogRuleError.forbiddenTitle }
     }
