@@ -26,6 +26,7 @@ struct DemoCommand: AsyncParsableCommand {
         let container = PersistentContainer(name: "Demo", managedObjectModel: model)
         let description: PersistentStoreDescription
         let location: String
+        let cleanup: String
         switch store {
         case .postgres:
             guard let url, var components = URLComponents(string: url), ["postgres", "postgresql"].contains(components.scheme ?? "") else {
@@ -38,12 +39,25 @@ struct DemoCommand: AsyncParsableCommand {
             guard let serverURL = components.url else { throw ValidationError("--url is not a valid URL") }
             description = PersistentStoreDescription(type: .postgres, url: serverURL)
             location = "a postgres store at \(serverURL.absoluteString)"
+            let schema = components.queryItems?.first { $0.name == "schema" }?.value ?? "the schema"
+            cleanup = "The store stays in the schema \(schema) on the server; remove it with: psql … -c 'DROP SCHEMA \(schema) CASCADE'"
         case .memory:
             description = PersistentStoreDescription(type: .inMemory)
             location = "an in-memory store"
+            cleanup = "The in-memory store is gone with the process; nothing was written."
         default:
-            let fileURL = path.map { URL(fileURLWithPath: $0) }
-                ?? FileManager.default.temporaryDirectory.appendingPathComponent("stowage-demo-\(UUID().uuidString).\(store.fileExtension)")
+            // By default the store gets a folder of its own, so that its companion files (SQLite's
+            // -wal and -shm, externally stored values) go with it when the folder is removed.
+            let fileURL: URL
+            if let path {
+                fileURL = URL(fileURLWithPath: path)
+                cleanup = "The store stays at \(fileURL.path); remove it with: rm -r '\(fileURL.path)'*"
+            } else {
+                let folder = FileManager.default.temporaryDirectory.appendingPathComponent("stowage-demo-\(UUID().uuidString)")
+                try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+                fileURL = folder.appendingPathComponent("Demo.\(store.fileExtension)")
+                cleanup = "The store stays in \(folder.path) (open it with `stowage inspect \(fileURL.path)`); remove it with: rm -r '\(folder.path)'"
+            }
             description = PersistentStoreDescription(type: store.storeType, url: fileURL)
             location = "a \(store.rawValue) store at \(fileURL.path)"
         }
@@ -112,6 +126,7 @@ struct DemoCommand: AsyncParsableCommand {
             context.rollback()
             print("  rolled back; the store is unchanged: \(try context.count(for: FetchRequest<Comment>())) comments")
         }
+        print("\n\(cleanup)")
     }
 }
 

@@ -39,7 +39,11 @@ struct DiagramCommand: ParsableCommand {
             }
         }
         if let output {
-            try data.write(to: URL(fileURLWithPath: output))
+            do {
+                try data.write(to: URL(fileURLWithPath: output))
+            } catch {
+                throw ValidationError("cannot write \(output): \(error.localizedDescription)")
+            }
         } else {
             FileHandle.standardOutput.write(data)
         }
