@@ -84,6 +84,9 @@ let package = Package(
         // The child process the crash-safety test kills while it saves.
         .executableTarget(name: "stowage-save-loop", dependencies: ["Stowage", "StoreTestSupport"], path: "Tests/StoreSaveLoop"),
         .testTarget(name: "StowageTests", dependencies: ["Stowage", "SQLiteBackend", "StoreTestSupport", "stowage-save-loop", "StowageCLI"]),
+        // The README's and the DocC articles' examples, compiled and run as a client writes them
+        // (importing only Stowage); it also checks every example block is still here.
+        .testTarget(name: "DocumentationExamplesTests", dependencies: ["Stowage"]),
     ],
     swiftLanguageModes: [.v6]
 )

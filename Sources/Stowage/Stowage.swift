@@ -1,10 +1,12 @@
+// `import Stowage` gives the whole public API: the object graph, model files, and each store
+// type with its options (`SQLiteStore`, `.sqlitePragma(_:)`, `PostgresStore`, …).
 @_exported import StoreCore
 @_exported import ModelFiles
-import BinaryBackend
-import MemoryBackend
-import PostgresBackend
-import SQLiteBackend
-import XMLBackend
+@_exported import BinaryBackend
+@_exported import MemoryBackend
+@_exported import PostgresBackend
+@_exported import SQLiteBackend
+@_exported import XMLBackend
 
 /// Registers every built-in store type. `PersistentStoreRegistry` calls this by itself the
 /// first time it is asked for a store type, whenever this module is linked, so users of

@@ -85,6 +85,33 @@ final class ErrorHandlingExamples: XCTestCase {
         XCTAssertTrue(archive.viewContext.hasChanges, "a failed save keeps the changes")
     }
 
+    func testCodesAsCatchPatternsAndTheUnderlyingError() throws {
+        let model = try ExampleStack.model()
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent(UUID().uuidString)
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+
+        let damaged = directory.appendingPathComponent("Damaged.sqlite")
+        try Data("SQLite format 3\u{0}".utf8 + Data(repeating: 0xA5, count: 4096)).write(to: damaged)
+        let broken = PersistentContainer(name: "Broken", managedObjectModel: model)
+        broken.persistentStoreDescriptions = [PersistentStoreDescription(url: damaged)]
+        do {
+            try broken.loadPersistentStores()
+        } catch StoreError.Code.corrupt {
+            print("damaged")                      // damaged
+        } catch let error as StoreError {
+            if let sqlite = error.underlyingError as? SQLiteError {
+                print(error.code, sqlite.resultCode)
+            }
+        }
+
+        XCTAssertEqual(printed.take(), ["damaged"])
+        XCTAssertThrowsError(try broken.loadPersistentStores()) { error in
+            XCTAssertEqual((error as? StoreError)?.code, .corrupt)
+            XCTAssertEqual(((error as? StoreError)?.underlyingError as? SQLiteError)?.resultCode, 26, "SQLITE_NOTADB")
+        }
+    }
+
     func testFetchAndPredicateErrors() throws {
         let container = try ExampleStack.seeded()
         let context = container.viewContext

@@ -53,11 +53,11 @@ final class MigrationExamples: XCTestCase {
         try makeStore(at: storeURL, model: v1, entityName: "Note", objects: [["body": "Buy milk", "rank": 3]])
 
         let metadata = try PersistentStoreCoordinator.metadataForPersistentStore(at: storeURL)
-        print(metadata.storeType)                                                        // SQLite
+        print(metadata.storeType)                                                        // sqlite
         print(v1.isConfiguration(withName: nil, compatibleWithStoreMetadata: metadata))  // true
         print(v2.isConfiguration(withName: nil, compatibleWithStoreMetadata: metadata))  // false: needs migrating
 
-        XCTAssertEqual(metadata.storeType, "SQLite")
+        XCTAssertEqual(metadata.storeType, "sqlite")
         XCTAssertTrue(v1.isConfiguration(withName: nil, compatibleWithStoreMetadata: metadata))
         XCTAssertFalse(v2.isConfiguration(withName: nil, compatibleWithStoreMetadata: metadata))
 

@@ -103,11 +103,11 @@ final class ObjectsAndFaultsExamples: XCTestCase {
 
         // Fresh contexts, to see each kind of fetch on its own.
         let lazyReader = container.newBackgroundContext()
-        lazyReader.performAndWait {
+        try lazyReader.performAndWait {
             XCTAssertTrue(try lazyReader.fetch(FetchRequest<Comment>()).allSatisfy(\.isFault))
         }
         let eagerReader = container.newBackgroundContext()
-        eagerReader.performAndWait {
+        try eagerReader.performAndWait {
             var eager = FetchRequest<Comment>()
             eager.returnsObjectsAsFaults = false
             XCTAssertTrue(try eagerReader.fetch(eager).allSatisfy { !$0.isFault })

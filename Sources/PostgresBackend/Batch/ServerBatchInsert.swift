@@ -71,7 +71,7 @@ struct ServerBatchInsert {
             let stored: Int64?
             do {
                 stored = try connection.query(sql, [.integer(key)] + row.map(PostgresDialect.encode)).first?.int64(at: 0)
-            } catch let error as PostgresError where error.isUniqueViolation {
+            } catch let error as PostgresServerError where error.isUniqueViolation {
                 throw ObjectValidationError(
                     .uniquenessConstraint, entity: table.name, key: target.joined(separator: ","),
                     "row \(rowNumber) of the batch insert into \(table.name) breaks a uniqueness constraint other than the one upserts go through (\(target.joined(separator: ", "))); nothing was written")
@@ -112,7 +112,7 @@ struct ServerBatchInsert {
                 if state.ids != nil, let id = rows.objectID(entityNumber: table.number, key: state.key) { state.ids?.append(id) }
                 return true
             }
-        } catch let error as PostgresError where error.isUniqueViolation {
+        } catch let error as PostgresServerError where error.isUniqueViolation {
             throw ObjectValidationError(
                 .uniquenessConstraint, entity: table.name, key: table.uniquenessConstraintColumns(entityName: insert.entityName, model: store.model).first?.joined(separator: ","),
                 "a row of the batch insert into \(table.name) has the same uniquely constrained values as a stored object or an earlier row; nothing was written (\(error.message))")

@@ -18,7 +18,7 @@ extension ServerConnection {
         }
         done.wait()
         if let error = job.error as? PSQLError {
-            let failure = PostgresError(error, sql: "COPY \(table)")
+            let failure = PostgresServerError(error, sql: "COPY \(table)")
             if failure.isConnectionLost { markBroken() }
             throw failure
         }

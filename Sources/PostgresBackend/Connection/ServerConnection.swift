@@ -53,13 +53,13 @@ final class ServerConnection: @unchecked Sendable {
     }
 
     /// Logs the statement, binds its values and runs `body` with it, turning postgres-nio's
-    /// errors into ``PostgresError`` (and marking the session broken when the connection is lost).
+    /// errors into ``PostgresServerError`` (and marking the session broken when the connection is lost).
     private func send<T>(_ sql: String, _ bindings: [SQLValue], _ body: (PostgresQuery) throws -> T) throws -> T {
         log.statement(sql, bindings)
         do {
             return try body(PostgresQuery(unsafeSQL: sql, binds: Self.binds(bindings)))
         } catch let error as PSQLError {
-            let failure = PostgresError(error, sql: sql)
+            let failure = PostgresServerError(error, sql: sql)
             if failure.isConnectionLost { isBroken = true }
             throw failure
         }

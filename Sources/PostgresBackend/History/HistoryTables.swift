@@ -42,7 +42,7 @@ enum HistoryTables {
             "INSERT INTO \(transactions) (ZTIMESTAMP, ZAUTHOR, ZCONTEXTNAME, ZPROCESSID) VALUES ($1, $2, $3, $4) RETURNING Z_PK",
             [.real(record.timestamp.timeIntervalSinceReferenceDate), record.author.map(SQLValue.text) ?? .null,
              record.contextName.map(SQLValue.text) ?? .null, .integer(Int64(record.processID))])
-        else { throw PostgresError("the history transaction got no number") }
+        else { throw PostgresServerError("the history transaction got no number") }
         return number
     }
 

@@ -175,7 +175,7 @@ public final class PostgresStore: PersistentStore {
     }
 
     static func storeError(_ error: any Error, url: URL?) -> any Error {
-        guard let failure = error as? PostgresError else { return error }
+        guard let failure = error as? PostgresServerError else { return error }
         if failure.sqlState == "42883" {
             return FetchError(.unsupported, "the PostgreSQL store cannot run this request (CAST and FUNCTION of stored values are not supported on the server): \(failure.message)")
         }

@@ -68,7 +68,7 @@ struct ServerChangeWriter {
                 }
                 do {
                     try connection.run(store.insertStatement(for: table, rows: chunk.count), bindings)
-                } catch let error as PostgresError where error.isUniqueViolation {
+                } catch let error as PostgresServerError where error.isUniqueViolation {
                     throw UniquenessViolation(snapshots: Array(chunk), cause: error)
                 }
             }
@@ -105,7 +105,7 @@ struct ServerChangeWriter {
         let changed: Int
         do {
             changed = try connection.run(sql, values + [.integer(key), .integer(snapshot.version)])
-        } catch let error as PostgresError where error.isUniqueViolation {
+        } catch let error as PostgresServerError where error.isUniqueViolation {
             throw UniquenessViolation(snapshots: [snapshot], cause: error)
         }
         if changed == 0 { try noteConflict(snapshot) }
@@ -194,5 +194,5 @@ struct ServerChangeWriter {
 /// already holding the values (``PostgresStore/uniquenessError(_:)``).
 struct UniquenessViolation: Error {
     let snapshots: [StoreSnapshot]
-    let cause: PostgresError
+    let cause: PostgresServerError
 }

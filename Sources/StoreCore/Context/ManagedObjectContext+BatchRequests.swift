@@ -15,6 +15,7 @@ extension ManagedObjectContext {
     /// - Throws: ``ObjectValidationError`` naming the first bad row, or a uniqueness conflict under
     ///   ``MergePolicy/error``; ``ModelError`` for an unknown or abstract entity; ``StoreError``.
     ///   Nothing is written when it throws.
+    @discardableResult
     public func execute(_ request: BatchInsertRequest) throws -> BatchResult {
         checkQueue(accessing: nil)
         let (coordinator, model) = try batchTarget()

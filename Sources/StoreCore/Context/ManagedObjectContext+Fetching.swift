@@ -12,8 +12,9 @@ extension ManagedObjectContext {
     /// let posts = try context.fetch(request)
     /// ```
     ///
-    /// - Throws: ``ModelError`` for an unknown entity or key; ``FetchError`` for a request the
-    ///   store cannot run, or a result type that does not match the entity's class.
+    /// - Throws: ``ModelError`` for an unknown entity; ``FetchError`` for an unknown key
+    ///   (`invalidKeyPath`), a request the store cannot run, or a result type that does not match
+    ///   the entity's class.
     public func fetch<Result: FetchRequestResult>(_ request: FetchRequest<Result>) throws -> [Result] {
         checkQueue(accessing: nil)
         let entity = try fetchedEntity(request.storeRequest)

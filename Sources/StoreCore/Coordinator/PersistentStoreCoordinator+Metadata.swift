@@ -11,7 +11,7 @@ extension PersistentStoreCoordinator {
     ///
     /// ```swift
     /// let metadata = try PersistentStoreCoordinator.metadataForPersistentStore(at: storeURL)
-    /// metadata.storeType              // "SQLite"
+    /// metadata.storeType              // "sqlite" (PersistentStoreType.sqlite.rawValue)
     /// model.isConfiguration(withName: nil, compatibleWithStoreMetadata: metadata)
     /// ```
     ///

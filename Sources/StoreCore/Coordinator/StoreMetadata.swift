@@ -13,7 +13,8 @@ import Foundation
 public struct StoreMetadata: Sendable, Hashable {
     /// The store's unique identifier (Core Data's `NSStoreUUID`).
     public var storeUUID: String
-    /// The store type (Core Data's `NSStoreType`).
+    /// The store type, as Stowage names it (`PersistentStoreType.rawValue`: `"sqlite"`, `"xml"`…);
+    /// the file records Core Data's name for it (`NSStoreType`: `"SQLite"`, `"XML"`…).
     public var storeType: String
     /// Entity version hashes of the model that last saved the store (`NSStoreModelVersionHashes`).
     public var modelVersionHashes: [String: Data]

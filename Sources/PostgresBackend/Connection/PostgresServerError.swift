@@ -8,12 +8,12 @@ import PostgresNIO
 ///
 /// ```swift
 /// catch let error as StoreError {
-///     if let server = error.underlyingError as? PostgresError, server.sqlState == "53100" {
+///     if let server = error.underlyingError as? PostgresServerError, server.sqlState == "53100" {
 ///         print("the server's disk is full")
 ///     }
 /// }
 /// ```
-public struct PostgresError: Error, CustomStringConvertible, Sendable {
+public struct PostgresServerError: Error, CustomStringConvertible, Sendable {
     /// The SQLSTATE code (`23505` unique violation, `40001` serialization failure…), when the
     /// server answered.
     public let sqlState: String?
