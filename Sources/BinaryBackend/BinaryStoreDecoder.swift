@@ -1,15 +1,15 @@
 import Foundation
 import StoreCore
 
-/// Reads a binary store file (``BinaryStoreLayout``) into an ``AtomicStoreFile``, decoding the
+/// Reads a binary store file (``BinaryStoreLayout``) into an ``/StoreCore/AtomicStoreFile``, decoding the
 /// columns straight from the property list's flat object table into objects laid out by the
 /// model's entities (a table whose entity or columns the model does not have is read by name,
 /// and the engine refuses it).
 ///
-/// Whatever the bytes, it returns a file or throws ``StoreError``: ``ErrorCode/wrongFormat``
+/// Whatever the bytes, it returns a file or throws ``/StoreCore/StoreError``: `wrongFormat`
 /// for bytes that are not a binary store (not a `bplist00`, no format marker, a newer version),
-/// ``ErrorCode/truncated`` when the property list's trailer is missing or damaged, and
-/// ``ErrorCode/corrupt`` — saying where — for anything else. Only fixed levels are walked (no
+/// `truncated` when the property list's trailer is missing or damaged, and
+/// `corrupt` — saying where — for anything else. Only fixed levels are walked (no
 /// recursion on the file's structure, so no cycle can loop); strings, data and the values made
 /// from them are decoded once per object and shared; and the cells, to-many keys and decoded
 /// bytes it visits, with shared references expanded, are bounded by a small multiple of the

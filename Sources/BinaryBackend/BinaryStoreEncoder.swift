@@ -1,7 +1,7 @@
 import Foundation
 import StoreCore
 
-/// Writes an ``AtomicStoreFile`` as a binary store file (``BinaryStoreLayout``), streaming the
+/// Writes an ``/StoreCore/AtomicStoreFile`` as a binary store file (``BinaryStoreLayout``), streaming the
 /// columns into a ``BinaryPropertyListBuilder`` without an intermediate property-list tree.
 /// Objects laid out by the model's entities (the engine's) are written column by column from
 /// their layout; a table with objects the layout cannot hold is written by name.

@@ -11,9 +11,9 @@ import StoreCore
 /// integers at their limits, `Float`s as 4-byte reals, NaN and infinities, decimals by their
 /// digits, strings with any Unicode scalars (NUL included), dates to the bit.
 ///
-/// Reading is safe for files from anywhere: any bytes give a file or a ``StoreError``
-/// (``ErrorCode/wrongFormat``, ``ErrorCode/truncated`` or ``ErrorCode/corrupt``), in time and
-/// memory proportional to the file's size. The engine (``AtomicStore``) then checks entities,
+/// Reading is safe for files from anywhere: any bytes give a file or a ``/StoreCore/StoreError``
+/// (`wrongFormat`, `truncated` or `corrupt`), in time and
+/// memory proportional to the file's size. The engine (``/StoreCore/AtomicStore``) then checks entities,
 /// properties, value types and references against the model.
 ///
 /// For example:

@@ -67,7 +67,7 @@ enum BinaryStoreLayout {
         /// Each cell a `[type, value]` array.
         case mixed
 
-        /// The column type of one value (`nil` for ``StoreValue/null``).
+        /// The column type of one value (`nil` for ``/StoreCore/StoreValue/null``).
         init?(of value: StoreValue) {
             switch value {
             case .null: return nil

@@ -143,7 +143,7 @@ struct BinaryStoreReader {
         try spend(cells.count, context)
     }
 
-    /// Runs a step of the file's outer shape, turning a property-list error into a ``StoreError``.
+    /// Runs a step of the file's outer shape, turning a property-list error into a ``/StoreCore/StoreError``.
     private func shape<T>(_ context: String, _ body: () throws(PropertyListError) -> T) throws(StoreError) -> T {
         do {
             return try body()

@@ -1,7 +1,7 @@
 import Foundation
 import StoreCore
 
-/// The in-memory store: the atomic-store engine (``AtomicStore``) with no file. The whole graph
+/// The in-memory store: the atomic-store engine (``/StoreCore/AtomicStore``) with no file. The whole graph
 /// is in memory, every fetch is evaluated in memory, and nothing is written anywhere. Each store
 /// is independent, so every container that loads one starts empty and shares nothing — the
 /// store to use for test fixtures.
@@ -15,7 +15,7 @@ import StoreCore
 /// try container.loadPersistentStores()
 /// ```
 public enum MemoryStore {
-    /// Registers the in-memory store type (``PersistentStoreType/inMemory``).
+    /// Registers the in-memory store type (``/StoreCore/PersistentStoreType/inMemory``).
     public static func register() {
         AtomicStore.register(.inMemory, format: nil)
     }

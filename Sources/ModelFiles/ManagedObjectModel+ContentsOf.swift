@@ -8,9 +8,9 @@ extension ManagedObjectModel {
     /// application bundle ships it: a `.momd` (its current version, named by
     /// `VersionInfo.plist`) or a `.mom` file.
     ///
-    /// A package's other readable versions become the model's ``migrationSourceModels``, so a
+    /// A package's other readable versions become the model's ``/StoreCore/ManagedObjectModel/migrationSourceModels``, so a
     /// store saved with an older version is migrated when it is loaded, and the `.xcmappingmodel`s
-    /// beside the package that map to this version its ``migrationMappingModels``. Use
+    /// beside the package that map to this version its ``/StoreCore/ManagedObjectModel/migrationMappingModels``. Use
     /// ``ManagedObjectModelBundle`` for every version of a package and for the warnings the
     /// reader collected.
     ///

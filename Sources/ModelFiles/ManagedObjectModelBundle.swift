@@ -96,7 +96,7 @@ public struct ManagedObjectModelBundle: Sendable {
     }
 
     /// Reads the `.xcmappingmodel`s beside the package (where Xcode projects keep them) and
-    /// gives each to the version it maps to (``ManagedObjectModel/migrationMappingModels``), when
+    /// gives each to the version it maps to (``/StoreCore/ManagedObjectModel/migrationMappingModels``), when
     /// both versions it names are in the package; one that cannot be read is a warning.
     private static func linkMappingModels(beside package: URL, versions: [ModelVersion]) -> [ModelFileWarning] {
         let folder = package.deletingLastPathComponent()
@@ -137,7 +137,7 @@ public struct ManagedObjectModelBundle: Sendable {
         versions.first { $0.name == currentVersionName } ?? versions[versions.count - 1]
     }
 
-    /// The current version's model; its ``ManagedObjectModel/migrationSourceModels`` are the
+    /// The current version's model; its ``/StoreCore/ManagedObjectModel/migrationSourceModels`` are the
     /// other versions, so a container using it migrates stores saved with any of them.
     public var currentModel: ManagedObjectModel { currentVersion.model }
 
@@ -152,7 +152,7 @@ public struct ManagedObjectModelBundle: Sendable {
     }
 
     /// The version whose entity version hashes equal those a store recorded
-    /// (``ManagedObjectModel/isConfiguration(withName:compatibleWithStoreMetadata:)`` for the
+    /// (``/StoreCore/ManagedObjectModel/isConfiguration(withName:compatibleWithStoreMetadata:)`` for the
     /// whole model); `nil` when none does. Versions that could not be read are not considered.
     public func version(compatibleWithStoreMetadata metadata: StoreMetadata) -> ModelVersion? {
         versions.last { $0.model.isConfiguration(withName: nil, compatibleWithStoreMetadata: metadata) }

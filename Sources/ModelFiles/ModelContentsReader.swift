@@ -13,7 +13,7 @@ import StoreCore
 /// let model = try ManagedObjectModel(configurations: contents.configurations) { contents.entities }
 /// ```
 struct ModelContentsReader {
-    /// What one model file describes, ready to build a ``ManagedObjectModel`` from.
+    /// What one model file describes, ready to build a ``/StoreCore/ManagedObjectModel`` from.
     struct Contents {
         var entities: [EntityDescription] = []
         var configurations: [String: [String]] = [:]

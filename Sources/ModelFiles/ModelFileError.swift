@@ -4,7 +4,7 @@ import StoreCore
 /// A model file that cannot be read: not there, not a model, malformed XML (with the line) or a
 /// malformed compiled model, a format Stowage does not read (Xcode 3 `elements`, an `.omo`
 /// without its `.mom`), a file or model cache beyond the size limits, or a model that fails the
-/// model's own checks (the ``ModelError`` is attached).
+/// model's own checks (the ``/StoreCore/ModelError`` is attached).
 ///
 /// For example:
 ///
@@ -24,7 +24,7 @@ public struct ModelFileError: CodedError, CustomStringConvertible, Sendable {
     public let line: Int?
     /// What went wrong, in words.
     public let message: String
-    /// The model's own error, for ``ErrorCode/invalidModel``.
+    /// The model's own error, for `invalidModel`.
     public let modelError: ModelError?
 
     /// An error of `code` about the file at `url` (and `line`, when the problem has one), with the
@@ -52,7 +52,7 @@ extension ErrorCode where Domain == ModelFileError {
     /// A model format Stowage cannot read (Xcode 3 `elements`, an `.omo` without its `.mom`).
     public static let unsupportedFormat = Self("unsupportedFormat")
     /// A compiled model, or a store's compressed model cache once inflated, larger than the
-    /// reader accepts (``ManagedObjectModel/maxCompiledModelSize``).
+    /// reader accepts (`ManagedObjectModel.maxCompiledModelSize`).
     public static let tooLarge = Self("tooLarge")
     /// The file was read but the model it describes is inconsistent (see `modelError`).
     public static let invalidModel = Self("invalidModel")

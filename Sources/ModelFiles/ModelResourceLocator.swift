@@ -52,7 +52,7 @@ public enum ModelResourceLocator {
     /// The first `<name>.xcdatamodeld` or `<name>.xcdatamodel` in `directories`, else the first
     /// `<name>.momd` or `<name>.mom`.
     ///
-    /// - Throws: ``ModelFileError`` — ``ErrorCode/notFound`` (listing every place searched) when
+    /// - Throws: ``ModelFileError`` — `notFound` (listing every place searched) when
     ///   nothing was found.
     public static func modelURL(named name: String, searching directories: [URL]? = nil) throws(ModelFileError) -> URL {
         let directories = directories ?? defaultSearchDirectories()

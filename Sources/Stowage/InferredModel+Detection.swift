@@ -6,9 +6,9 @@ import XMLBackend
 
 extension InferredModel {
     /// The model of a store file of any built-in type, detected from its first bytes
-    /// (``PersistentStoreType/init(detectingStoreAt:)``). A SQLite store Core Data wrote keeps
+    /// (`PersistentStoreType(detectingStoreAt:)`). A SQLite store Core Data wrote keeps
     /// a copy of its model (`Z_MODELCACHE`): when it has one that can be read, that exact model
-    /// is used (``source`` is ``Source/modelCache``). Otherwise the model is rebuilt from the
+    /// is used (`source` is `.modelCache`). Otherwise the model is rebuilt from the
     /// store's layout: SQLite and XML stores always, binary stores written by Stowage too.
     /// docs/inspection.md lists what is inferred and its limits.
     ///
@@ -21,7 +21,7 @@ extension InferredModel {
     /// try container.loadPersistentStores()
     /// ```
     ///
-    /// - Throws: ``StoreError`` — `io` when the file cannot be read, `wrongFormat` when it is not
+    /// - Throws: ``/StoreCore/StoreError`` — `io` when the file cannot be read, `wrongFormat` when it is not
     ///   a store or its model cannot be inferred (the message says to pass the model instead).
     public init(storeAt url: URL) throws {
         let type = try PersistentStoreType(detectingStoreAt: url)

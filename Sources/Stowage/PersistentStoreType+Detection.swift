@@ -11,8 +11,8 @@ extension PersistentStoreType {
     /// let type = try PersistentStoreType(detectingStoreAt: URL(fileURLWithPath: "Blog.sqlite"))   // .sqlite
     /// ```
     ///
-    /// - Throws: ``StoreError`` — ``ErrorCode/io`` when the file cannot be read,
-    ///   ``ErrorCode/wrongFormat`` when it is none of these.
+    /// - Throws: ``/StoreCore/StoreError`` — `io` when the file cannot be read,
+    ///   `wrongFormat` when it is none of these.
     public init(detectingStoreAt url: URL) throws {
         let prefix: Data
         do {

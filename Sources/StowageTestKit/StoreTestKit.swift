@@ -47,10 +47,12 @@ public struct StoreTestKit: Sendable, CustomStringConvertible {
 
     /// A kit for the store named `name` (in failures), whose fresh stores `description` describes.
     /// - Parameters:
+    ///   - name: The store's name, used in failure messages.
     ///   - isPersistent: Whether reopening a store reads back what was saved (false for in-memory
     ///     stores).
     ///   - mayRefuseQuery: Which query cases, by format string, the store may refuse with
     ///     `FetchError.unsupported`.
+    ///   - description: Makes the description of a fresh store (a new file or schema) for each check.
     public init(
         _ name: String, isPersistent: Bool = true, mayRefuseQuery: @escaping @Sendable (String) -> Bool = { _ in false },
         description: @escaping DescriptionFactory

@@ -1,7 +1,7 @@
 import Foundation
 import StoreCore
 
-/// The XML store: the atomic-store engine (``StoreCore/AtomicStore``) with Core Data's XML file
+/// The XML store: the atomic-store engine (``/StoreCore/AtomicStore``) with Core Data's XML file
 /// format (``XMLStoreFormat``). The whole graph is read when the store is loaded and the whole
 /// file is replaced atomically by every save — a store for people and other programs to read,
 /// not for large data.
@@ -15,7 +15,7 @@ import StoreCore
 /// try container.loadPersistentStores()
 /// ```
 public enum XMLStore {
-    /// Registers the XML store type (``StoreCore/PersistentStoreType/xml``).
+    /// Registers the XML store type (``/StoreCore/PersistentStoreType/xml``).
     public static func register() {
         AtomicStore.register(.xml, format: XMLStoreFormat())
     }

@@ -1,7 +1,7 @@
 import Foundation
 import StoreCore
 
-/// Core Data's XML store format as an ``StoreCore/AtomicStoreFormat``: files Core Data writes on
+/// Core Data's XML store format as an ``/StoreCore/AtomicStoreFormat``: files Core Data writes on
 /// macOS open here, and files written here open there. The format is described in
 /// `docs/xml-format.md`.
 ///
@@ -21,11 +21,11 @@ public struct XMLStoreFormat: AtomicStoreFormat {
 
     /// Reads a whole XML store.
     ///
-    /// - Throws: ``StoreCore/StoreError``: ``StoreCore/ErrorCode/wrongFormat`` for bytes that are not
-    ///   XML or not a `<database>`; ``StoreCore/ErrorCode/truncated`` for a document that ends early;
-    ///   ``StoreCore/ErrorCode/corrupt`` for bad XML, refused DOCTYPEs and entities, and values that are
-    ///   not of their type; ``StoreCore/ErrorCode/unknownEntity``, ``StoreCore/ErrorCode/unknownProperty``
-    ///   and ``StoreCore/ErrorCode/danglingReference`` for what the model does not have. Messages name the line.
+    /// - Throws: ``/StoreCore/StoreError``: `wrongFormat` for bytes that are not
+    ///   XML or not a `<database>`; `truncated` for a document that ends early;
+    ///   `corrupt` for bad XML, refused DOCTYPEs and entities, and values that are
+    ///   not of their type; `unknownEntity`, `unknownProperty`
+    ///   and `danglingReference` for what the model does not have. Messages name the line.
     public func read(_ data: Data, model: ManagedObjectModel) throws -> AtomicStoreFile {
         let table = XMLEntityTable(model: model)
         return try data.withUnsafeBytes { bytes in
@@ -46,7 +46,7 @@ public struct XMLStoreFormat: AtomicStoreFormat {
 
     /// The bytes of a whole XML store.
     ///
-    /// - Throws: ``StoreCore/StoreError`` with ``StoreCore/ErrorCode/invalidOption`` for a string holding a
+    /// - Throws: ``/StoreCore/StoreError`` with `invalidOption` for a string holding a
     ///   character XML 1.0 cannot hold (such as U+0000 or U+001B), naming the object and attribute.
     public func write(_ file: AtomicStoreFile, model: ManagedObjectModel) throws -> Data {
         let writer = XMLStoreWriter(table: XMLEntityTable(model: model))

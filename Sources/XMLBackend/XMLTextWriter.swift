@@ -4,7 +4,7 @@ internal import CXML
 
 /// One libxml2 text writer (`xmlTextWriter`) writing into memory, indented with four spaces as
 /// Core Data's files are; owns its handle and frees it in `deinit`. Every failed call becomes a
-/// ``StoreCore/StoreError`` with code ``StoreCore/ErrorCode/io``.
+/// ``/StoreCore/StoreError`` with code `io`.
 ///
 /// Names are passed as NUL-terminated bytes (``XMLNamePool``) so that writing an element makes no
 /// `String`; text the caller has escaped goes through ``raw(_:)``.

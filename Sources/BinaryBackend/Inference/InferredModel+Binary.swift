@@ -14,7 +14,7 @@ extension InferredModel {
     /// let inferred = try InferredModel(binaryStoreAt: URL(fileURLWithPath: "Blog.binarystore"))
     /// ```
     ///
-    /// - Throws: ``StoreError`` — `io` when the file cannot be read, `wrongFormat` when it is not
+    /// - Throws: ``/StoreCore/StoreError`` — `io` when the file cannot be read, `wrongFormat` when it is not
     ///   a Stowage binary store (the message says to pass the model instead).
     public init(binaryStoreAt url: URL) throws {
         self = try Self.inferring(from: url) { try BinaryModelInference(data: $0).infer() }

@@ -3,7 +3,7 @@ import StoreCore
 
 /// Turns the `NSPredicate` and `NSExpression` objects archived in a compiled model (fetch
 /// request templates, partial index predicates, validation predicates, derivation
-/// expressions) back into predicate format text, which ``StorePredicate`` then parses — so a
+/// expressions) back into predicate format text, which ``/StoreCore/StorePredicate`` then parses — so a
 /// compiled model's predicates mean what the same model's XML says.
 ///
 /// Read: comparison predicates (`NSComparisonPredicate` with its `NS…PredicateOperator`:

@@ -10,7 +10,7 @@ import StoreCore
 /// `NSEntityDescription`, `NSAttributeDescription`, `NSRelationshipDescription`, … It is read
 /// through ``KeyedArchiveGraph``: classes are matched by name and their fields read one by one;
 /// nothing is ever instantiated by name, and values (defaults, user info) decode through
-/// ``KeyedArchive``'s allow-list of Foundation value classes. docs/model-files.md lists which
+/// ``/StoreCore/KeyedArchive``'s allow-list of Foundation value classes. docs/model-files.md lists which
 /// archive key becomes what.
 ///
 /// For example:

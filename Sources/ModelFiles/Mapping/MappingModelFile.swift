@@ -194,7 +194,7 @@ struct MappingModelFile {
 extension MappingModel {
     /// Reads an Xcode mapping model: an `.xcmappingmodel` package (or its `xcmapping.xml`). Given
     /// the two model versions it maps between, each entity mapping records their entities'
-    /// version hashes (so ``isMapping(fromSourceModel:toDestinationModel:)`` checks them) and
+    /// version hashes (so ``/StoreCore/MappingModel/isMapping(fromSourceModel:toDestinationModel:)`` checks them) and
     /// takes its type from what changed; without them, entities are matched by name.
     ///
     /// For example:

@@ -12,7 +12,7 @@ import StoreSQL
 /// migrating the same store at once; other writers wait on the tables until the migration commits.
 ///
 /// A mapping the SQL copy cannot carry out — an attribute changing type, a custom entity policy
-/// or source predicate, a value expression — goes through ``StoreCore/MigrationManager`` instead:
+/// or source predicate, a value expression — goes through ``/StoreCore/MigrationManager`` instead:
 /// objects are carried into the staging schema through contexts (new primary keys, the source
 /// graph in memory), then swapped in the same way in one transaction.
 ///

@@ -70,7 +70,7 @@ extension PostgresStore: QueryGenerationStore {
 
     /// A connection of its own in a repeatable-read transaction (at most four at once, each for
     /// at most 300 s; past that the context's next read fails with
-    /// ``StoreCore/ErrorCode/queryGenerationUnavailable``).
+    /// `queryGenerationUnavailable`).
     public func pinQueryGeneration() throws -> any StoreReading {
         let allowed = pinnedGenerations.withLock { count -> Bool in
             guard count < Self.maximumPinnedGenerations else { return false }

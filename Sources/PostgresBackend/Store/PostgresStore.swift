@@ -11,7 +11,7 @@ import Synchronization
 ///
 /// Saves run in one transaction each; `Z_OPT` versions make concurrent writers' conflicts merge
 /// conflicts, `Z_PRIMARYKEY` rows (locked until commit) hand out keys that never collide, and
-/// with ``StoreCore/PersistentStoreOption/remoteChangeNotificationPost`` every commit reaches
+/// with ``/StoreCore/PersistentStoreOption/remoteChangeNotificationPost`` every commit reaches
 /// the other coordinators through `LISTEN`/`NOTIFY`. docs/postgres.md tells the whole story.
 ///
 /// For example:
@@ -55,7 +55,7 @@ public final class PostgresStore: PersistentStore {
 
     /// Connects to the server and opens (or creates) the store in its schema.
     ///
-    /// - Throws: ``StoreCore/StoreError`` when the server cannot be reached, the schema holds
+    /// - Throws: ``/StoreCore/StoreError`` when the server cannot be reached, the schema holds
     ///   something that is not a store, or a store whose model does not match (nothing is changed).
     public init(_ request: PersistentStoreLoadRequest) throws {
         let description = request.description
@@ -82,7 +82,7 @@ public final class PostgresStore: PersistentStore {
         rows = RowReader(schema: schema, model: model, storeIdentifier: identifier)
     }
 
-    /// Registers the PostgreSQL store type (``StoreCore/PersistentStoreType/postgres``), its
+    /// Registers the PostgreSQL store type (``/StoreCore/PersistentStoreType/postgres``), its
     /// metadata reader and its migrator (``PostgresStoreMigrator``).
     public static func register() {
         PersistentStoreRegistry.register(.postgres) { try PostgresStore($0) }
@@ -93,7 +93,7 @@ public final class PostgresStore: PersistentStore {
     /// The metadata of the store a URL (and a description's options, for the schema) names,
     /// read without opening the store.
     ///
-    /// - Throws: ``StoreCore/StoreError`` when the server cannot be reached or the schema holds no store.
+    /// - Throws: ``/StoreCore/StoreError`` when the server cannot be reached or the schema holds no store.
     public static func metadata(at url: URL, options storeOptions: [PersistentStoreOption: StoreValue] = [:]) throws -> StoreMetadata {
         var description = PersistentStoreDescription(type: .postgres, url: url)
         description.options.merge(storeOptions) { $1 }

@@ -4,8 +4,8 @@ import StoreCore
 extension SQLiteStore {
     /// Runs a batch request in SQL, in one write transaction that also records its history:
     /// inserts through one prepared statement (upserts with `ON CONFLICT … DO UPDATE`), updates
-    /// and deletes as set-based statements (see ``BatchInsertWriter``, ``BatchUpdateWriter``,
-    /// ``BatchDeleteWriter``).
+    /// and deletes as set-based statements (see `BatchInsertWriter`, `BatchUpdateWriter`,
+    /// `BatchDeleteWriter`).
     public func execute(_ request: StoreBatchRequest) throws -> StoreBatchResult {
         guard !isReadOnly else { throw StoreError(.readOnly, url: url, "the store is read-only; nothing was written") }
         var files = FileChanges()

@@ -19,8 +19,8 @@ import StoreSQL
 /// - Collations `STOWAGE_CASE_INSENSITIVE`, `STOWAGE_LOCALIZED`, `STOWAGE_LOCALIZED_CASE_INSENSITIVE`:
 ///   the string orders of the sort descriptor comparisons, by the same Foundation calls as in memory.
 /// - `stowage_convert(value, from, to)`: a migrated attribute's value converted from one
-///   attribute type to another (type names as ``AttributeType/name``), by
-///   ``AttributeConversion/convert(_:)`` — the same conversion as atomic stores; a value the
+///   attribute type to another (type names as ``/StoreCore/AttributeType/name``), by
+///   ``/StoreCore/AttributeConversion/convert(_:)`` — the same conversion as atomic stores; a value the
 ///   destination cannot hold fails the statement.
 /// - `NSCoreDataNow()`, `NSCoreDataToLower(text)`, `NSCoreDataToUpper(text)`,
 ///   `NSCoreDataCanonical(text)`: what the triggers computing derived attributes call (Core
@@ -29,7 +29,7 @@ import StoreSQL
 ///   how Core Data's triggers tell its context a derived value changed; no-ops here (the context
 ///   reads derived values back after each save).
 ///
-/// `options` is ``StoreComparison/Options``' raw value. A bad regular expression fails the
+/// `options` is ``/StoreCore/StoreComparison/Options``' raw value. A bad regular expression fails the
 /// statement with the same message as the in-memory evaluator.
 enum SQLFunctions {
     static let foldName = "stowage_fold"

@@ -4,7 +4,7 @@ import StoreCore
 extension SQLiteConnection {
     /// Runs `body` on a read-only connection to the database at `url` — for reading a store
     /// without opening it (its metadata, its layout) — and reports SQLite's failures as
-    /// ``StoreError``s naming the file.
+    /// ``/StoreCore/StoreError``s naming the file.
     ///
     /// For example:
     ///

@@ -9,7 +9,7 @@ import StoreCore
 /// the old store (SQLite rolls the transaction back); nothing of a half-migrated store is
 /// ever visible. docs/migration.md describes what is carried and how.
 ///
-/// `SQLiteStore.register()` registers it for ``PersistentStoreType/sqlite``.
+/// `SQLiteStore.register()` registers it for ``/StoreCore/PersistentStoreType/sqlite``.
 ///
 /// For example:
 ///

@@ -25,7 +25,7 @@ public struct SQLiteDatabase {
 
     /// Runs one statement with arguments, or — without arguments — any number of statements.
     ///
-    /// - Throws: ``StoreCore/StoreError`` with SQLite's message.
+    /// - Throws: ``/StoreCore/StoreError`` with SQLite's message.
     public func execute(_ sql: String, _ arguments: [StoreValue] = []) throws {
         try store.sqlite {
             if arguments.isEmpty { try connection.execute(sql) } else { try connection.run(sql, arguments.map(Self.sqlValue)) }

@@ -25,7 +25,7 @@ extension SQLiteStore {
     /// }
     /// ```
     ///
-    /// - Throws: ``StoreCore/StoreError`` with SQLite's message; what `body` throws.
+    /// - Throws: ``/StoreCore/StoreError`` with SQLite's message; what `body` throws.
     public func readDatabase<T>(_ body: (SQLiteDatabase) throws -> T) throws -> T {
         try read { connection in try body(SQLiteDatabase(connection: connection, store: self)) }
     }
@@ -37,9 +37,9 @@ extension SQLiteStore {
     /// see the change once they merge it — from history, or by
     /// `ManagedObjectContext.mergeChanges(fromRemoteContextSave:into:)` with the same IDs — and
     /// live queries and remote change notifications see it as another writer's commit (with
-    /// ``StoreCore/PersistentStoreOption/remoteChangeNotificationPost``). Use it for maintenance
+    /// ``/StoreCore/PersistentStoreOption/remoteChangeNotificationPost``). Use it for maintenance
     /// too: `VACUUM INTO`, `ANALYZE`, `PRAGMA optimize` (statements that cannot run inside a
-    /// transaction, like `VACUUM`, are refused by SQLite: use ``PersistentStoreOption/sqliteManualVacuum``).
+    /// transaction, like `VACUUM`, are refused by SQLite: use `PersistentStoreOption.sqliteManualVacuum`).
     ///
     /// For example:
     ///
@@ -49,7 +49,7 @@ extension SQLiteStore {
     /// }
     /// ```
     ///
-    /// - Throws: ``StoreCore/StoreError``: `readOnly` for a read-only store; SQLite's errors;
+    /// - Throws: ``/StoreCore/StoreError``: `readOnly` for a read-only store; SQLite's errors;
     ///   `unknownEntity` for a declared object of an entity the store does not hold. Nothing is
     ///   written when it throws.
     public func writeDatabase<T>(

@@ -16,7 +16,7 @@ extension InferredModel {
     /// inferred.model.entitiesByName["Recipe"]?.relationshipsByName["type"]?.destinationEntityName   // "RecipeType"
     /// ```
     ///
-    /// - Throws: ``StoreError`` — `io` when the file cannot be opened, `wrongFormat` when it is a
+    /// - Throws: ``/StoreCore/StoreError`` — `io` when the file cannot be opened, `wrongFormat` when it is a
     ///   SQLite database but not a Core Data store, `corrupt` when it is damaged.
     public init(sqliteStoreAt url: URL) throws {
         self = try SQLiteModelInference(url: url).infer()

@@ -17,7 +17,7 @@ package enum SQLiteModelCache {
     /// `Z_CONTENT` of the store's `Z_MODELCACHE`; `nil` when the store has none (stores Stowage
     /// writes, and Core Data's before macOS 10.12/iOS 10).
     ///
-    /// - Throws: ``StoreError`` — `io` when the file cannot be opened or read, `corrupt` when the
+    /// - Throws: ``/StoreCore/StoreError`` — `io` when the file cannot be opened or read, `corrupt` when the
     ///   cache is larger than ``maxCompressedSize``.
     package static func compressedContent(ofStoreAt url: URL) throws -> Data? {
         guard FileManager.default.fileExists(atPath: url.path) else {

@@ -3,7 +3,7 @@ import StoreCore
 import StoreSQL
 
 /// Reads a Core Data SQLite store's layout — `Z_PRIMARYKEY`, entity tables, foreign-key indexes,
-/// `Z_FOK_` columns, join tables — and rebuilds a model from it (``InferredModel``).
+/// `Z_FOK_` columns, join tables — and rebuilds a model from it (``/StoreCore/InferredModel``).
 ///
 /// What is recovered and what is guessed is listed in docs/inspection.md: entity names, numbers
 /// and inheritance exactly; attribute names upper-cased by Core Data come back lower-cased

@@ -31,8 +31,8 @@ final class SQLiteGenerationView: StoreReading {
 }
 
 extension SQLiteStore: QueryGenerationStore {
-    /// A reader of its own with a read transaction open; see ``PersistentStoreOption/sqliteMaximumQueryGenerations``
-    /// and ``PersistentStoreOption/sqliteQueryGenerationLifetime`` for its limits.
+    /// A reader of its own with a read transaction open; see `PersistentStoreOption.sqliteMaximumQueryGenerations`
+    /// and `PersistentStoreOption.sqliteQueryGenerationLifetime` for its limits.
     public func pinQueryGeneration() throws -> any StoreReading {
         do {
             return SQLiteGenerationView(store: self, reader: try sqlite { try pool.pinReader() })

@@ -52,7 +52,7 @@ public final class SQLiteStore: PersistentStore {
 
     /// Opens (or creates) the store a description names.
     ///
-    /// - Throws: ``StoreError`` when the file is not a SQLite database, is damaged, or holds a
+    /// - Throws: ``/StoreCore/StoreError`` when the file is not a SQLite database, is damaged, or holds a
     ///   store whose model does not match; the file is left untouched.
     public init(_ request: PersistentStoreLoadRequest) throws {
         let description = request.description
@@ -90,7 +90,7 @@ public final class SQLiteStore: PersistentStore {
         try runLoadMaintenance(description)
     }
 
-    /// Registers the SQLite store type (``PersistentStoreType/sqlite``), its metadata reader and
+    /// Registers the SQLite store type (``/StoreCore/PersistentStoreType/sqlite``), its metadata reader and
     /// its migrator (``SQLiteStoreMigrator``).
     public static func register() {
         PersistentStoreRegistry.register(.sqlite) { try SQLiteStore($0) }

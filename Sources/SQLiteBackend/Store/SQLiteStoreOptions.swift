@@ -17,11 +17,11 @@ extension PersistentStoreOption {
     public static let sqliteMaximumReaders = PersistentStoreOption(rawValue: "StowageSQLiteMaximumReaders")
     /// The most query generations contexts may hold pinned at once (default 4): each holds a read
     /// transaction on a connection of its own. Pinning more fails with
-    /// ``StoreCore/ErrorCode/queryGenerationUnavailable``.
+    /// `queryGenerationUnavailable`.
     public static let sqliteMaximumQueryGenerations = PersistentStoreOption(rawValue: "StowageSQLiteMaximumQueryGenerations")
     /// How long, in seconds, a pinned query generation may hold its read transaction (default
     /// 300). Past it the transaction ends — so WAL checkpoints can pass it — and the pinned
-    /// context's next read fails with ``StoreCore/ErrorCode/queryGenerationUnavailable`` until
+    /// context's next read fails with `queryGenerationUnavailable` until
     /// it moves to a new generation (a save, `reset()`, or `setQueryGenerationFrom(.current)`).
     public static let sqliteQueryGenerationLifetime = PersistentStoreOption(rawValue: "StowageSQLiteQueryGenerationLifetime")
 }

@@ -96,8 +96,8 @@ struct AtomicFileLoader {
     /// object's values (so a uniquely held values array becomes the snapshot's without a copy);
     /// `objects` is left empty.
     ///
-    /// - Throws: ``StoreError`` — ``ErrorCode/unknownEntity``, ``ErrorCode/unknownProperty``,
-    ///   ``ErrorCode/danglingReference`` or ``ErrorCode/corrupt`` — naming the object and key.
+    /// - Throws: ``StoreError`` — `unknownEntity`, `unknownProperty`,
+    ///   `danglingReference` or `corrupt` — naming the object and key.
     func tables(taking objects: inout [AtomicStoreObject]) throws(StoreError) -> [SnapshotGraph.LoadedTable] {
         var entityIndexes: [Int] = []
         var objectIDs: [ManagedObjectID] = []

@@ -78,7 +78,7 @@ extension AtomicHistoryLog {
     /// The history as the metadata value holds it.
     var encoded: Data { BinaryPropertyListWriter().write(propertyList) }
 
-    /// Reads the history a file's metadata holds; throws ``StoreError/Code/corrupt`` naming what is wrong.
+    /// Reads the history a file's metadata holds; throws `StoreError.Code.corrupt` naming what is wrong.
     init(stored: StoreValue?, storeIdentifier: String, model: ManagedObjectModel, url: URL?) throws {
         self.init(storeIdentifier: storeIdentifier)
         guard let stored else { return }

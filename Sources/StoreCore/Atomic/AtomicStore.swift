@@ -75,8 +75,8 @@ public final class AtomicStore: PersistentStore {
     /// Opens the store a description names: reads its file (creating it when there is none), or
     /// starts empty when `format` is `nil`.
     ///
-    /// - Throws: ``StoreError``: ``ErrorCode/invalidOption`` without a file URL;
-    ///   ``ErrorCode/incompatibleModel`` for a file of another model; the format's and the
+    /// - Throws: ``StoreError``: `invalidOption` without a file URL;
+    ///   `incompatibleModel` for a file of another model; the format's and the
     ///   engine's errors for a file that cannot be read. The file is never changed by a failed load.
     public init(_ request: PersistentStoreLoadRequest, type: PersistentStoreType, format: (any AtomicStoreFormat)?) throws {
         let description = request.description
@@ -142,7 +142,7 @@ public final class AtomicStore: PersistentStore {
 
     /// Reads the file again when another coordinator or process replaced it since this store
     /// read or wrote it, so that fetches see that save and this store's next save does not fail
-    /// with ``ErrorCode/modifiedExternally``. The store's remote change watcher calls it; a file
+    /// with `modifiedExternally`. The store's remote change watcher calls it; a file
     /// that cannot be read (or belongs to another store) is left alone and the store keeps what it had.
     ///
     /// - Returns: whether the store read the file again.

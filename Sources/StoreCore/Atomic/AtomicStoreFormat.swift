@@ -21,7 +21,7 @@ import Foundation
 /// let description = PersistentStoreDescription(type: PersistentStoreType(rawValue: "json"), url: url)
 /// ```
 public protocol AtomicStoreFormat: Sendable {
-    /// Reads a whole store file. Throw ``StoreError`` with code ``ErrorCode/corrupt`` (or your
+    /// Reads a whole store file. Throw ``StoreError`` with code `corrupt` (or your
     /// own error) for bytes that are not a store of this format; the engine checks what the
     /// objects say against the model itself — entities, property names (for objects built by
     /// name), value types and relationship references.

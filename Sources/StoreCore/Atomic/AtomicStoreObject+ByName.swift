@@ -28,9 +28,9 @@ extension AtomicStoreObject {
     /// post.entity === postEntity                      // true: laid out
     /// ```
     ///
-    /// - Throws: ``StoreError`` — ``ErrorCode/unknownProperty`` for a name `entity` does not have
+    /// - Throws: ``StoreError`` — `unknownProperty` for a name `entity` does not have
     ///   as a stored attribute (among `attributes`) or as a relationship (among `relationships`);
-    ///   ``ErrorCode/corrupt`` for a to-one relationship given several keys. The same errors the
+    ///   `corrupt` for a to-one relationship given several keys. The same errors the
     ///   engine gives for such a file.
     public init(entity: EntityDescription, primaryKey: Int64, attributes: [String: StoreValue], relationships: [String: [Int64]] = [:]) throws(StoreError) {
         let named = AtomicStoreObject(entityName: entity.name, primaryKey: primaryKey, attributes: attributes, relationships: relationships)

@@ -27,9 +27,9 @@ extension AtomicStoreObject {
     /// ```
     ///
     /// - Parameter problem: Makes the error for a property `key`: its code and what is wrong.
-    /// - Throws: what `problem` makes: ``ErrorCode/unknownProperty`` for a name `entity` does not
+    /// - Throws: what `problem` makes: `unknownProperty` for a name `entity` does not
     ///   have as a stored attribute (among the attributes) or as a relationship (among the
-    ///   relationships); ``ErrorCode/corrupt`` for a to-one relationship holding several keys.
+    ///   relationships); `corrupt` for a to-one relationship holding several keys.
     package func laidOut(
         as entity: EntityDescription, problem: (_ code: StoreError.Code, _ key: String, _ text: String) -> StoreError
     ) throws(StoreError) -> AtomicStoreObject {

@@ -4,8 +4,8 @@ extension SnapshotGraph {
     /// The graph an atomic store file describes, every object checked against the model
     /// (``AtomicFileLoader`` says what is checked).
     ///
-    /// - Throws: ``StoreError`` — ``ErrorCode/unknownEntity``, ``ErrorCode/unknownProperty``,
-    ///   ``ErrorCode/danglingReference`` or ``ErrorCode/corrupt`` — naming the object and key.
+    /// - Throws: ``StoreError`` — `unknownEntity`, `unknownProperty`,
+    ///   `danglingReference` or `corrupt` — naming the object and key.
     package init(file: AtomicStoreFile, model: ManagedObjectModel, storeIdentifier: String, url: URL?) throws(StoreError) {
         var file = file
         try self.init(taking: &file, model: model, storeIdentifier: storeIdentifier, url: url)

@@ -60,7 +60,7 @@ extension ManagedObjectContext {
     /// ManagedObjectContext.mergeChanges(fromRemoteContextSave: [.deletedObjectIDs: deleted], into: [context])
     /// ```
     ///
-    /// - Throws: ``ObjectValidationError`` with code ``ErrorCode/deleteDenied`` when a deny rule
+    /// - Throws: ``ObjectValidationError`` with code `deleteDenied` when a deny rule
     ///   refuses it (nothing is deleted); ``StoreError``.
     @discardableResult
     public func execute(_ request: BatchDeleteRequest) throws -> BatchResult {
@@ -79,7 +79,7 @@ extension ManagedObjectContext {
     /// let result = try context.execute(PersistentHistoryChangeRequest.fetchHistory(after: token))
     /// ```
     ///
-    /// - Throws: ``StoreError`` with code ``ErrorCode/unsupportedRequest`` when no store records history.
+    /// - Throws: ``StoreError`` with code `unsupportedRequest` when no store records history.
     @discardableResult
     public func execute(_ request: PersistentHistoryChangeRequest) throws -> PersistentHistoryResult {
         checkQueue(accessing: nil)

@@ -1,6 +1,6 @@
 extension ManagedObjectContext {
     /// Applies delete rules to objects deleted since the last call and posts
-    /// ``Foundation/Notification/Name/managedObjectContextObjectsDidChange`` for the changes made
+    /// `Notification.Name.managedObjectContextObjectsDidChange` for the changes made
     /// since. Saves and fetches call it; call it yourself to see cascades at once.
     ///
     /// For example:

@@ -28,8 +28,8 @@ extension ManagedObjectContext {
     /// let total = try context.count(for: lines) // …this, whatever is saved in between
     /// ```
     ///
-    /// - Throws: ``StoreError``: ``ErrorCode/queryGenerationUnavailable`` when a store cannot pin
-    ///   a generation (or holds as many as it allows); ``ErrorCode/unsupportedRequest`` for a child
+    /// - Throws: ``StoreError``: `queryGenerationUnavailable` when a store cannot pin
+    ///   a generation (or holds as many as it allows); `unsupportedRequest` for a child
     ///   context (it reads through its parent: pin the parent). Nothing changes on failure.
     public func setQueryGenerationFrom(_ token: QueryGenerationToken?) throws {
         checkQueue(accessing: nil)

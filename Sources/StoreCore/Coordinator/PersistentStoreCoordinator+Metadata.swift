@@ -18,9 +18,9 @@ extension PersistentStoreCoordinator {
     /// - Parameters:
     ///   - type: The store type; `nil` detects it by trying each registered type's reader.
     ///   - url: The store file.
-    /// - Throws: ``StoreError``: ``ErrorCode/io`` when there is no file,
-    ///   ``ErrorCode/wrongFormat`` or ``ErrorCode/corrupt`` when the file is not a store of the
-    ///   type (or, detecting, of any type), ``ErrorCode/unknownStoreType`` for a type without
+    /// - Throws: ``StoreError``: `io` when there is no file,
+    ///   `wrongFormat` or `corrupt` when the file is not a store of the
+    ///   type (or, detecting, of any type), `unknownStoreType` for a type without
     ///   files (in-memory).
     public static func metadataForPersistentStore(ofType type: PersistentStoreType? = nil, at url: URL) throws -> StoreMetadata {
         guard let type else { return try PersistentStoreRegistry.metadataDetectingType(at: url) }

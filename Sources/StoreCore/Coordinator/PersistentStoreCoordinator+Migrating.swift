@@ -22,7 +22,7 @@ extension PersistentStoreCoordinator {
     ///   - type: The new store's type.
     ///   - progress: Called as objects are copied, with how many are done.
     /// - Returns: The new store.
-    /// - Throws: ``StoreError`` (``ErrorCode/alreadyExists`` when something is at `url`); on any
+    /// - Throws: ``StoreError`` (`alreadyExists` when something is at `url`); on any
     ///   error the old store stays loaded and whatever was created at `url` is removed.
     @discardableResult
     public func migratePersistentStore(

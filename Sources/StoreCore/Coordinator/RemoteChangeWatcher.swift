@@ -2,7 +2,7 @@ import Foundation
 import Synchronization
 
 extension PersistentStoreOption {
-    /// Post ``Foundation/Notification/Name/persistentStoreRemoteChange`` whenever anyone — another
+    /// Post `Notification.Name.persistentStoreRemoteChange` whenever anyone — another
     /// process, another coordinator, or this one — commits to the store's file
     /// (`NSPersistentStoreRemoteChangeNotificationPostOptionKey`).
     public static let remoteChangeNotificationPost = Self(rawValue: "NSPersistentStoreRemoteChangeNotificationOptionKey")
@@ -31,14 +31,14 @@ extension Notification.Name {
 /// ```
 public protocol ChangeObservableStore: PersistentStore {
     /// A probe returning a stamp that changes whenever anyone commits to the store; the coordinator
-    /// polls it for ``Foundation/Notification/Name/persistentStoreRemoteChange``.
+    /// polls it for `Notification.Name.persistentStoreRemoteChange`.
     /// - Throws: `StoreError` with `invalidOption` for a store with no file for others to change (held
     ///   in memory), or the store's error when the probe's connection cannot be opened.
     func makeChangeProbe() throws -> @Sendable () throws -> String
 }
 
 /// Polls one store's change probe every 50 ms on a queue of its own and posts
-/// ``Foundation/Notification/Name/persistentStoreRemoteChange`` when the stamp moves.
+/// `Notification.Name.persistentStoreRemoteChange` when the stamp moves.
 ///
 /// Polling a stamp costs microseconds; it works for commits made through any connection or
 /// process, which inotify on a WAL file does not tell apart reliably.
@@ -84,6 +84,6 @@ final class RemoteChangeWatcher: @unchecked Sendable {
 }
 
 extension Notification {
-    /// The history token of a ``Foundation/Notification/Name/persistentStoreRemoteChange`` notification, if the store records history.
+    /// The history token of a `Notification.Name.persistentStoreRemoteChange` notification, if the store records history.
     public var historyToken: PersistentHistoryToken? { userInfo?["historyToken"] as? PersistentHistoryToken }
 }

@@ -3,7 +3,7 @@
 /// an object's own validation hook.
 ///
 /// A save validates every changed object and reports every failure together: the thrown error
-/// then has code ``ErrorCode/multipleErrors`` and lists each failure in ``detailedErrors``
+/// then has code `multipleErrors` and lists each failure in ``detailedErrors``
 /// (use ``allErrors`` to read one or many the same way). A failed save changes nothing.
 ///
 /// For example:
@@ -32,11 +32,11 @@ public struct ObjectValidationError: CodedError, CustomStringConvertible, @unche
     public let value: StoreValue?
     /// What went wrong, in words.
     public let message: String
-    /// The error a validation hook threw, for code ``ErrorCode/custom``.
+    /// The error a validation hook threw, for code `custom`.
     public let underlyingError: (any Error)?
-    /// The individual failures when ``code`` is ``ErrorCode/multipleErrors``.
+    /// The individual failures when ``code`` is `multipleErrors`.
     public let detailedErrors: [ObjectValidationError]
-    /// For ``ErrorCode/uniquenessConstraint`` from a context's save: each set of objects that
+    /// For `uniquenessConstraint` from a context's save: each set of objects that
     /// share a constraint's values, with the stored object they collide with.
     public let constraintConflicts: [ConstraintConflict]
 
@@ -58,7 +58,7 @@ public struct ObjectValidationError: CodedError, CustomStringConvertible, @unche
     }
 
     /// The error a save under ``MergePolicy/error`` throws for constraint conflicts: code
-    /// ``ErrorCode/uniquenessConstraint``, naming the first conflict and listing them all.
+    /// `uniquenessConstraint`, naming the first conflict and listing them all.
     public init(constraintConflicts conflicts: [ConstraintConflict]) {
         let first = conflicts.first
         self.code = .uniquenessConstraint

@@ -22,7 +22,7 @@ import Foundation
 /// }
 /// ```
 public struct StoreError: CodedError, CustomStringConvertible, Sendable {
-    /// The codes of store errors: ``ErrorCode/unknownStoreType``, ``ErrorCode/io``, … (docs/errors.md).
+    /// The codes of store errors: `unknownStoreType`, `io`, … (docs/errors.md).
     public typealias Code = ErrorCode<StoreError>
     /// What kind of problem this is; match it with `==` or in `catch StoreError.Code.readOnly`.
     public let code: Code

@@ -13,7 +13,7 @@ extension AttributeConversion {
     /// try AttributeConversion(from: .integer64, to: .string).convert(.integer(12))  // .string("12")
     /// ```
     ///
-    /// - Throws: ``MigrationError`` (``ErrorCode/migrationFailed``) for a value the destination
+    /// - Throws: ``MigrationError`` (`migrationFailed`) for a value the destination
     ///   type cannot hold (an integer out of its range, a non-finite number to an integer).
     public func convert(_ value: StoreValue) throws(MigrationError) -> StoreValue {
         if value.isNull { return .null }

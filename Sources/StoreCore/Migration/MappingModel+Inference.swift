@@ -24,7 +24,7 @@ extension MappingModel {
     /// //   pinned = default
     /// ```
     ///
-    /// - Throws: ``MigrationError`` with ``ErrorCode/cannotInferMapping`` naming the first entity
+    /// - Throws: ``MigrationError`` with `cannotInferMapping` naming the first entity
     ///   and property that cannot be inferred (every problem is listed in the message).
     public static func inferredMappingModel(forSourceModel source: ManagedObjectModel, destinationModel destination: ManagedObjectModel) throws(MigrationError) -> MappingModel {
         var inference = MappingInference(source: source, destination: destination)

@@ -93,6 +93,14 @@ public final class EntityDescription: @unchecked Sendable, CustomStringConvertib
     ///   - managedObjectClass: The class of its objects: `ManagedObject` (access by key) or a subclass.
     ///   - parent: The parent entity's name.
     ///   - isAbstract: Whether the entity has no objects of its own.
+    ///   - uniquenessConstraints: Groups of attribute names whose values no two objects may share
+    ///     (Core Data's `uniquenessConstraints`).
+    ///   - indexes: Fetch indexes the SQL stores create.
+    ///   - userInfo: The entity's user info (`userInfo` in Xcode's model editor).
+    ///   - renamingIdentifier: The entity's name in an earlier model version, for lightweight migration.
+    ///   - versionHashModifier: Changes the entity's version hash without changing its layout.
+    ///   - representedClassName: The class name a model file gives (kept for Core Data's hashes).
+    ///   - fetchedProperties: The entity's fetched properties.
     ///   - properties: The properties: a ``EntityProperties`` chain of `.attribute` / `.toOne` / `.toMany`, or descriptions.
     public init(
         _ name: String, class managedObjectClass: ManagedObject.Type = ManagedObject.self, parent: String? = nil,
@@ -133,7 +141,7 @@ public final class EntityDescription: @unchecked Sendable, CustomStringConvertib
         other.entityAndDescendantNames.contains(name)
     }
 
-    /// The property named `key`, or a ``ModelError/Code/unknownKey`` error naming the entity.
+    /// The property named `key`, or a `ModelError.Code.unknownKey` error naming the entity.
     public func property(named key: String) throws(ModelError) -> PropertyDescription {
         guard let property = propertiesByName[key] else {
             throw ModelError(.unknownKey, entity: name, key: key, "no property '\(key)' on entity \(name)")

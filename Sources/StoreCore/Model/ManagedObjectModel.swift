@@ -110,7 +110,7 @@ public final class ManagedObjectModel: @unchecked Sendable, CustomStringConverti
         self.versionHash = SHA256.hash(Data(modelHash.utf8))
     }
 
-    /// The entity named `name`, or a ``ModelError/Code/unknownEntity`` error.
+    /// The entity named `name`, or a `ModelError.Code.unknownEntity` error.
     public func entity(named name: String) throws(ModelError) -> EntityDescription {
         guard let entity = entitiesByName[name] else {
             throw ModelError(.unknownEntity, entity: name, "the model has no entity named \(name)")

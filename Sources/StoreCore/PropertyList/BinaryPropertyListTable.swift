@@ -40,8 +40,8 @@ package struct BinaryPropertyListTable: Sendable {
 
     /// Checks the magic and the trailer, and keeps the bytes.
     ///
-    /// - Throws: ``PropertyListError`` — ``ErrorCode/notBinaryPropertyList`` without the magic,
-    ///   ``ErrorCode/corrupt`` when the trailer does not describe an offset table inside the file
+    /// - Throws: ``PropertyListError`` — `notBinaryPropertyList` without the magic,
+    ///   `corrupt` when the trailer does not describe an offset table inside the file
     ///   (as when the file is truncated).
     package init(_ bytes: [UInt8]) throws(PropertyListError) {
         self.bytes = bytes

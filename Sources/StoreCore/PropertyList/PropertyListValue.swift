@@ -3,7 +3,7 @@ import Foundation
 /// A property list value: what a binary property list (`bplist00`) holds, such as the
 /// metadata Core Data keeps in `Z_METADATA.Z_PLIST`.
 ///
-/// Integers are `Int64`; the reader refuses larger unsigned values (``PropertyListError/Code/unsupported``).
+/// Integers are `Int64`; the reader refuses larger unsigned values (`PropertyListError.Code.unsupported`).
 /// Dates are stored as seconds since 2001-01-01, like `Date.timeIntervalSinceReferenceDate`.
 /// `uid` is the object reference `NSKeyedArchiver` writes. Sets are not values: the reader
 /// refuses them.

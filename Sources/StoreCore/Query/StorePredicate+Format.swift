@@ -48,7 +48,7 @@ extension StoreExpression {
 /// A predicate written as a string literal: `request.predicate = "magnitude > 2.5"`.
 ///
 /// A literal cannot throw, so a literal that does not parse becomes a predicate that fails
-/// every evaluation with a ``FetchError`` of code ``FetchError/Code/invalidPredicate`` carrying the
+/// every evaluation with a ``FetchError`` of code `FetchError.Code.invalidPredicate` carrying the
 /// syntax error — the fetch that uses it throws. Use ``init(format:_:)`` to catch the error
 /// where the string is written.
 extension StorePredicate: ExpressibleByStringLiteral {

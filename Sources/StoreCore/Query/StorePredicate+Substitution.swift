@@ -3,7 +3,7 @@ extension StorePredicate {
     /// The predicate with each `$NAME` whose name is in `variables` replaced by that value.
     ///
     /// Variables bound by a `SUBQUERY` inside are left alone; variables not in the dictionary
-    /// stay, and a fetch with them fails with ``FetchError/Code/unboundVariable``.
+    /// stay, and a fetch with them fails with `FetchError.Code.unboundVariable`.
     ///
     /// For example:
     ///

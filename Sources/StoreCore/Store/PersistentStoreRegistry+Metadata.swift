@@ -44,8 +44,8 @@ extension PersistentStoreRegistry {
 
     /// The metadata of the store file at `url`, read by its type's registered reader.
     ///
-    /// - Throws: ``StoreError``: ``ErrorCode/unknownStoreType`` when the type has no metadata
-    ///   reader (in-memory stores have no file), ``ErrorCode/io`` when there is no file, or
+    /// - Throws: ``StoreError``: `unknownStoreType` when the type has no metadata
+    ///   reader (in-memory stores have no file), `io` when there is no file, or
     ///   whatever the reader throws for a file that is not a store of the type.
     public static func metadata(ofType type: PersistentStoreType, at url: URL) throws -> StoreMetadata {
         try metadata(ofType: type, at: url, options: [:])

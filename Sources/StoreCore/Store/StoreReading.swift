@@ -38,7 +38,7 @@ public protocol StoreReading: AnyObject, Sendable {
 public protocol QueryGenerationStore: PersistentStore {
     /// The store's committed state now, kept until the returned view is released.
     ///
-    /// - Throws: ``StoreError`` (``ErrorCode/queryGenerationUnavailable``) when the store holds
+    /// - Throws: ``StoreError`` (`queryGenerationUnavailable`) when the store holds
     ///   as many pinned generations as it allows, or cannot pin one.
     func pinQueryGeneration() throws -> any StoreReading
 }

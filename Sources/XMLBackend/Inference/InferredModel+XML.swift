@@ -15,7 +15,7 @@ extension InferredModel {
     /// inferred.model.entitiesByName["Unit"]?.attributesByName["value"]?.attributeType   // .integer32
     /// ```
     ///
-    /// - Throws: ``StoreError`` — `io` when the file cannot be read; `wrongFormat`, `corrupt` or
+    /// - Throws: ``/StoreCore/StoreError`` — `io` when the file cannot be read; `wrongFormat`, `corrupt` or
     ///   `truncated` when it is not a well-formed XML store (the message names the line).
     public init(xmlStoreAt url: URL) throws {
         self = try Self.inferring(from: url) { try XMLModelInference(data: $0).infer() }

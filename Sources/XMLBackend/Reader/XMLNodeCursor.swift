@@ -4,7 +4,7 @@ import StoreCore
 /// Walks a document's elements through an ``XMLTextReader`` for the store and property-list
 /// readers: element starts and ends only (whitespace, comments and processing instructions are
 /// skipped), the text of an element gathered into one buffer, and every problem turned into a
-/// ``StoreError`` that names the line.
+/// ``/StoreCore/StoreError`` that names the line.
 ///
 /// For example:
 ///

@@ -22,7 +22,7 @@ enum XMLPrologCheck {
 
     /// Checks the prolog and that the root element is `<database>`.
     ///
-    /// - Throws: ``StoreError`` with ``ErrorCode/wrongFormat`` when the document does not start
+    /// - Throws: ``/StoreCore/StoreError`` with `wrongFormat` when the document does not start
     ///   (after its prolog) with `<database`: not XML, another encoding than UTF-8, another root.
     static func check(_ bytes: UnsafeRawBufferPointer) throws(StoreError) {
         var scanner = Scanner(bytes: bytes)

@@ -1,13 +1,13 @@
 import Foundation
 import StoreCore
 
-/// Reads a Core Data XML store document into an ``AtomicStoreFile``, in one streaming pass:
+/// Reads a Core Data XML store document into an ``/StoreCore/AtomicStoreFile``, in one streaming pass:
 /// `<database>`, its `<databaseInfo>` (UUID, `nextObjectID`, metadata property list) and one
 /// `<object>` per object with its `<attribute>` and `<relationship>` elements.
 ///
 /// Element and attribute names are compared by address (libxml2 interns them), property names
 /// by bytes, and values are parsed from the bytes straight into each object's layout, at the
-/// property's index (``AtomicStoreObject``); the only `String`s made are string values. Objects
+/// property's index (``/StoreCore/AtomicStoreObject``); the only `String`s made are string values. Objects
 /// with ids that are not `z<n>` get fresh keys once every object has been read, and references to
 /// them are then resolved.
 ///

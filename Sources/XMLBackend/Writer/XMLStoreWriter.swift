@@ -1,7 +1,7 @@
 import Foundation
 import StoreCore
 
-/// Writes an ``AtomicStoreFile`` as a Core Data XML store document through libxml2's text writer:
+/// Writes an ``/StoreCore/AtomicStoreFile`` as a Core Data XML store document through libxml2's text writer:
 /// the XML declaration, Core Data's DOCTYPE, `<database>` with `<databaseInfo>` (version
 /// 134481920, UUID, `nextObjectID`, metadata) and one `<object>` per object. Attributes are
 /// written in the model's order and `nil` ones left out; relationships that hold objects are

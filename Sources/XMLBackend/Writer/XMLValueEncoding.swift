@@ -9,7 +9,7 @@ import StoreCore
 /// values in base64; UUIDs upper-case with dashes; URIs and object IDs as absolute URIs.
 ///
 /// A string holding a character XML 1.0 cannot hold (U+0000–U+001F other than tab, line feed and
-/// carriage return, U+FFFE, U+FFFF) is refused with ``StoreError`` (``ErrorCode/invalidOption``)
+/// carriage return, U+FFFE, U+FFFF) is refused with ``/StoreCore/StoreError`` (`invalidOption`)
 /// naming the attribute: no file is written that no XML parser could read. Carriage returns are
 /// written as `&#13;` so they survive line-end normalisation.
 ///
