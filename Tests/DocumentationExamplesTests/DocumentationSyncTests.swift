@@ -6,8 +6,9 @@ import XCTest
 /// this test target — where it is compiled and run — unless the line before the block is exactly
 /// `<!-- unchecked -->` (Package.swift snippets).
 ///
-/// Lines are compared trimmed, with empty lines dropped, so indentation may differ; comments are
-/// kept and must match too.
+/// Lines are compared trimmed, with empty lines and `import` lines dropped (imports belong at the
+/// top of a file, whatever a block shows), so indentation may differ; comments are kept and must
+/// match too.
 final class DocumentationSyncTests: XCTestCase {
     /// The package's root: three levels above this file (Tests/DocumentationExamplesTests/<file>).
     private static let packageRoot = URL(fileURLWithPath: #filePath)
@@ -46,9 +47,9 @@ final class DocumentationSyncTests: XCTestCase {
         return blocks
     }
 
-    /// Trimmed, without empty lines.
+    /// Trimmed, without empty lines and imports.
     static func normalized(_ lines: [String]) -> [String] {
-        lines.map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
+        lines.map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty && !$0.hasPrefix("import ") }
     }
 
     /// Whether `needle` occurs as a contiguous run in `haystack`.
