@@ -17,15 +17,23 @@
 //
 // With `--increments N` (PostgresConcurrencyTests) it opens a server's store named by URL, and N
 // times inserts an entry and adds one to the store's one counter, each in its own save, retrying
-// an increment that meets another process's change; then prints "done" and exits.
+// an increment that meets another process's change; then prints "done" and exits. A fifth
+// argument names another merge policy for the context (objectTrump, storeTrump, overwrite,
+// rollback): conflicts are then resolved by the policy, and nothing is retried.
 //
 //     stowage-save-loop postgres 'postgres://me@localhost/db?schema=s' --increments 50
+//     stowage-save-loop sqlite file:///tmp/x/Store.sqlite --increments 50 objectTrump
 import Foundation
 import Stowage
 import StoreTestSupport
 
 let arguments = CommandLine.arguments
-if arguments.count == 5, arguments[3] == "--increments", let increments = Int(arguments[4]), let url = URL(string: arguments[2]) {
+let policies: [String: MergePolicy] = [
+    "objectTrump": .mergeByPropertyObjectTrump, "storeTrump": .mergeByPropertyStoreTrump,
+    "overwrite": .overwrite, "rollback": .rollback,
+]
+if arguments.count == 5 || arguments.count == 6, arguments[3] == "--increments", let increments = Int(arguments[4]),
+   let url = URL(string: arguments[2]), arguments.count == 5 || policies[arguments[5]] != nil {
     do {
         let container = PersistentContainer(name: "SaveLoop", managedObjectModel: try SaveLoopStore.makeModel())
         var description = PersistentStoreDescription(type: PersistentStoreType(rawValue: arguments[1]), url: url)
@@ -33,6 +41,7 @@ if arguments.count == 5, arguments[3] == "--increments", let increments = Int(ar
         container.persistentStoreDescriptions = [description]
         try container.loadPersistentStores()
         let context = container.newBackgroundContext()
+        if arguments.count == 6, let policy = policies[arguments[5]] { context.mergePolicy = policy }
         try context.performAndWait {
             let pid = Int64(ProcessInfo.processInfo.processIdentifier)
             for n in 0..<Int64(increments) {

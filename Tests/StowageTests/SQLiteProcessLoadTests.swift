@@ -35,4 +35,45 @@ final class SQLiteProcessLoadTests: XCTestCase {
         }
         try assertNoIncrementLost(in: context, total: 2 * increments)
     }
+
+    /// Under the other merge policies a conflict is resolved, not refused: no save fails, no entry
+    /// is lost or doubled, and the counter holds a value one of the processes wrote (increments
+    /// that lost a conflict are gone, by the policy's design).
+    func testTwoProcessesSavingUnderEachOtherMergePolicyLoseNoEntry() throws {
+        let tool = try builtTool("stowage-save-loop")
+        for policy in ["objectTrump", "storeTrump", "overwrite", "rollback"] {
+            let directory = try TemporaryDirectory()
+            let url = directory.file("Shared.sqlite")
+            let container = try saveLoopContainer(.sqlite, at: url)
+            let context = container.newBackgroundContext()
+            try context.performAndWait {
+                _ = try context.insertNewObject(forEntityName: "Counter")
+                try context.save()
+            }
+            let increments = 50
+            let children = (0..<2).map { _ in
+                let child = Process()
+                child.executableURL = tool
+                child.arguments = ["sqlite", url.absoluteString, "--increments", String(increments), policy]
+                child.standardOutput = FileHandle.nullDevice
+                child.environment = ProcessInfo.processInfo.environment.merging(["SWIFT_BACKTRACE": "enable=no"]) { $1 }
+                return child
+            }
+            for child in children { try child.run() }
+            for child in children {
+                child.waitUntilExit()
+                XCTAssertEqual(child.terminationStatus, 0, "\(policy): a child's saves failed")
+            }
+            try context.performAndWait {
+                context.refreshAllObjects()
+                let entries = try context.fetch(FetchRequest<ManagedObject>(entityName: "Entry"))
+                XCTAssertEqual(entries.count, 2 * increments, "\(policy): every entry saved once")
+                let numbers = Set(try entries.map { try $0.value(forKey: "number") as? Int64 ?? -1 })
+                XCTAssertEqual(numbers.count, 2 * increments, "\(policy): no entry doubled")
+                let counter = try XCTUnwrap(try context.fetch(FetchRequest<ManagedObject>(entityName: "Counter")).first)
+                let value = try counter.value(forKey: "value") as? Int64 ?? -1
+                XCTAssertTrue((1...Int64(2 * increments)).contains(value), "\(policy): counter \(value)")
+            }
+        }
+    }
 }
