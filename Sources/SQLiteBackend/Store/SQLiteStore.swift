@@ -1,7 +1,9 @@
 import Foundation
 import StoreCore
 import StoreSQL
+#if !STOWAGE_SANITIZER_LOCKS  // the Sanitizers/ build uses StoreCore's sanitizer-visible Mutex
 import Synchronization
+#endif
 
 /// The SQLite store: objects in a SQLite database laid out as Core Data lays it out, fetched
 /// with SQL and loaded only as far as they are touched (a partial graph).

@@ -1,6 +1,8 @@
 import Foundation
 import StoreCore
+#if !STOWAGE_SANITIZER_LOCKS  // the Sanitizers/ build uses StoreCore's sanitizer-visible Mutex
 import Synchronization
+#endif
 
 /// Loads the objects at the end of relationship key paths for a fetch's snapshots
 /// (`relationshipKeyPathsForPrefetching`), one query per step of a path, for any SQL store: the

@@ -1,0 +1,1 @@
+../../../Tests/StoreCoreTests/ModelActorTests.swift

@@ -1,0 +1,1 @@
+../../../Tests/SQLiteBackendTests/SQLiteConcurrencyTests.swift

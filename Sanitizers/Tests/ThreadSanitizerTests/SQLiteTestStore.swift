@@ -1,0 +1,1 @@
+../../../Tests/SQLiteBackendTests/SQLiteTestStore.swift
