@@ -1,12 +1,15 @@
 // swift-tools-version: 6.0
 // libFuzzer targets, kept out of the root package's default build (see docs/fuzzing.md).
-// StoreCore (and XMLBackend, CXML, BinaryBackend, ModelFiles, CZlib) are compiled here from symlinks to ../Sources, so the harness does not
+// StoreCore (and XMLBackend, CXML, BinaryBackend, ModelFiles, CZlib, StoreSQL, SQLiteBackend, CSQLite) are compiled here from symlinks to ../Sources, so the harness does not
 // depend on the root package's identity (its checkout directory name) and may use `package` API.
 import PackageDescription
 
 let package = Package(
     name: "StowageFuzz",
     platforms: [.macOS(.v15)],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
+    ],
     targets: [
         .target(name: "StoreCore"),
         // libFuzzer's driver, shared by the fuzzers.
@@ -28,8 +31,20 @@ let package = Package(
         // CZlib are symlinks too.
         .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
         .target(name: "ModelFiles", dependencies: ["StoreCore", "CXML", "CZlib"]),
-        .target(name: "CompiledModelFuzzTarget", dependencies: ["StoreCore", "ModelFiles"]),
+        // What a model fuzzer checks of a model it decoded (shared by the model-file fuzzers).
+        .target(name: "ModelFuzzSupport", dependencies: ["StoreCore", "ModelFiles"]),
+        .target(name: "CompiledModelFuzzTarget", dependencies: ["StoreCore", "ModelFiles", "ModelFuzzSupport"]),
         .executableTarget(name: "CompiledModelFuzzer", dependencies: ["CompiledModelFuzzTarget", "FuzzDriver"]),
+        // Xcode model files (the `contents` XML of a .xcdatamodel).
+        .target(name: "ModelContentsFuzzTarget", dependencies: ["StoreCore", "ModelFiles", "ModelFuzzSupport"]),
+        .executableTarget(name: "ModelContentsFuzzer", dependencies: ["ModelContentsFuzzTarget", "FuzzDriver"]),
+        // `stowage inspect` on mutated Core Data SQLite stores: SQLiteBackend, StoreSQL and CSQLite
+        // are symlinks too.
+        .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
+        .target(name: "StoreSQL", dependencies: ["StoreCore"]),
+        .target(name: "SQLiteBackend", dependencies: ["StoreCore", "StoreSQL", "CSQLite", .product(name: "Logging", package: "swift-log")]),
+        .target(name: "CoreDataStoreFuzzTarget", dependencies: ["StoreCore", "ModelFiles", "ModelFuzzSupport", "SQLiteBackend", "CSQLite"]),
+        .executableTarget(name: "CoreDataStoreFuzzer", dependencies: ["CoreDataStoreFuzzTarget", "FuzzDriver"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -1,5 +1,6 @@
 import Foundation
 import ModelFiles
+import ModelFuzzSupport
 import StoreCore
 
 /// libFuzzer entry point: the input is a would-be compiled Core Data model (`.mom` bytes).
@@ -15,7 +16,7 @@ public func compiledModelFuzzTestOneInput(_ data: UnsafePointer<UInt8>?, _ size:
     let url = URL(fileURLWithPath: "/fuzz/Model.mom")
     if size <= 4096 {
         do {
-            exercise(try CoreDataModelCache.version(decoding: bytes, storeURL: url))
+            exerciseModelVersion(try CoreDataModelCache.version(decoding: bytes, storeURL: url))
         } catch {
             _ = error.description  // typed: ModelFileError
         }
@@ -27,7 +28,7 @@ public func compiledModelFuzzTestOneInput(_ data: UnsafePointer<UInt8>?, _ size:
         _ = error.description
         return 0
     }
-    let hashes = exercise(version)
+    let hashes = exerciseModelVersion(version)
     do {
         let again = try ModelVersion(compiledModel: bytes, name: "Model", url: url)
         guard again.model.coreDataEntityVersionHashesByName == hashes else {
@@ -37,28 +38,4 @@ public func compiledModelFuzzTestOneInput(_ data: UnsafePointer<UInt8>?, _ size:
         preconditionFailure("bytes that decoded once failed the second time: \(error)")
     }
     return 0
-}
-
-/// Walks everything a user can ask of a decoded model; returns Core Data's entity hashes.
-@discardableResult
-private func exercise(_ version: ModelVersion) -> [String: Data] {
-    let model = version.model
-    var seen = 0
-    for entity in model.entities {
-        seen += entity.properties.count + entity.indexes.count + entity.fetchedProperties.count
-        _ = entity.superentity?.name
-        for relationship in entity.relationships {
-            if relationship.inverseName != nil, relationship.inverseRelationship == nil {
-                preconditionFailure("\(entity.name).\(relationship.name) names an inverse the model did not link")
-            }
-            _ = relationship.destinationEntity?.name
-        }
-        for attribute in entity.attributes {
-            _ = attribute.attributeType.coerce(attribute.defaultValue)
-        }
-    }
-    for warning in version.warnings { seen += warning.description.count }
-    _ = model.entityVersionHashesByName
-    _ = seen
-    return model.coreDataEntityVersionHashesByName
 }

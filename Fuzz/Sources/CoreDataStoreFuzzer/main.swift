@@ -1,0 +1,4 @@
+import CoreDataStoreFuzzTarget
+import FuzzDriver
+
+runFuzzer { data, size in coreDataStoreFuzzTestOneInput(data, size) }

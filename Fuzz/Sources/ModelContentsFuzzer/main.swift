@@ -1,0 +1,4 @@
+import FuzzDriver
+import ModelContentsFuzzTarget
+
+runFuzzer { data, size in modelContentsFuzzTestOneInput(data, size) }
