@@ -20,19 +20,7 @@ final class SQLiteProcessLoadTests: XCTestCase {
         }
 
         let increments = 100
-        let children = (0..<2).map { _ in
-            let child = Process()
-            child.executableURL = tool
-            child.arguments = ["sqlite", url.absoluteString, "--increments", String(increments)]
-            child.standardOutput = FileHandle.nullDevice
-            child.environment = ProcessInfo.processInfo.environment.merging(["SWIFT_BACKTRACE": "enable=no"]) { $1 }
-            return child
-        }
-        for child in children { try child.run() }
-        for child in children {
-            child.waitUntilExit()
-            XCTAssertEqual(child.terminationStatus, 0, "a child's saves failed")
-        }
+        try runTwoChildren(tool, url: url, increments: increments)
         try assertNoIncrementLost(in: context, total: 2 * increments)
     }
 
@@ -51,19 +39,7 @@ final class SQLiteProcessLoadTests: XCTestCase {
                 try context.save()
             }
             let increments = 50
-            let children = (0..<2).map { _ in
-                let child = Process()
-                child.executableURL = tool
-                child.arguments = ["sqlite", url.absoluteString, "--increments", String(increments), policy]
-                child.standardOutput = FileHandle.nullDevice
-                child.environment = ProcessInfo.processInfo.environment.merging(["SWIFT_BACKTRACE": "enable=no"]) { $1 }
-                return child
-            }
-            for child in children { try child.run() }
-            for child in children {
-                child.waitUntilExit()
-                XCTAssertEqual(child.terminationStatus, 0, "\(policy): a child's saves failed")
-            }
+            try runTwoChildren(tool, url: url, increments: increments, policy: policy)
             try context.performAndWait {
                 context.refreshAllObjects()
                 let entries = try context.fetch(FetchRequest<ManagedObject>(entityName: "Entry"))
@@ -74,6 +50,24 @@ final class SQLiteProcessLoadTests: XCTestCase {
                 let value = try counter.value(forKey: "value") as? Int64 ?? -1
                 XCTAssertTrue((1...Int64(2 * increments)).contains(value), "\(policy): counter \(value)")
             }
+        }
+    }
+
+    /// Runs two `--increments` children of `stowage-save-loop` on the store at once (with
+    /// `policy`, a merge policy's name, when given) and waits for both to succeed.
+    private func runTwoChildren(_ tool: URL, url: URL, increments: Int, policy: String? = nil) throws {
+        let children = (0..<2).map { _ in
+            let child = Process()
+            child.executableURL = tool
+            child.arguments = ["sqlite", url.absoluteString, "--increments", String(increments)] + (policy.map { [$0] } ?? [])
+            child.standardOutput = FileHandle.nullDevice
+            child.environment = ProcessInfo.processInfo.environment.merging(["SWIFT_BACKTRACE": "enable=no"]) { $1 }
+            return child
+        }
+        for child in children { try child.run() }
+        for child in children {
+            child.waitUntilExit()
+            XCTAssertEqual(child.terminationStatus, 0, "\(policy ?? "error policy"): a child's saves failed")
         }
     }
 }
