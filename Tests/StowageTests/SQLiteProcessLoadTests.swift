@@ -12,13 +12,7 @@ final class SQLiteProcessLoadTests: XCTestCase {
         let tool = try builtTool("stowage-save-loop")
         let directory = try TemporaryDirectory()
         let url = directory.file("Shared.sqlite")
-        let container = try saveLoopContainer(.sqlite, at: url)
-        let context = container.newBackgroundContext()
-        try context.performAndWait {
-            _ = try context.insertNewObject(forEntityName: "Counter")
-            try context.save()
-        }
-
+        let context = try storeWithACounter(at: url)
         let increments = 100
         try runTwoChildren(tool, url: url, increments: increments)
         try assertNoIncrementLost(in: context, total: 2 * increments)
@@ -32,12 +26,7 @@ final class SQLiteProcessLoadTests: XCTestCase {
         for policy in ["objectTrump", "storeTrump", "overwrite", "rollback"] {
             let directory = try TemporaryDirectory()
             let url = directory.file("Shared.sqlite")
-            let container = try saveLoopContainer(.sqlite, at: url)
-            let context = container.newBackgroundContext()
-            try context.performAndWait {
-                _ = try context.insertNewObject(forEntityName: "Counter")
-                try context.save()
-            }
+            let context = try storeWithACounter(at: url)
             let increments = 50
             try runTwoChildren(tool, url: url, increments: increments, policy: policy)
             try context.performAndWait {
@@ -51,6 +40,18 @@ final class SQLiteProcessLoadTests: XCTestCase {
                 XCTAssertTrue((1...Int64(2 * increments)).contains(value), "\(policy): counter \(value)")
             }
         }
+    }
+
+    /// A new SQLite store at `url` holding the one counter, and a context on it (its coordinator
+    /// keeps the store open).
+    private func storeWithACounter(at url: URL) throws -> ManagedObjectContext {
+        let container = try saveLoopContainer(.sqlite, at: url)
+        let context = container.newBackgroundContext()
+        try context.performAndWait {
+            _ = try context.insertNewObject(forEntityName: "Counter")
+            try context.save()
+        }
+        return context
     }
 
     /// Runs two `--increments` children of `stowage-save-loop` on the store at once (with
