@@ -18,6 +18,13 @@ import Foundation
 /// ```
 public struct BatchDeleteRequest: Hashable, Sendable {
     /// What to delete.
+    ///
+    /// For example:
+    ///
+    /// ```swift
+    /// let request = BatchDeleteRequest(objectIDs: [post.objectID])
+    /// if case .objectIDs(let ids) = request.target { print(ids.count) }   // 1
+    /// ```
     public enum Target: Hashable, Sendable {
         /// The objects a fetch request selects (its predicate, sort order and fetch limit), like
         /// `NSBatchDeleteRequest(fetchRequest:)`.

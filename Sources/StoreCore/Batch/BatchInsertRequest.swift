@@ -30,6 +30,13 @@ import Foundation
 /// ```
 public struct BatchInsertRequest {
     /// Where the rows come from.
+    ///
+    /// For example:
+    ///
+    /// ```swift
+    /// let request = BatchInsertRequest(entityName: "Quake", objects: [["code": "ci1", "magnitude": 2.5]])
+    /// if case .objects(let rows) = request.source { print(rows.count) }   // 1
+    /// ```
     public enum Source {
         /// One dictionary per row, attribute values by name — as in
         /// `NSBatchInsertRequest(entityName:objects:)`.

@@ -25,6 +25,14 @@ public final class ManagedObjectContext: @unchecked Sendable, CustomStringConver
     // (`observers`, `children`) is guarded by mutexes.
 
     /// Which queue a context uses.
+    ///
+    /// For example:
+    ///
+    /// ```swift
+    /// let editor = ManagedObjectContext(concurrencyType: .privateQueue)   // use it inside perform
+    /// editor.parent = container.viewContext
+    /// container.viewContext.concurrencyType                              // .mainQueue
+    /// ```
     public enum ConcurrencyType: Sendable {
         /// Its own serial queue; use it through `perform` / `performAndWait`.
         case privateQueue

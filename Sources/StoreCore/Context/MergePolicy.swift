@@ -25,6 +25,13 @@ open class MergePolicy: @unchecked Sendable, Hashable, CustomStringConvertible {
     // keeps it safe itself (it is only called on the saving context's queue).
 
     /// Core Data's merge policy types.
+    ///
+    /// For example:
+    ///
+    /// ```swift
+    /// context.mergePolicy = MergePolicy(merge: .mergeByPropertyStoreTrump)   // the store's values win
+    /// if context.mergePolicy.mergeType == .error { print("conflicting saves are refused") }
+    /// ```
     public enum MergeType: Sendable, Hashable {
         /// Refuse the save: ``MergeConflictError`` for optimistic locking, an
         /// ``ObjectValidationError`` (`.uniquenessConstraint`) listing the ``ConstraintConflict``s.

@@ -14,6 +14,17 @@ import Foundation
 /// ```
 public struct PersistentHistoryChange: Hashable, Sendable {
     /// What happened to the object.
+    ///
+    /// For example:
+    ///
+    /// ```swift
+    /// for change in transaction.changes ?? [] {
+    ///     switch change.changeType {
+    ///     case .insert, .update: print("changed:", change.changedObjectID)
+    ///     case .delete: print("deleted:", change.changedObjectID, change.tombstone ?? [:])
+    ///     }
+    /// }
+    /// ```
     public enum ChangeType: Int, Hashable, Sendable, CaseIterable, CustomStringConvertible {
         /// The object was inserted — Core Data's `NSPersistentHistoryChangeType.insert`.
         case insert = 0

@@ -34,6 +34,16 @@ public struct PersistentHistoryChangeRequest: Hashable, Sendable {
     }
 
     /// What an executed request returns.
+    ///
+    /// For example:
+    ///
+    /// ```swift
+    /// var request = PersistentHistoryChangeRequest.fetchHistory(after: lastToken)
+    /// request.resultType = .changesOnly
+    /// let changes = try context.execute(request).changes ?? []
+    /// request.resultType = .count
+    /// let count = try context.execute(request).count ?? 0
+    /// ```
     public enum ResultType: Hashable, Sendable {
         /// Whether it succeeded.
         case statusOnly

@@ -3,7 +3,15 @@ import Synchronization
 
 /// One step of a staged migration: a ``LightweightMigrationStage`` or a ``CustomMigrationStage``.
 ///
-/// For example: `let stages: [any MigrationStage] = [LightweightMigrationStage([v1, v2]), CustomMigrationStage(migratingFrom: v2, to: v3)]`.
+/// For example:
+///
+/// ```swift
+/// let stages: [any MigrationStage] = [
+///     LightweightMigrationStage([v1, v2]),
+///     CustomMigrationStage(migratingFrom: v2, to: v3),
+/// ]
+/// let manager = StagedMigrationManager(stages)
+/// ```
 public protocol MigrationStage: Sendable {
     /// The model versions the stage goes through, oldest first.
     var modelVersions: [ManagedObjectModel] { get }

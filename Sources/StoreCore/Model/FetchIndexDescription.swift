@@ -20,6 +20,13 @@ public struct FetchIndexDescription: Sendable, Hashable {
     }
 
     /// One indexed property.
+    ///
+    /// For example:
+    ///
+    /// ```swift
+    /// let newestFirst = FetchIndexDescription.Element("time", ascending: false)
+    /// let index = FetchIndexDescription(name: "byPlaceAndTime", elements: [.init("place"), newestFirst])
+    /// ```
     public struct Element: Sendable, Hashable {
         /// The name of the indexed property, a stored attribute or to-one relationship (Core Data's
         /// `NSFetchIndexElementDescription.property`).

@@ -96,6 +96,16 @@ extension Relationship: ManagedPropertyDeclaration {
 
 /// A Swift type that can hold a relationship's value: `Destination?`, `Set<Destination>` or
 /// `[Destination]`.
+///
+/// For example:
+///
+/// ```swift
+/// final class Post: ManagedObject {
+///     @Relationship var author: Author?           // to-one: an optional
+///     @Relationship var comments: Set<Comment>    // to-many: a set
+///     @Relationship var photos: [Photo]           // ordered to-many: an array
+/// }
+/// ```
 public protocol RelationshipValue {
     /// The class of the objects the relationship holds.
     associatedtype Destination: ManagedObject
@@ -112,6 +122,14 @@ public protocol RelationshipValue {
 }
 
 /// Which relationship shapes a ``RelationshipValue`` type can hold.
+///
+/// For example:
+///
+/// ```swift
+/// Optional<Author>.kind     // .toOne
+/// Set<Comment>.kind         // .toMany
+/// Array<Photo>.kind         // .ordered
+/// ```
 public enum RelationshipValueKind: Sendable {
     /// The shapes:
     /// - `toOne`: one object or none, held as `Destination?`.

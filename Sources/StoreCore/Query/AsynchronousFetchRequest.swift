@@ -36,6 +36,17 @@ public struct AsynchronousFetchRequest<Result: FetchRequestResult>: Sendable {
 
 /// A running ``AsynchronousFetchRequest``: its progress, and once finished its results or error.
 /// Read ``finalResult`` on the context's queue (its objects belong to the context).
+///
+/// For example:
+///
+/// ```swift
+/// let request = AsynchronousFetchRequest(fetchRequest: FetchRequest<Post>()) { result in
+///     if let posts = result.finalResult { print(posts.count, "posts") }
+///     else if let error = result.operationError { print("stopped:", error) }
+/// }
+/// let running = context.execute(request)
+/// print(running.progress.completedUnitCount)    // objects loaded so far
+/// ```
 public final class AsynchronousFetchResult<Result: FetchRequestResult>: @unchecked Sendable {
     // @unchecked: `finalResult` and `operationError` are written once, on the context's queue,
     // before the completion block runs there.

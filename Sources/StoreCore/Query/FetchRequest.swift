@@ -1,4 +1,13 @@
 /// A type a fetch can return: managed objects (and subclasses), object IDs or dictionaries.
+///
+/// For example:
+///
+/// ```swift
+/// let posts = try context.fetch(FetchRequest<Post>())                               // [Post]
+/// let ids = try context.fetch(FetchRequest<ManagedObjectID>(entityName: "Post"))     // [ManagedObjectID]
+/// let rows = try context.fetch(FetchRequest<FetchedDictionary>(entityName: "Post"))  // [FetchedDictionary]
+/// Post.fetchResultType                                                              // .managedObject
+/// ```
 public protocol FetchRequestResult {
     /// The result type a ``FetchRequest`` of this type asks for.
     static var fetchResultType: FetchResultType { get }

@@ -1,4 +1,12 @@
 /// What a fetch returns, as in Core Data's `NSFetchRequestResultType`.
+///
+/// For example:
+///
+/// ```swift
+/// FetchRequest<ManagedObjectID>(entityName: "Post").resultType     // .managedObjectID
+/// let request = StoreFetchRequest(entityName: "Post", resultType: .dictionary)
+/// let total = try context.count(for: FetchRequest<Post>())          // a .count fetch
+/// ```
 public enum FetchResultType: Sendable, Hashable {
     /// Managed objects (Core Data's `.managedObjectResultType`).
     case managedObject
@@ -72,6 +80,17 @@ public struct StoreFetchRequest: Sendable, Hashable {
 }
 
 /// What a store returns for a ``StoreFetchRequest``.
+///
+/// For example:
+///
+/// ```swift
+/// switch request.resultType {                  // in a store's execute(_:), with the matching ids
+/// case .count: return .count(ids.count)
+/// case .managedObjectID: return .objectIDs(ids)
+/// case .managedObject: return .snapshots(try ids.compactMap { try snapshot(for: $0) })
+/// case .dictionary: throw FetchError(.unsupported, "no dictionary results")
+/// }
+/// ```
 public enum StoreFetchResult: Sendable {
     /// Objects' saved values (for managed-object results).
     case snapshots([StoreSnapshot])

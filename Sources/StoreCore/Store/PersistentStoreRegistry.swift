@@ -2,6 +2,17 @@ import Foundation
 import Synchronization
 
 /// What a store factory receives when a coordinator loads a store.
+///
+/// For example:
+///
+/// ```swift
+/// let description = PersistentStoreDescription(type: .inMemory)
+/// let store = try MemoryStore.open(PersistentStoreLoadRequest(description: description, model: model))
+///
+/// PersistentStoreRegistry.register(PersistentStoreType(rawValue: "mine")) { request in
+///     try MyStore(model: request.model, description: request.description)   // your own store
+/// }
+/// ```
 public struct PersistentStoreLoadRequest: Sendable {
     /// The description being loaded.
     public let description: PersistentStoreDescription
@@ -76,6 +87,17 @@ public enum PersistentStoreRegistry {
 
 /// Implemented by the `Stowage` umbrella module to register the built-in store types; the
 /// registry finds it at run time, so StoreCore itself never imports a backend.
+///
+/// For example:
+///
+/// ```swift
+/// public enum BuiltInStores: BuiltInStoreRegistrar {     // as the Stowage module declares it
+///     public static func registerAll() {
+///         MemoryStore.register()
+///         SQLiteStore.register()                         // … and the XML, binary and PostgreSQL stores
+///     }
+/// }
+/// ```
 public protocol BuiltInStoreRegistrar {
     /// Registers every built-in store type with ``PersistentStoreRegistry``; called once, by the
     /// registry itself.

@@ -53,6 +53,17 @@ public struct CodableAttributeTransformer<Value: Codable & Sendable>: AttributeV
 }
 
 /// The error a transformer throws for a value it does not handle.
+///
+/// For example:
+///
+/// ```swift
+/// func encode(_ value: Any) throws -> Data {      // in your own AttributeValueTransformer
+///     guard let palette = value as? Palette else {
+///         throw TransformerError("expected a Palette, got \(type(of: value))")
+///     }
+///     return try JSONEncoder().encode(palette)
+/// }
+/// ```
 public struct TransformerError: Error, CustomStringConvertible, Sendable {
     public let description: String
     /// An error saying, in words, what the transformer refused.

@@ -130,7 +130,12 @@ public final class Author: ManagedObject {
 
 /// The blog model's descriptions, with the classes above.
 ///
-/// For example: `let stack = try kit.makeStack(model: BlogModel.make())`.
+/// For example:
+///
+/// ```swift
+/// let stack = try kit.makeStack(model: BlogModel.make())   // a fresh store of the kit's type
+/// let container = PersistentContainer(name: "Blog", managedObjectModel: try BlogModel.make())
+/// ```
 public enum BlogModel {
     /// A fresh model instance (entity descriptions belong to one model each).
     public static func make() throws -> ManagedObjectModel {

@@ -63,7 +63,14 @@ public struct QueryCase: Sendable, CustomStringConvertible {
 
 /// An argument of a query case, as data; fixture objects are named and become their object IDs.
 ///
-/// For example: `.object("q1")` becomes the object ID of quake q1 when the case runs.
+/// For example:
+///
+/// ```swift
+/// let fixture = try QueryFixture()
+/// QueryArgument.object("q1").value(in: fixture)      // quake q1's object ID
+/// let arguments = testCase.arguments.map { $0.value(in: fixture) }
+/// let predicate = try StorePredicate(format: testCase.format, argumentArray: arguments)
+/// ```
 public enum QueryArgument: Sendable {
     /// An integer argument.
     case int(Int)

@@ -6,7 +6,12 @@ import StoreCore
 /// Rows are written with one small, non-overloaded function per shape (`match`, `matchArgs`,
 /// `parseFails`…) and kept in arrays of at most 40, so the compiler type-checks them quickly.
 ///
-/// For example: `try QueryCaseSuite.run(on: store)` runs ``all`` against a store.
+/// For example:
+///
+/// ```swift
+/// try QueryCaseSuite.run(on: store)              // every row of QueryCases.all against a store
+/// let formats = QueryCases.all.map(\.format)     // ["magnitude > 5", …]
+/// ```
 public enum QueryCases {
     /// Every row of the table — values, graph traversal, functions, bitwise operators, indexes,
     /// selectors and errors — which every store must answer alike.

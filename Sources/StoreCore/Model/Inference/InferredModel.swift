@@ -41,6 +41,16 @@ public struct InferredModel: Sendable {
     public let source: Source
 
     /// Where an inspection model came from.
+    ///
+    /// For example:
+    ///
+    /// ```swift
+    /// let inferred = try InferredModel(storeAt: url)
+    /// switch inferred.source {
+    /// case .modelCache: print("the model Core Data kept in the file")
+    /// case .storeLayout: print("rebuilt from the store's layout:", inferred.notes)
+    /// }
+    /// ```
     public enum Source: Sendable, Hashable {
         /// Rebuilt from the store's layout (tables and columns, or the file's structure).
         case storeLayout
