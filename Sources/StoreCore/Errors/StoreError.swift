@@ -3,8 +3,6 @@ import Foundation
 /// A problem with a persistent store: an unknown store type, a store that cannot be opened,
 /// read or written, a read-only store asked to save, or an object the store does not hold.
 ///
-/// For example:
-///
 /// Like Core Data's `NSPersistentStore…Error` codes in `NSCocoaErrorDomain`, each error carries
 /// a ``code`` a program can act on; when a lower layer failed (SQLite, PostgreSQL, the file
 /// system), ``underlyingError`` keeps that failure as it was thrown (Core Data's

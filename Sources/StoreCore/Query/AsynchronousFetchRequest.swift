@@ -13,7 +13,7 @@ import Foundation
 /// let request = AsynchronousFetchRequest(fetchRequest: FetchRequest<Post>()) { result in
 ///     if let posts = result.finalResult { show(posts) }
 /// }
-/// let running = try context.execute(request)
+/// let running = context.execute(request)
 /// running.progress.fractionCompleted      // 0…1 as it goes
 /// running.cancel()                        // stops between batches; the block sees an error
 /// ```
