@@ -117,3 +117,37 @@ final class FetchTests: XCTestCase {
         }
     }
 }
+
+/// A typed fetch never drops objects silently: a sub-entity whose class is not the result's is
+/// a `wrongResultType` error, and the untyped fetch or `includesSubentities = false` still works.
+final class TypedSubentityFetchTests: XCTestCase {
+    final class Animal: ManagedObject {
+        @Attribute var name: String?
+    }
+
+    func testASubentityOfAnotherClassIsAnErrorNotAGap() throws {
+        let model = try ManagedObjectModel {
+            EntityDescription("Animal", class: Animal.self) {
+                .attribute("name", .string)
+            }
+            EntityDescription("Robot", parent: "Animal") {
+                .attribute("serial", .integer64)
+            }
+        }
+        let context = try TestStack.context(model)
+        try context.performAndWait {
+            try context.insertNewObject(forEntityName: "Animal").setValue("cat", forKey: "name")
+            try context.insertNewObject(forEntityName: "Robot").setValue("unit", forKey: "name")
+            try context.save()
+
+            XCTAssertThrowsError(try context.fetch(FetchRequest<Animal>(entityName: "Animal"))) { error in
+                XCTAssertEqual((error as? FetchError)?.code, .wrongResultType)
+                XCTAssertTrue("\(error)".contains("sub-entity Robot"), "\(error)")
+            }
+            var onlyAnimals = FetchRequest<Animal>(entityName: "Animal")
+            onlyAnimals.includesSubentities = false
+            XCTAssertEqual(try context.fetch(onlyAnimals).map(\.name), ["cat"])
+            XCTAssertEqual(try context.fetch(FetchRequest<ManagedObject>(entityName: "Animal")).count, 2)
+        }
+    }
+}

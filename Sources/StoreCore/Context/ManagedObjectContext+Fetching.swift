@@ -25,6 +25,16 @@ extension ManagedObjectContext {
             else {
                 throw FetchError(.wrongResultType, "entity \(entity.name) is represented by \(entity.managedObjectClass), which is not \(Result.self)")
             }
+            // Sub-entities' objects must be of the result's class too, or they would drop out of
+            // the results silently.
+            if request.storeRequest.includesSubentities, entity.entityAndDescendantNames.count > 1 {
+                for name in entity.entityAndDescendantNames.sorted() {
+                    guard let subentity = entity.model?.entitiesByName[name],
+                        !subentity.managedObjectClass.isSubclassOrSame(of: objectType)
+                    else { continue }
+                    throw FetchError(.wrongResultType, "sub-entity \(name) of \(entity.name) is represented by \(subentity.managedObjectClass), which is not \(Result.self); fetch \(entity.name) as ManagedObject, or set includesSubentities to false")
+                }
+            }
             return try fetchObjects(request.storeRequest).compactMap { $0 as? Result }
         case .managedObjectID:
             return try fetchRows(request.storeRequest).ids.compactMap { $0 as? Result }
