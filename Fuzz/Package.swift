@@ -36,14 +36,14 @@ let package = Package(
         .target(name: "CompiledModelFuzzTarget", dependencies: ["StoreCore", "ModelFiles", "ModelFuzzSupport"]),
         .executableTarget(name: "CompiledModelFuzzer", dependencies: ["CompiledModelFuzzTarget", "FuzzDriver"]),
         // Xcode model files (the `contents` XML of a .xcdatamodel).
-        .target(name: "ModelContentsFuzzTarget", dependencies: ["StoreCore", "ModelFiles", "ModelFuzzSupport"]),
+        .target(name: "ModelContentsFuzzTarget", dependencies: ["StoreCore", "ModelFiles", "ModelFuzzSupport", "FuzzDriver"]),
         .executableTarget(name: "ModelContentsFuzzer", dependencies: ["ModelContentsFuzzTarget", "FuzzDriver"]),
         // `stowage inspect` on mutated Core Data SQLite stores: SQLiteBackend, StoreSQL and CSQLite
         // are symlinks too.
         .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
         .target(name: "StoreSQL", dependencies: ["StoreCore"]),
         .target(name: "SQLiteBackend", dependencies: ["StoreCore", "StoreSQL", "CSQLite", .product(name: "Logging", package: "swift-log")]),
-        .target(name: "CoreDataStoreFuzzTarget", dependencies: ["StoreCore", "ModelFiles", "ModelFuzzSupport", "SQLiteBackend", "CSQLite"]),
+        .target(name: "CoreDataStoreFuzzTarget", dependencies: ["StoreCore", "ModelFiles", "ModelFuzzSupport", "SQLiteBackend", "CSQLite", "FuzzDriver"]),
         .executableTarget(name: "CoreDataStoreFuzzer", dependencies: ["CoreDataStoreFuzzTarget", "FuzzDriver"]),
     ],
     swiftLanguageModes: [.v6]

@@ -1,5 +1,6 @@
 import CSQLite
 import Foundation
+import FuzzDriver
 import SQLiteBackend
 import StoreCore
 
@@ -12,12 +13,7 @@ final class FuzzSeedStores: Sendable {
     static let shared = FuzzSeedStores()
     /// Where this process writes each mutated store.
     static let workFile: URL = directory.appendingPathComponent("Store.sqlite")
-    private static let directory: URL = {
-        let folder = FileManager.default.temporaryDirectory
-            .appendingPathComponent("stowage-fuzz-\(ProcessInfo.processInfo.processIdentifier)")
-        try? FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        return folder
-    }()
+    private static let directory = fuzzWorkDirectory
 
     let stores: [Data]
 

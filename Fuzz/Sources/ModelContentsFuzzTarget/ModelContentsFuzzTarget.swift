@@ -1,12 +1,12 @@
 import Foundation
+import FuzzDriver
 import ModelFiles
 import ModelFuzzSupport
 import StoreCore
 
 /// Where each input is written: a `.xcdatamodel` folder of this process's own.
 private let modelFolder: URL = {
-    let folder = FileManager.default.temporaryDirectory
-        .appendingPathComponent("stowage-fuzz-\(ProcessInfo.processInfo.processIdentifier)/Fuzz.xcdatamodel")
+    let folder = fuzzWorkDirectory.appendingPathComponent("Fuzz.xcdatamodel")
     try? FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
     return folder
 }()
