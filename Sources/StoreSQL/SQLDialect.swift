@@ -71,6 +71,9 @@ package protocol SQLDialect: Sendable {
     /// A random 64-bit (or wide non-negative) integer, and a random double in 0..<1.
     var randomInteger: String { get }
     var randomFraction: String { get }
+    /// What follows an ORDER BY term so that NULL comes first ascending and last descending, as
+    /// SQLite and Core Data order it (`""` where that is the database's own order).
+    func nullOrdering(ascending: Bool) -> String
 }
 
 extension SQLDialect {
@@ -90,6 +93,7 @@ extension SQLDialect {
     package func shift(_ a: String, left: Bool, by b: String) -> String { "\(a) \(left ? "<<" : ">>") \(b)" }
     package var randomInteger: String { "random()" }
     package var randomFraction: String { "(random() / 18446744073709551616.0 + 0.5)" }
+    package func nullOrdering(ascending: Bool) -> String { "" }
 }
 
 /// A result row of a SQL store's connection, read by column index.

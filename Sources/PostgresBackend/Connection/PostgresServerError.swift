@@ -29,15 +29,27 @@ public struct PostgresServerError: Error, CustomStringConvertible, Sendable {
         let detail = [error.serverInfo?[.message], error.serverInfo?[.detail]].compactMap { $0 }.joined(separator: ": ")
         message = detail.isEmpty ? "\(error.code)" : detail
         self.sql = sql
-        isConnectionLost = error.serverInfo == nil
-            && [PSQLError.Code.serverClosedConnection, .clientClosedConnection, .connectionError, .uncleanShutdown].contains(error.code)
+        isConnectionLost = Self.connectionLostCodes.contains(error.code) || Self.isConnectionLost(sqlState: sqlState)
     }
 
-    init(_ message: String, sql: String = "") {
+    /// What postgres-nio reports when the connection ended, however the server phrased it.
+    private static let connectionLostCodes: [PSQLError.Code] = [
+        .serverClosedConnection, .clientClosedConnection, .connectionError, .uncleanShutdown, .messageDecodingFailure, .unexpectedBackendMessage,
+    ]
+
+    /// SQLSTATEs with which the server ends a session: class 08 (connection exception) and
+    /// `57P01`–`57P05` (administrator command, crash or immediate shutdown, cannot connect now,
+    /// idle-session timeout, and so on).
+    static func isConnectionLost(sqlState: String?) -> Bool {
+        guard let sqlState else { return false }
+        return sqlState.hasPrefix("08") || sqlState.hasPrefix("57P")
+    }
+
+    init(_ message: String, sql: String = "", isConnectionLost: Bool = false) {
         sqlState = nil
         self.message = message
         self.sql = sql
-        isConnectionLost = false
+        self.isConnectionLost = isConnectionLost
     }
 
     var isUniqueViolation: Bool { sqlState == "23505" }

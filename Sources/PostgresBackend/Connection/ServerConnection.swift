@@ -30,7 +30,7 @@ final class ServerConnection: @unchecked Sendable {
     /// Runs a statement and returns its rows.
     @discardableResult
     func query(_ sql: String, _ bindings: [SQLValue] = []) throws -> [ServerRow] {
-        try send(sql, bindings) { try connection.query($0, logger: log.logger).wait().rows.map { ServerRow($0.makeRandomAccess()) } }
+        try send(sql, bindings) { try answer(connection.query($0, logger: log.logger)).rows.map { ServerRow($0.makeRandomAccess()) } }
     }
 
     /// Runs a statement and returns what `transform` makes of each row, reading rows as they
@@ -39,9 +39,9 @@ final class ServerConnection: @unchecked Sendable {
     func collect<T>(_ sql: String, _ bindings: [SQLValue] = [], _ transform: @escaping @Sendable (ServerRow) -> T?) throws -> [T] {
         let box = CollectedValues<T>()
         try send(sql, bindings) { query in
-            _ = try connection.query(query, logger: log.logger) { row in
+            _ = try answer(connection.query(query, logger: log.logger) { row in
                 if let value = transform(ServerRow(row.makeRandomAccess())) { box.values.append(value) }
-            }.wait()
+            })
         }
         return box.values
     }
@@ -49,20 +49,34 @@ final class ServerConnection: @unchecked Sendable {
     /// Runs a statement and returns how many rows it changed.
     @discardableResult
     func run(_ sql: String, _ bindings: [SQLValue] = []) throws -> Int {
-        try send(sql, bindings) { try connection.query($0, logger: log.logger).wait().metadata.rows ?? 0 }
+        try send(sql, bindings) { try answer(connection.query($0, logger: log.logger)).metadata.rows ?? 0 }
     }
 
     /// Logs the statement, binds its values and runs `body` with it, turning postgres-nio's
     /// errors into ``PostgresServerError`` (and marking the session broken when the connection is lost).
     private func send<T>(_ sql: String, _ bindings: [SQLValue], _ body: (PostgresQuery) throws -> T) throws -> T {
         log.statement(sql, bindings)
+        guard !connection.isClosed else {
+            isBroken = true
+            throw PostgresServerError("the connection to the server is closed", sql: sql, isConnectionLost: true)
+        }
         do {
             return try body(PostgresQuery(unsafeSQL: sql, binds: Self.binds(bindings)))
         } catch let error as PSQLError {
             let failure = PostgresServerError(error, sql: sql)
-            if failure.isConnectionLost { isBroken = true }
+            if failure.isConnectionLost || connection.isClosed { isBroken = true }
+            throw failure
+        } catch let failure as PostgresServerError {
+            if failure.isConnectionLost || connection.isClosed { isBroken = true }
             throw failure
         }
+    }
+
+    /// Waits for a request's answer, giving up once the connection is closed (``ServerAnswer``).
+    func answer<T>(_ future: EventLoopFuture<T>) throws -> T {
+        let answer = ServerAnswer<T>()
+        future.whenComplete { answer.complete($0) }
+        return try answer.wait { !connection.isClosed }
     }
 
     /// The first column of the first row, or `nil` when there is no row.
@@ -71,17 +85,42 @@ final class ServerConnection: @unchecked Sendable {
     }
 
     /// Runs `body` in a transaction: committed when it returns, rolled back when it throws.
-    func transaction<T>(_ isolation: String = "READ COMMITTED", _ body: () throws -> T) throws -> T {
+    ///
+    /// With `resolveLostCommit`, the transaction's ID is read before `COMMIT`; if the connection
+    /// is lost after `COMMIT` was sent, `resolveLostCommit` is given that ID and the error, and
+    /// must find out from the server whether the transaction committed: it returns if it did
+    /// (the transaction's result is returned) and throws if it did not or cannot tell.
+    func transaction<T>(
+        _ isolation: String = "READ COMMITTED", resolveLostCommit: ((Int64, PostgresServerError) throws -> Void)? = nil,
+        _ body: () throws -> T
+    ) throws -> T {
         try run("BEGIN ISOLATION LEVEL \(isolation)")
         let result: T
+        var transactionID: Int64?
         do {
             result = try body()
+            if resolveLostCommit != nil, case .integer(let id)? = try scalar("SELECT txid_current()") { transactionID = id }
         } catch {
-            if !isBroken { _ = try? run("ROLLBACK") }
+            if !isBroken { rollBack() }
             throw error
         }
-        try run("COMMIT")
+        do {
+            try run("COMMIT")
+        } catch let failure as PostgresServerError where failure.isConnectionLost {
+            guard let resolveLostCommit, let transactionID else { throw failure }
+            try resolveLostCommit(transactionID, failure)
+        }
         return result
+    }
+
+    /// Rolls back after the transaction's body failed; a connection that cannot roll back is
+    /// marked broken (the pool closes it, which rolls back on the server).
+    private func rollBack() {
+        do {
+            try run("ROLLBACK")
+        } catch {
+            isBroken = true
+        }
     }
 
     /// Closes the connection (waiting for it unless called on an event-loop thread).
@@ -90,13 +129,13 @@ final class ServerConnection: @unchecked Sendable {
 
     func close() {
         guard !connection.isClosed else { return }
-        if MultiThreadedEventLoopGroup.currentEventLoop != nil {
-            let closing: EventLoopFuture<Void> = connection.close()
-            _ = closing
-        } else {
-            let closing: EventLoopFuture<Void> = connection.close()
-            _ = try? closing.wait()
-        }
+        // Closing never fails in a way the caller could act on: the channel is gone either way.
+        // Off an event loop, wait (boundedly) until it is, so the server sees the session end.
+        let closing: EventLoopFuture<Void> = connection.close()
+        guard MultiThreadedEventLoopGroup.currentEventLoop == nil else { return }
+        let answer = ServerAnswer<Void>()
+        closing.whenComplete { answer.complete($0) }
+        _ = try? answer.wait { !connection.isClosed }
     }
 
     deinit { close() }

@@ -4,7 +4,14 @@ import StoreCore
 
 /// Up to `poolSize` connections to the server, opened when first needed and handed to one caller
 /// at a time; a caller that finds them all busy waits for one (at most the description's
-/// timeout). Every connection runs with the store's schema as its `search_path`.
+/// timeout). Every connection runs with the store's schema as its `search_path` and
+/// `stowage <schema>` as its `application_name` (what `pg_stat_activity` shows).
+///
+/// A connection the server ended (a restart, `pg_terminate_backend`, an idle timeout) is never
+/// handed out again: an idle one found closed is dropped, and one that failed with a lost
+/// connection is closed when it comes back. Connecting is retried with backoff until the
+/// connect timeout while the server cannot be reached or is starting up, so a call made during
+/// a restart waits for the server rather than failing at once.
 ///
 /// Callers wait for the server on their own thread, so the pool refuses to be used from one of
 /// SwiftNIO's event-loop threads (waiting there would stall every connection on that loop).
@@ -39,9 +46,10 @@ final class ServerConnectionPool: @unchecked Sendable {
         return try body(connection)
     }
 
-    /// A new connection outside the pool (for `LISTEN`), with the store's search path.
-    func makeDedicatedConnection() throws -> ServerConnection {
-        try connect()
+    /// A new connection outside the pool (for `LISTEN` or a pinned query generation), with the
+    /// store's search path; `role` is added to its `application_name`.
+    func makeDedicatedConnection(role: String) throws -> ServerConnection {
+        try connect(until: Date(timeIntervalSinceNow: options.connectTimeout), role: role)
     }
 
     func close() {
@@ -66,6 +74,11 @@ final class ServerConnectionPool: @unchecked Sendable {
                 throw StoreError(.io, "the PostgreSQL store was removed from its coordinator")
             }
             if let connection = idle.popLast() {
+                if connection.connection.isClosed {
+                    // The server ended it while it sat idle.
+                    open -= 1
+                    continue
+                }
                 condition.unlock()
                 return connection
             }
@@ -73,7 +86,7 @@ final class ServerConnectionPool: @unchecked Sendable {
                 open += 1
                 condition.unlock()
                 do {
-                    return try connect()
+                    return try connect(until: deadline)
                 } catch {
                     condition.lock()
                     open -= 1
@@ -103,7 +116,24 @@ final class ServerConnectionPool: @unchecked Sendable {
         condition.unlock()
     }
 
-    private func connect() throws -> ServerConnection {
+    /// Connects, retrying with backoff (50 ms doubling to 1 s) while the server cannot be reached
+    /// or says it is starting or shutting down, until `deadline`.
+    private func connect(until deadline: Date, role: String? = nil) throws -> ServerConnection {
+        var delay = 0.05
+        while true {
+            do {
+                return try connect(role: role)
+            } catch let failure as ConnectFailure {
+                guard failure.isRetryable, Date(timeIntervalSinceNow: delay) < deadline, !condition.withLock({ isClosed }) else {
+                    throw StoreError(.serverUnavailable, "cannot connect to PostgreSQL at \(options.location): \(failure.description)", underlying: failure.error)
+                }
+                Thread.sleep(forTimeInterval: delay)
+                delay = min(delay * 2, 1)
+            }
+        }
+    }
+
+    private func connect(role: String?) throws -> ServerConnection {
         let id = condition.withLock { nextID += 1; return nextID }
         let connection: PostgresConnection
         do {
@@ -111,15 +141,41 @@ final class ServerConnectionPool: @unchecked Sendable {
                 on: PostgresConnection.defaultEventLoopGroup.next(), configuration: configuration, id: id, logger: log.logger
             ).wait()
         } catch {
-            throw StoreError(.io, "cannot connect to PostgreSQL at \(options.location): \(String(reflecting: error))")
+            throw ConnectFailure(error)
         }
         let session = ServerConnection(connection, log: log)
+        let name = "stowage \(options.schema)" + (role.map { " \($0)" } ?? "")
         do {
-            try session.run("SET search_path TO \(options.schema)")
+            try session.run("SELECT set_config('search_path', $1, false), set_config('application_name', $2, false)", [.text(options.schema), .text(name)])
+        } catch let failure as PostgresServerError where failure.isConnectionLost {
+            session.close()
+            throw ConnectFailure(failure)
         } catch {
             session.close()
             throw StoreError(.io, "cannot use schema \(options.schema) on PostgreSQL at \(options.location): \(error)", underlying: error)
         }
         return session
+    }
+}
+
+/// Why a connection could not be opened, and whether trying again may help: the server could not
+/// be reached, or answered that it is starting up or shutting down (`57P03`), as opposed to
+/// refusing the credentials or the database.
+struct ConnectFailure: Error, CustomStringConvertible {
+    let error: any Error
+
+    init(_ error: any Error) { self.error = error }
+
+    var isRetryable: Bool {
+        if let failure = error as? PostgresServerError { return failure.isConnectionLost || failure.sqlState == "57P03" }
+        guard let failure = error as? PSQLError else { return true }   // the socket or TLS layer
+        let server = PostgresServerError(failure, sql: "")
+        if let state = server.sqlState { return state == "57P03" || PostgresServerError.isConnectionLost(sqlState: state) }
+        return server.isConnectionLost
+    }
+
+    var description: String {
+        if let failure = error as? PSQLError { return PostgresServerError(failure, sql: "").description }
+        return String(reflecting: error)
     }
 }

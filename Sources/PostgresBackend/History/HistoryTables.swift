@@ -22,8 +22,11 @@ enum HistoryTables {
         ZCHANGETYPE BIGINT NOT NULL, ZENTITY BIGINT NOT NULL, ZENTITYPK BIGINT NOT NULL, ZCOLUMNS TEXT, ZTOMBSTONE TEXT)
         """,
         "CREATE INDEX IF NOT EXISTS Z_HISTORYCHANGE_TRANSACTION ON \(changes) (ZTRANSACTION)",
-        "CREATE INDEX IF NOT EXISTS Z_HISTORYCHANGE_OBJECT ON \(changes) (ZENTITY, ZENTITYPK, ZTRANSACTION)",
+        "CREATE INDEX IF NOT EXISTS \(lastCreatedIndex) ON \(changes) (ZENTITY, ZENTITYPK, ZTRANSACTION)",
     ]
+
+    /// The object the last statement of ``ddl`` creates.
+    static let lastCreatedIndex = "Z_HISTORYCHANGE_OBJECT"
 
     static func create(on connection: ServerConnection) throws {
         for statement in ddl { try connection.run(statement) }

@@ -3,7 +3,7 @@ import StoreCore
 import StoreSQL
 
 /// How PostgreSQL spells what the shared SQL compiler needs: `$1` parameters, `IS [NOT] DISTINCT
-/// FROM`, `strpos`/`right`, `BIGINT` and `DOUBLE PRECISION`, `LIMIT ALL`, and the store's own
+/// FROM`, `strpos`/`right`, `BIGINT` and `DOUBLE PRECISION`, `LIMIT ALL`, `NULLS FIRST`, and the store's own
 /// functions and collations (``ServerFunctions``, created in the store's schema). Values are kept
 /// in Core Data's storage classes, as in SQLite, except decimals, which are `NUMERIC`.
 ///
@@ -42,6 +42,8 @@ struct PostgresDialect: SQLDialect {
     func shift(_ a: String, left: Bool, by b: String) -> String { "\(a) \(left ? "<<" : ">>") CAST(\(b) AS INTEGER)" }
     var randomInteger: String { "CAST(floor(random() * 9007199254740992) AS BIGINT)" }
     var randomFraction: String { "random()" }
+    /// PostgreSQL puts NULL last ascending; SQLite and Core Data put it first.
+    func nullOrdering(ascending: Bool) -> String { ascending ? " NULLS FIRST" : " NULLS LAST" }
 
     func encode(_ value: StoreValue) -> SQLValue { Self.encode(value) }
     func decode(_ value: SQLValue, as type: AttributeType) -> StoreValue { Self.decode(value, as: type) }

@@ -14,7 +14,7 @@ final class PinnedServerReader: Sendable {
     init(pool: ServerConnectionPool, lifetime: Double, onEnd: @escaping @Sendable () -> Void) throws {
         self.pool = pool
         self.onEnd = onEnd
-        let connection = try pool.makeDedicatedConnection()
+        let connection = try pool.makeDedicatedConnection(role: "generation")
         _ = try connection.run("BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY")
         _ = try connection.scalar("SELECT 1")   // the snapshot is taken here
         session = PinnedSession(connection: connection, lifetime: lifetime) { connection in

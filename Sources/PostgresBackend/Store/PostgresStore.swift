@@ -52,6 +52,8 @@ public final class PostgresStore: PersistentStore {
     let prefetched = PrefetchCache()
     /// How many query generations are pinned now.
     let pinnedGenerations = Mutex(0)
+    /// A save whose `COMMIT` may or may not have happened (``resolveLostCommit(_:_:)``).
+    let unresolvedCommit = Mutex<Int64?>(nil)
 
     /// Connects to the server and opens (or creates) the store in its schema.
     ///
@@ -160,9 +162,13 @@ public final class PostgresStore: PersistentStore {
         return try server { try pool.withConnection { connection in try connection.transaction("REPEATABLE READ READ ONLY") { try body(connection) } } }
     }
 
-    /// Runs a write on a pooled connection, in one transaction.
+    /// Runs a write on a pooled connection, in one transaction; a connection lost after `COMMIT`
+    /// was sent is resolved by asking the server (``resolveLostCommit(_:_:)``).
     func write<T>(_ body: (ServerConnection) throws -> T) throws -> T {
-        try server { try pool.withConnection { connection in try connection.transaction { try body(connection) } } }
+        try checkEarlierCommit()
+        return try server {
+            try pool.withConnection { connection in try connection.transaction(resolveLostCommit: resolveLostCommit) { try body(connection) } }
+        }
     }
 
     /// Runs `body`, turning the server's errors into store errors.
@@ -181,6 +187,12 @@ public final class PostgresStore: PersistentStore {
         }
         if failure.sqlState == "2201B" {
             return FetchError(.invalidRegularExpression, "the regular expression is not valid for PostgreSQL: \(failure.message)")
+        }
+        if failure.isConnectionLost {
+            return StoreError(
+                .serverUnavailable, url: url,
+                "the connection to PostgreSQL was lost before the server answered; the call changed nothing, and the next one connects again (\(failure))",
+                underlying: failure)
         }
         if failure.isRetryable {
             return StoreError(.io, url: url, "the server gave up the transaction because of a concurrent one; nothing was saved; try again (\(failure))", underlying: failure)

@@ -116,8 +116,14 @@ struct PostgresStoreOpener {
         }
     }
 
+    /// Creates the history tables of a store opened with history for the first time. The catalog
+    /// is read first, without a lock, and nothing else runs when they are there: DDL on a history
+    /// table (even `CREATE INDEX IF NOT EXISTS`) would wait behind every save in flight.
+    /// ``HistoryTables/create(on:)`` makes the tables and indexes in one transaction, so its
+    /// last index present means all of it is.
     private func createHistoryTablesIfMissing(on connection: ServerConnection) throws {
-        guard try connection.scalar("SELECT to_regclass($1) IS NULL", [.text("\(options.schema).z_transaction")]) == .integer(1) else { return }
+        let last = "\(options.schema).\(HistoryTables.lastCreatedIndex)".lowercased()
+        guard try connection.scalar("SELECT to_regclass($1) IS NULL", [.text(last)]) == .integer(1) else { return }
         try connection.transaction {
             try connection.run("SELECT pg_advisory_xact_lock(hashtext($1))", [.text("stowage." + options.schema)])
             try HistoryTables.create(on: connection)

@@ -82,6 +82,16 @@ extension ErrorCode where Domain == StoreError {
     /// A query generation could not be pinned (the store cannot pin one, or holds as many as it
     /// allows), or a pinned one outlived the store's limit and was released.
     public static let queryGenerationUnavailable = Self("queryGenerationUnavailable")
+    /// The database server could not be reached within the connect timeout, or the connection
+    /// was lost while a call ran (a server restart, a terminated backend); the call failed and
+    /// changed nothing, and later calls connect again. `underlyingError` holds the server's or the
+    /// connection's error (for PostgreSQL, a `PostgresServerError` with the server's SQLSTATE).
+    public static let serverUnavailable = Self("serverUnavailable")
+    /// The connection was lost after a save's `COMMIT` was sent, and the server could not be
+    /// asked within the connect timeout whether it committed. The store refuses to write until it
+    /// has found out: a save that follows either proceeds (the first one did not commit) or fails
+    /// with this code again, so nothing is ever written twice.
+    public static let commitOutcomeUnknown = Self("commitOutcomeUnknown")
 }
 
 extension ErrorCode where Domain == StoreError {

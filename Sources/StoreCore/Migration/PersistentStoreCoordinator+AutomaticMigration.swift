@@ -29,10 +29,18 @@ extension PersistentStoreCoordinator {
         if url.isFileURL {
             guard let size = (try? FileManager.default.attributesOfItem(atPath: url.path))?[.size] as? Int, size > 0 else { return }
         }
-        // A file whose metadata cannot be read is left for the store to open, and refuse with its own error.
-        guard let metadata = try? PersistentStoreRegistry.metadata(ofType: description.type, at: url, options: description.options),
-            !metadata.modelVersionHashes.isEmpty
-        else { return }
+        // A store whose metadata cannot be read is left for the store to open, and refuse with its
+        // own error — but a server that cannot be reached fails the load now: connecting again to
+        // open the store would only wait out the connect timeout a second time.
+        let metadata: StoreMetadata
+        do {
+            metadata = try PersistentStoreRegistry.metadata(ofType: description.type, at: url, options: description.options)
+        } catch let error as StoreError where error.code == .serverUnavailable {
+            throw error
+        } catch {
+            return
+        }
+        guard !metadata.modelVersionHashes.isEmpty else { return }
         let model = managedObjectModel
         if let staged = description.stagedMigrationManager {
             try staged.migrate(description, to: model, url: url, metadata: metadata)

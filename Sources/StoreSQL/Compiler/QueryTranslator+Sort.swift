@@ -2,7 +2,8 @@ import StoreCore
 
 /// Sort descriptors as ORDER BY terms that order rows as the in-memory `SortComparator` does.
 ///
-/// - NULL sorts first ascending and last descending: SQLite's order of NULL.
+/// - NULL sorts first ascending and last descending: SQLite's order of NULL, which other
+///   databases are told (``SQLDialect/nullOrdering(ascending:)``).
 /// - Strings: `.default` is code-point order (SQLite's BINARY); `.caseInsensitive`,
 ///   `.localized` and `.localizedCaseInsensitive` use the collations `STOWAGE_CASE_INSENSITIVE`,
 ///   `STOWAGE_LOCALIZED` and `STOWAGE_LOCALIZED_CASE_INSENSITIVE`, which call the same
@@ -37,7 +38,7 @@ extension QueryTranslator {
                 case .localizedCaseInsensitive: sql += " COLLATE \(schema.dialect.localizedCaseInsensitiveCollation)"
                 }
             }
-            terms.append("\(sql) \(descriptor.ascending ? "ASC" : "DESC")")
+            terms.append("\(sql) \(descriptor.ascending ? "ASC" : "DESC")" + schema.dialect.nullOrdering(ascending: descriptor.ascending))
         }
         return terms
     }

@@ -29,9 +29,9 @@ public enum QueryCaseSuite {
         try check(store, holding: try load(into: store), file: file)
     }
 
-    /// Runs every case of ``QueryCases/all`` against `store`, which holds `fixture` (loaded by
-    /// ``load(into:)``, possibly by another instance of the same store), and reports each
-    /// mismatch as a test failure. Returns how many cases matched.
+    /// Runs every case of ``QueryCases/all`` and ``SortCases/all`` against `store`, which holds
+    /// `fixture` (loaded by ``load(into:)``, possibly by another instance of the same store), and
+    /// reports each mismatch as a test failure. Returns how many cases matched.
     ///
     /// A case whose format `mayRefuse` accepts may instead fail with `FetchError.unsupported`
     /// (a construct the store documents it cannot run, such as PostgreSQL's `FUNCTION` of stored
@@ -68,6 +68,32 @@ public enum QueryCaseSuite {
                 } catch {
                     XCTFail("\(testCase) on \(store.type): \(error)", file: file, line: testCase.line)
                 }
+            }
+        }
+        return matched + checkOrder(store, holding: fixture, names: names, file: file)
+    }
+
+    /// Runs every case of ``SortCases/all`` against `store`: objects and groups must come back in
+    /// the table's order. Returns how many cases matched.
+    static func checkOrder(_ store: any PersistentStore, holding fixture: QueryFixture, names: [ManagedObjectID: String], file: StaticString) -> Int {
+        var matched = 0
+        for sortCase in SortCases.all {
+            do {
+                let found: [String?]
+                switch try store.execute(SortCases.request(for: sortCase)) {
+                case .objectIDs(let ids): found = ids.map { names[$0] }
+                case .dictionaries(let rows):
+                    found = rows.map { row in
+                        if case .string(let key)? = row[sortCase.groupBy ?? ""] { key } else { nil }
+                    }
+                default:
+                    XCTFail("\(sortCase): the store returned another kind of result", file: file, line: sortCase.line)
+                    continue
+                }
+                XCTAssertEqual(found, sortCase.expected, "\(sortCase) on \(store.type)", file: file, line: sortCase.line)
+                if found == sortCase.expected { matched += 1 }
+            } catch {
+                XCTFail("\(sortCase) on \(store.type): \(error)", file: file, line: sortCase.line)
             }
         }
         return matched
