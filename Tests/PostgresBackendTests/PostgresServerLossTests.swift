@@ -173,6 +173,49 @@ final class PostgresServerLossTests: XCTestCase {
         XCTAssertGreaterThanOrEqual(outcome.value.fetchesAfter, 20)
     }
 
+    /// A session ended while the server runs its `COMMIT` (a deferred trigger that sleeps holds
+    /// it there): the store asks the server what became of the transaction — rolled back — and
+    /// says nothing was saved; the context keeps its changes and saves them once, on retry.
+    func testASaveCutOffDuringCommitIsReportedAsNotSavedAndSavesOnceOnRetry() throws {
+        let schema = PostgresTestServer.freshSchema("commit")
+        let container = try Self.container(schema: schema)
+        try PostgresTestCluster.sql("""
+            CREATE FUNCTION \(schema).slow_commit() RETURNS trigger LANGUAGE plpgsql AS $$
+            BEGIN IF NEW.ZTITLE = 'slow' THEN PERFORM pg_sleep(30); END IF; RETURN NULL; END $$;
+            CREATE CONSTRAINT TRIGGER slow_commit AFTER INSERT ON \(schema).ZPOST DEFERRABLE INITIALLY DEFERRED
+            FOR EACH ROW EXECUTE FUNCTION \(schema).slow_commit();
+            """)
+        let context = container.newBackgroundContext()
+        let firstError = LockedBox<(any Error)?>(nil)
+        let saving = expectation(description: "the first save returns")
+        Thread.detachNewThread {
+            context.performAndWait {
+                do {
+                    try Post(context: context).title = "slow"
+                    try context.save()
+                } catch {
+                    firstError.value = error
+                }
+            }
+            saving.fulfill()
+        }
+        let committing = expectation(for: NSPredicate { _, _ in
+            (try? PostgresTestCluster.sql(
+                "SELECT count(*) FROM pg_stat_activity WHERE application_name = 'stowage \(schema)' AND query = 'COMMIT' AND state = 'active'")) == "1"
+        }, evaluatedWith: nil)
+        wait(for: [committing], timeout: 60)
+        XCTAssertEqual(try PostgresTestCluster.terminate(applicationName: "stowage \(schema)"), 1)
+        wait(for: [saving], timeout: 60)
+        let code = (firstError.value as? StoreError)?.code
+        XCTAssertEqual(code, .serverUnavailable, "\(String(describing: firstError.value))")
+
+        try PostgresTestCluster.sql("DROP TRIGGER slow_commit ON \(schema).ZPOST")
+        returns(within: 60, "the retried save") {
+            try context.performAndWait { try context.save() }
+        }
+        XCTAssertEqual(try Self.titles(in: container), ["slow"])
+    }
+
     // MARK: The listener
 
     func testNotificationsResumeAfterTheListenerSessionIsTerminated() throws {

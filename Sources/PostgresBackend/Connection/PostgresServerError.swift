@@ -40,7 +40,7 @@ public struct PostgresServerError: Error, CustomStringConvertible, Sendable {
     /// SQLSTATEs with which the server ends a session: class 08 (connection exception) and
     /// `57P01`–`57P05` (administrator command, crash or immediate shutdown, cannot connect now,
     /// idle-session timeout, and so on).
-    static func isConnectionLost(sqlState: String?) -> Bool {
+    private static func isConnectionLost(sqlState: String?) -> Bool {
         guard let sqlState else { return false }
         return sqlState.hasPrefix("08") || sqlState.hasPrefix("57P")
     }

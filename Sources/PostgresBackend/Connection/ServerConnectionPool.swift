@@ -167,11 +167,15 @@ struct ConnectFailure: Error, CustomStringConvertible {
     init(_ error: any Error) { self.error = error }
 
     var isRetryable: Bool {
-        if let failure = error as? PostgresServerError { return failure.isConnectionLost || failure.sqlState == "57P03" }
-        guard let failure = error as? PSQLError else { return true }   // the socket or TLS layer
-        let server = PostgresServerError(failure, sql: "")
-        if let state = server.sqlState { return state == "57P03" || PostgresServerError.isConnectionLost(sqlState: state) }
-        return server.isConnectionLost
+        let server: PostgresServerError
+        if let failure = error as? PostgresServerError {
+            server = failure
+        } else if let failure = error as? PSQLError {
+            server = PostgresServerError(failure, sql: "")
+        } else {
+            return true   // the socket or TLS layer: nothing is listening yet
+        }
+        return server.isConnectionLost || server.sqlState == "57P03"
     }
 
     var description: String {
