@@ -10,13 +10,18 @@ extension ServerConnection {
     /// names, so they are passed as PostgreSQL folds the unquoted ones: in lower case.
     func copy(into table: String, columns: [String], _ produce: @escaping (inout ByteBuffer) throws -> Bool) throws {
         log.statement("COPY \(table) (\(columns.joined(separator: ", "))) FROM STDIN", [])
-        let done = DispatchSemaphore(value: 0)
+        let done = ServerAnswer<Void>()
         let job = CopyJob(connection: connection, produce: produce, logger: log.logger)
         Task {
             await job.run(table: table.lowercased(), columns: columns.map { $0.lowercased() })
-            done.signal()
+            done.complete(.success(()))
         }
-        done.wait()
+        do {
+            try done.wait { !connection.isClosed }
+        } catch {
+            markBroken()
+            throw error
+        }
         if let error = job.error as? PSQLError {
             let failure = PostgresServerError(error, sql: "COPY \(table)")
             if failure.isConnectionLost { markBroken() }
