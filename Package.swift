@@ -1,5 +1,19 @@
-// swift-tools-version: 6.0
+// swift-tools-version: 6.1
 import PackageDescription
+
+// The DocC plugin only where the documentation is built: scripts/build-docs sets STOWAGE_DOCS=1,
+// so a user's resolution (and the README's two commands) never fetch it.
+let documentationPlugin: [Package.Dependency] = (Context.environment["STOWAGE_DOCS"] ?? "").isEmpty ? [] : [
+    // `swift package generate-documentation` (the DocC catalog, Sources/Stowage/Stowage.docc).
+    .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.5.0"),
+]
+
+/// The PostgreSQL store and everything it needs (postgres-nio, SwiftNIO, swift-nio-ssl,
+/// swift-crypto) are built only with the `Postgres` trait: `.package(url: …, from: …,
+/// traits: ["Postgres"])`, or `swift test --traits Postgres` here. Without it SwiftPM neither
+/// fetches nor builds them, and asking for a PostgreSQL store throws
+/// `StoreError.storeTypeUnavailable` saying how to turn the trait on.
+let postgres = TargetDependencyCondition.when(traits: ["Postgres"])
 
 let package = Package(
     name: "Stowage",
@@ -17,13 +31,15 @@ let package = Package(
         .library(name: "StowageTestKit", targets: ["StowageTestKit"]),
         .executable(name: "stowage", targets: ["StowageCLI"]),
     ],
+    traits: [
+        .trait(name: "Postgres", description: "The PostgreSQL store (PostgresBackend, on postgres-nio and SwiftNIO): `.postgres`, `stowage … --store postgres`, postgres:// URLs."),
+        .default(enabledTraits: []),
+    ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
         .package(url: "https://github.com/vapor/postgres-nio", from: "1.33.2"),
-        // `swift package generate-documentation` (the DocC catalog, Sources/Stowage/Stowage.docc).
-        .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.5.0"),
-    ],
+    ] + documentationPlugin,
     targets: [
         .target(name: "StoreCore"),
         .target(name: "MemoryBackend", dependencies: ["StoreCore"]),
@@ -38,10 +54,11 @@ let package = Package(
             name: "SQLiteBackend",
             dependencies: ["StoreCore", "StoreSQL", "CSQLite", .product(name: "Logging", package: "swift-log")]
         ),
-        // The PostgreSQL store, on vapor/postgres-nio (docs/postgres.md).
+        // The PostgreSQL store, on vapor/postgres-nio (docs/postgres.md). Its sources are wrapped in
+        // `#if Postgres`: without the trait it is an empty module, and postgres-nio is not fetched.
         .target(
             name: "PostgresBackend",
-            dependencies: ["StoreCore", "StoreSQL", .product(name: "PostgresNIO", package: "postgres-nio"), .product(name: "Logging", package: "swift-log")]
+            dependencies: ["StoreCore", "StoreSQL", .product(name: "PostgresNIO", package: "postgres-nio", condition: postgres), .product(name: "Logging", package: "swift-log")]
         ),
         .systemLibrary(
             name: "CXML",
@@ -59,7 +76,7 @@ let package = Package(
         // Model files: Xcode's (.xcdatamodeld / .xcdatamodel, read with libxml2) and compiled
         // ones (.momd / .mom, and a store's model cache).
         .target(name: "ModelFiles", dependencies: ["StoreCore", "CXML", "CZlib"]),
-        .target(name: "Stowage", dependencies: ["StoreCore", "MemoryBackend", "SQLiteBackend", "XMLBackend", "BinaryBackend", "PostgresBackend", "ModelFiles"]),
+        .target(name: "Stowage", dependencies: ["StoreCore", "MemoryBackend", "SQLiteBackend", "XMLBackend", "BinaryBackend", .target(name: "PostgresBackend", condition: postgres), "ModelFiles"]),
         .executableTarget(
             name: "StowageCLI",
             dependencies: [
@@ -76,7 +93,7 @@ let package = Package(
         .testTarget(name: "SQLiteBackendTests", dependencies: ["SQLiteBackend", "StoreSQL", "StoreTestSupport", "CFaultVFS"]),
         .testTarget(
             name: "PostgresBackendTests",
-            dependencies: ["PostgresBackend", "StoreSQL", "StoreTestSupport", .product(name: "PostgresNIO", package: "postgres-nio")]
+            dependencies: ["PostgresBackend", "StoreSQL", "StoreTestSupport", .product(name: "PostgresNIO", package: "postgres-nio", condition: postgres)]
         ),
         .testTarget(name: "BinaryBackendTests", dependencies: ["BinaryBackend", "StoreTestSupport"]),
         .testTarget(name: "ModelFilesTests", dependencies: ["ModelFiles", "StoreTestSupport", "SQLiteBackend"]),

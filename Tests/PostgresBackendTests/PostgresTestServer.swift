@@ -1,3 +1,4 @@
+#if Postgres  // the PostgreSQL store is built only with the Postgres package trait (Package.swift)
 import Foundation
 import PostgresBackend
 import StoreCore
@@ -46,3 +47,4 @@ enum PostgresTestServer {
         }
     }
 }
+#endif

@@ -1,3 +1,4 @@
+#if Postgres  // the PostgreSQL store is built only with the Postgres package trait (Package.swift)
 import Foundation
 import PostgresNIO
 import StoreCore
@@ -123,3 +124,4 @@ final class ServerConnectionPool: @unchecked Sendable {
         return session
     }
 }
+#endif
