@@ -15,6 +15,20 @@ let documentationPlugin: [Package.Dependency] = (Context.environment["STOWAGE_DO
 /// `StoreError.storeTypeUnavailable` saying how to turn the trait on.
 let postgres = TargetDependencyCondition.when(traits: ["Postgres"])
 
+/// `Stowage` and every module it re-exports with `@_exported import`: a target that imports
+/// `Stowage` depends on each of them directly. SwiftPM reruns a target's compile only when the
+/// `.swiftmodule` of a *direct* dependency changes, and `Stowage.swiftmodule` does not change when
+/// `StoreCore` does, so a target that saw `StoreCore` only through `Stowage` kept its old layouts
+/// after an incremental build: link errors, crashes, misread values (docs/architecture.md,
+/// "Incremental builds"). The same rule holds for every import: each module a target imports, or
+/// uses through a re-export (`StoreTestSupport` re-exports `StowageTestKit`), is in its dependencies.
+let stowageAndItsExports: [Target.Dependency] = [
+    "Stowage", "StoreCore", "ModelFiles", "MemoryBackend", "SQLiteBackend", "XMLBackend", "BinaryBackend",
+    .target(name: "PostgresBackend", condition: postgres),
+]
+/// The test support target, what it re-exports, and StoreCore, which every test imports.
+let testSupport: [Target.Dependency] = ["StoreTestSupport", "StowageTestKit", "StoreCore"]
+
 let package = Package(
     name: "Stowage",
     platforms: [.macOS(.v15)],
@@ -79,31 +93,28 @@ let package = Package(
         .target(name: "Stowage", dependencies: ["StoreCore", "MemoryBackend", "SQLiteBackend", "XMLBackend", "BinaryBackend", .target(name: "PostgresBackend", condition: postgres), "ModelFiles"]),
         .executableTarget(
             name: "StowageCLI",
-            dependencies: [
-                "Stowage",
-                .product(name: "ArgumentParser", package: "swift-argument-parser"),
-            ]
+            dependencies: stowageAndItsExports + [.product(name: "ArgumentParser", package: "swift-argument-parser")]
         ),
         .target(name: "StowageTestKit", dependencies: ["StoreCore"]),
         // A fault-injecting SQLite VFS for the reliability tests (C, test-only).
         .target(name: "CFaultVFS", dependencies: ["CSQLite"], path: "Tests/CFaultVFS"),
         .target(name: "StoreTestSupport", dependencies: ["StoreCore", "StowageTestKit", "MemoryBackend", "SQLiteBackend", "XMLBackend", "BinaryBackend"], path: "Tests/StoreTestSupport"),
-        .testTarget(name: "StoreCoreTests", dependencies: ["StoreCore", "StoreTestSupport"]),
-        .testTarget(name: "MemoryBackendTests", dependencies: ["MemoryBackend", "StoreTestSupport"]),
-        .testTarget(name: "SQLiteBackendTests", dependencies: ["SQLiteBackend", "StoreSQL", "StoreTestSupport", "CFaultVFS"]),
+        .testTarget(name: "StoreCoreTests", dependencies: testSupport + ["MemoryBackend"]),
+        .testTarget(name: "MemoryBackendTests", dependencies: testSupport + ["MemoryBackend"]),
+        .testTarget(name: "SQLiteBackendTests", dependencies: testSupport + ["SQLiteBackend", "StoreSQL", "CSQLite", "CFaultVFS"]),
         .testTarget(
             name: "PostgresBackendTests",
-            dependencies: ["PostgresBackend", "StoreSQL", "StoreTestSupport", .product(name: "PostgresNIO", package: "postgres-nio", condition: postgres)]
+            dependencies: testSupport + ["PostgresBackend", "StoreSQL", .product(name: "PostgresNIO", package: "postgres-nio", condition: postgres)]
         ),
-        .testTarget(name: "BinaryBackendTests", dependencies: ["BinaryBackend", "StoreTestSupport"]),
-        .testTarget(name: "ModelFilesTests", dependencies: ["ModelFiles", "StoreTestSupport", "SQLiteBackend"]),
-        .testTarget(name: "XMLBackendTests", dependencies: ["XMLBackend", "CXML", "StoreTestSupport"]),
+        .testTarget(name: "BinaryBackendTests", dependencies: testSupport + ["BinaryBackend"]),
+        .testTarget(name: "ModelFilesTests", dependencies: testSupport + ["ModelFiles", "SQLiteBackend"]),
+        .testTarget(name: "XMLBackendTests", dependencies: testSupport + ["XMLBackend", "CXML"]),
         // The child process the crash-safety test kills while it saves.
-        .executableTarget(name: "stowage-save-loop", dependencies: ["Stowage", "StoreTestSupport"], path: "Tests/StoreSaveLoop"),
-        .testTarget(name: "StowageTests", dependencies: ["Stowage", "SQLiteBackend", "StoreTestSupport", "stowage-save-loop", "StowageCLI"]),
+        .executableTarget(name: "stowage-save-loop", dependencies: stowageAndItsExports + ["StoreTestSupport", "StowageTestKit"], path: "Tests/StoreSaveLoop"),
+        .testTarget(name: "StowageTests", dependencies: stowageAndItsExports + ["StoreTestSupport", "StowageTestKit", "stowage-save-loop", "StowageCLI"]),
         // The README's and the DocC articles' examples, compiled and run as a client writes them
         // (importing only Stowage); it also checks every example block is still here.
-        .testTarget(name: "DocumentationExamplesTests", dependencies: ["Stowage"]),
+        .testTarget(name: "DocumentationExamplesTests", dependencies: stowageAndItsExports),
     ],
     swiftLanguageModes: [.v6]
 )
