@@ -1,4 +1,4 @@
-// swift-tools-version: 6.0
+// swift-tools-version: 6.1
 import PackageDescription
 
 let package = Package(
@@ -8,7 +8,8 @@ let package = Package(
         .executable(name: "stowage-bench", targets: ["StowageBench"]),
     ],
     dependencies: [
-        .package(name: "Stowage", path: ".."),
+        // With the `Postgres` trait: the `postgres.*` workloads time the PostgreSQL store.
+        .package(name: "Stowage", path: "..", traits: ["Postgres"]),
         .package(url: "https://github.com/groue/GRDB.swift", exact: "7.10.0"),
         // The raw PostgreSQL baseline: the client library the PostgreSQL store is built on.
         .package(url: "https://github.com/vapor/postgres-nio", from: "1.33.2"),

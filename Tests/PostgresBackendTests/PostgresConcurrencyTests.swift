@@ -1,3 +1,4 @@
+#if Postgres  // the PostgreSQL store is built only with the Postgres package trait (Package.swift)
 import Foundation
 import PostgresBackend
 import PostgresNIO
@@ -133,3 +134,4 @@ final class PostgresConcurrencyTests: XCTestCase {
         XCTAssertNoThrow(try store.execute(StoreFetchRequest(entityName: "Post", resultType: .count)), "the same call works off the loop")
     }
 }
+#endif

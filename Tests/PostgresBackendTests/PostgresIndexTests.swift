@@ -1,3 +1,4 @@
+#if Postgres  // the PostgreSQL store is built only with the Postgres package trait (Package.swift)
 import Foundation
 @testable import PostgresBackend
 import StoreCore
@@ -73,3 +74,4 @@ final class PostgresIndexTests: XCTestCase {
         return Set(rows.compactMap { $0.text(at: 0) })
     }
 }
+#endif

@@ -1,3 +1,4 @@
+#if Postgres  // the PostgreSQL store is built only with the Postgres package trait (Package.swift)
 import Foundation
 import PostgresBackend
 import StoreCore
@@ -120,3 +121,4 @@ final class PostgresMigrationTests: XCTestCase {
         }
     }
 }
+#endif

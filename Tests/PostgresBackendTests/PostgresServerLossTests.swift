@@ -1,3 +1,4 @@
+#if Postgres  // the PostgreSQL store is built only with the Postgres package trait (Package.swift)
 import Foundation
 #if canImport(Glibc)
 import Glibc
@@ -348,3 +349,4 @@ private final class SilentServer: @unchecked Sendable {
         lock.withLock { for client in clients { close(client) } }
     }
 }
+#endif

@@ -1,3 +1,4 @@
+#if Postgres  // the PostgreSQL store is built only with the Postgres package trait (Package.swift)
 import Foundation
 import PostgresBackend
 import StoreCore
@@ -16,3 +17,4 @@ final class PostgresSharedSuiteTests: XCTestCase {
     func testConstraintConflicts() throws { try PostgresTestServer.kit().checkConstraintConflicts() }
     func testConstraints() throws { try PostgresTestServer.kit().checkConstraints() }
 }
+#endif

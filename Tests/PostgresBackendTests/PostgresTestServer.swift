@@ -1,3 +1,4 @@
+#if Postgres  // the PostgreSQL store is built only with the Postgres package trait (Package.swift)
 import Foundation
 import PostgresBackend
 import StoreCore
@@ -132,3 +133,4 @@ struct PostgresClusterFailure: Error, CustomStringConvertible {
     let output: String
     var description: String { "\(command) failed: \(output)" }
 }
+#endif

@@ -25,13 +25,13 @@ final class DictionaryStore: PersistentStore {
     let configurationName: String? = nil
     let isReadOnly = false
     let model: ManagedObjectModel
-    private let state: Mutex<State>
+    private let state: Synchronization.Mutex<State>  // qualified: the ThreadSanitizer build has StoreCore's too
     /// When set, reading a to-many relationship fails.
     let failsRelationshipReads = Atomic<Bool>(false)
 
     init(model: ManagedObjectModel) {
         self.model = model
-        state = Mutex(State(metadata: StoreMetadata(storeType: "dictionary", modelVersionHashes: model.entityVersionHashesByName)))
+        state = Synchronization.Mutex(State(metadata: StoreMetadata(storeType: "dictionary", modelVersionHashes: model.entityVersionHashesByName)))
     }
 
     var metadata: StoreMetadata { state.withLock { $0.metadata } }

@@ -1,3 +1,4 @@
+#if Postgres  // the PostgreSQL store is built only with the Postgres package trait (Package.swift)
 import Foundation
 import StoreCore
 import StoreTestSupport
@@ -82,3 +83,4 @@ final class PostgresProcessTests: XCTestCase {
         XCTAssertTrue(demo.output.contains("Loaded a postgres store"), demo.output)
     }
 }
+#endif

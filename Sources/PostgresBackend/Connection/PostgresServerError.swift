@@ -1,3 +1,4 @@
+#if Postgres  // the PostgreSQL store is built only with the Postgres package trait (Package.swift)
 import PostgresNIO
 
 /// A failure the server or the connection reported, with the SQL that caused it. The store turns
@@ -61,3 +62,4 @@ public struct PostgresServerError: Error, CustomStringConvertible, Sendable {
         return sql.isEmpty ? "\(message)\(state)" : "\(message)\(state) in: \(sql.prefix(300))"
     }
 }
+#endif

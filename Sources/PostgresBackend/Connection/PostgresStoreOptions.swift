@@ -1,3 +1,4 @@
+#if Postgres  // the PostgreSQL store is built only with the Postgres package trait (Package.swift)
 import Foundation
 import PostgresNIO
 import StoreCore
@@ -124,3 +125,4 @@ struct PostgresStoreOptions: Sendable {
         "\(username)@\(socketDirectory ?? host):\(port)/\(database ?? username) (schema \(schema))"
     }
 }
+#endif

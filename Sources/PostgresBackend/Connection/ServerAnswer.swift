@@ -1,3 +1,4 @@
+#if Postgres  // the PostgreSQL store is built only with the Postgres package trait (Package.swift)
 import Foundation
 
 /// The answer to one request sent on a connection, waited for by the caller's thread with an
@@ -50,3 +51,4 @@ final class ServerAnswer<T>: @unchecked Sendable {
         }
     }
 }
+#endif

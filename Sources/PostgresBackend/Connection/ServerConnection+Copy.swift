@@ -1,3 +1,4 @@
+#if Postgres  // the PostgreSQL store is built only with the Postgres package trait (Package.swift)
 import Foundation
 import PostgresNIO
 import StoreSQL
@@ -97,3 +98,4 @@ private final class CopyJob: @unchecked Sendable {
         }
     }
 }
+#endif

@@ -1,3 +1,4 @@
+#if Postgres  // the PostgreSQL store is built only with the Postgres package trait (Package.swift)
 import Foundation
 import Logging
 import PostgresNIO
@@ -202,3 +203,4 @@ struct ServerRow: SQLRow {
         PostgresDialect.decode(value(at: index), as: type)
     }
 }
+#endif

@@ -1,3 +1,4 @@
+#if Postgres  // the PostgreSQL store is built only with the Postgres package trait (Package.swift)
 import Foundation
 import PostgresNIO
 import StoreCore
@@ -183,3 +184,4 @@ struct ConnectFailure: Error, CustomStringConvertible {
         return String(reflecting: error)
     }
 }
+#endif

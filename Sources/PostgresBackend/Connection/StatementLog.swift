@@ -1,3 +1,4 @@
+#if Postgres  // the PostgreSQL store is built only with the Postgres package trait (Package.swift)
 import Foundation
 import Logging
 import StoreSQL
@@ -26,3 +27,4 @@ struct StatementLog: Sendable {
         logger.warning("\(line)")
     }
 }
+#endif

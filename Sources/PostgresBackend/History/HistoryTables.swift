@@ -1,3 +1,4 @@
+#if Postgres  // the PostgreSQL store is built only with the Postgres package trait (Package.swift)
 import Foundation
 import StoreCore
 import StoreSQL
@@ -76,3 +77,4 @@ enum HistoryTables {
         return number
     }
 }
+#endif

@@ -1,3 +1,4 @@
+#if Postgres  // the PostgreSQL store is built only with the Postgres package trait (Package.swift)
 import Foundation
 import StoreCore
 import StoreSQL
@@ -74,3 +75,4 @@ extension PostgresStore: PersistentHistoryStore {
         return request.resultType == .count ? .count(count) : .status(true)
     }
 }
+#endif

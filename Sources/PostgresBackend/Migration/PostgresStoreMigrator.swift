@@ -1,3 +1,4 @@
+#if Postgres  // the PostgreSQL store is built only with the Postgres package trait (Package.swift)
 import Foundation
 import StoreCore
 import StoreSQL
@@ -184,3 +185,4 @@ private struct InPlaceMigration {
         return result
     }
 }
+#endif

@@ -1,3 +1,4 @@
+#if Postgres  // the PostgreSQL store is built only with the Postgres package trait (Package.swift)
 import Foundation
 import StoreCore
 import StoreSQL
@@ -71,3 +72,4 @@ struct PostgresDialect: SQLDialect {
         }
     }
 }
+#endif

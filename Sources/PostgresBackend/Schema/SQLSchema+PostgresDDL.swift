@@ -1,3 +1,4 @@
+#if Postgres  // the PostgreSQL store is built only with the Postgres package trait (Package.swift)
 import StoreCore
 import StoreSQL
 
@@ -83,3 +84,4 @@ extension SQLSchema {
         return statements
     }
 }
+#endif

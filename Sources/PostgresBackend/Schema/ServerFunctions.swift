@@ -1,3 +1,4 @@
+#if Postgres  // the PostgreSQL store is built only with the Postgres package trait (Package.swift)
 /// The SQL functions and collations the compiled queries call, created in the store's schema
 /// when it opens, so string comparisons on the server follow the query language:
 ///
@@ -61,3 +62,4 @@ enum ServerFunctions {
         ]
     }
 }
+#endif

@@ -1,3 +1,4 @@
+#if Postgres  // the PostgreSQL store is built only with the Postgres package trait (Package.swift)
 import Foundation
 import StoreCore
 import StoreSQL
@@ -165,3 +166,4 @@ extension RowReader {
         return snapshot
     }
 }
+#endif

@@ -1,3 +1,4 @@
+#if Postgres  // the PostgreSQL store is built only with the Postgres package trait (Package.swift)
 import Foundation
 import StoreCore
 import StoreSQL
@@ -85,3 +86,4 @@ extension PostgresStore {
         }
     }
 }
+#endif

@@ -1,3 +1,4 @@
+#if Postgres  // the PostgreSQL store is built only with the Postgres package trait (Package.swift)
 import Foundation
 import StoreCore
 import StoreSQL
@@ -17,3 +18,4 @@ extension PostgresStore {
             rowsByKey: { root, keys in try self.snapshots(ofRoot: root, keys: keys, on: connection) })
     }
 }
+#endif

@@ -1,3 +1,4 @@
+#if Postgres  // the PostgreSQL store is built only with the Postgres package trait (Package.swift)
 import Foundation
 import PostgresNIO
 import StoreCore
@@ -146,3 +147,4 @@ final class ChangeListener: Sendable {
         connection?.close()
     }
 }
+#endif

@@ -1,3 +1,4 @@
+#if Postgres  // the PostgreSQL store is built only with the Postgres package trait (Package.swift)
 import Foundation
 import StoreCore
 import StoreSQL
@@ -200,3 +201,4 @@ public final class PostgresStore: PersistentStore {
         return StoreError(.io, url: url, "PostgreSQL: \(failure)", underlying: failure)
     }
 }
+#endif

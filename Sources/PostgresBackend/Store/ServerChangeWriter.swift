@@ -1,3 +1,4 @@
+#if Postgres  // the PostgreSQL store is built only with the Postgres package trait (Package.swift)
 import Foundation
 import StoreCore
 import StoreSQL
@@ -196,3 +197,4 @@ struct UniquenessViolation: Error {
     let snapshots: [StoreSnapshot]
     let cause: PostgresServerError
 }
+#endif

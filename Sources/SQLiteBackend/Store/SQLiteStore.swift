@@ -1,7 +1,7 @@
 import Foundation
 import StoreCore
 import StoreSQL
-#if !STOWAGE_SANITIZER_LOCKS  // the Sanitizers/ build uses StoreCore's sanitizer-visible Mutex
+#if !STOWAGE_SANITIZER_LOCKS  // the ThreadSanitizer build (.ci/run) uses StoreCore's sanitizer-visible Mutex
 import Synchronization
 #endif
 

@@ -55,6 +55,9 @@ public struct StoreError: CodedError, CustomStringConvertible, Sendable {
 extension ErrorCode where Domain == StoreError {
     /// No store type is registered under the description's type name.
     public static let unknownStoreType = Self("unknownStoreType")
+    /// The store type is one of Stowage's own, but this build leaves it out: the PostgreSQL store
+    /// without the `Postgres` package trait. The message says how to turn the trait on.
+    public static let storeTypeUnavailable = Self("storeTypeUnavailable")
     /// The coordinator has no store loaded (or none that can hold the object or answer the request).
     public static let noStores = Self("noStores")
     /// A store with this description's URL is already loaded in the coordinator.

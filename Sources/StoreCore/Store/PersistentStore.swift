@@ -122,7 +122,8 @@ public struct PersistentStoreType: RawRepresentable, Hashable, Sendable, CustomS
     /// The binary property-list store.
     public static let binary = PersistentStoreType(rawValue: "binary")
     /// The PostgreSQL store (registered by `PostgresBackend` / `Stowage`); its URL is the
-    /// server's, `postgres://user@host/database`.
+    /// server's, `postgres://user@host/database`. It is built only with the package trait
+    /// `Postgres`; without it, loading such a store throws `StoreError` `storeTypeUnavailable`.
     public static let postgres = PersistentStoreType(rawValue: "postgres")
 
     public var description: String { rawValue }

@@ -45,7 +45,8 @@ extension PersistentStoreRegistry {
     /// The metadata of the store file at `url`, read by its type's registered reader.
     ///
     /// - Throws: ``StoreError``: `unknownStoreType` when the type has no metadata
-    ///   reader (in-memory stores have no file), `io` when there is no file, or
+    ///   reader (in-memory stores have no file), `storeTypeUnavailable` for `.postgres` in a
+    ///   build without the `Postgres` package trait, `io` when there is no file, or
     ///   whatever the reader throws for a file that is not a store of the type.
     public static func metadata(ofType type: PersistentStoreType, at url: URL) throws -> StoreMetadata {
         try metadata(ofType: type, at: url, options: [:])
@@ -55,6 +56,7 @@ extension PersistentStoreRegistry {
     public static func metadata(ofType type: PersistentStoreType, at url: URL, options: [PersistentStoreOption: StoreValue]) throws -> StoreMetadata {
         _ = registeredTypes  // the built-ins register their readers with their stores
         guard let reader = metadataReaders.withLock({ $0[type] }) else {
+            if let unavailable = type.unavailableInThisBuild(url: url) { throw unavailable }
             throw StoreError(
                 .unknownStoreType, url: url,
                 "\(type.rawValue) stores have no metadata to read from a file (registered readers: \(metadataTypes.map(\.rawValue).joined(separator: ", ")))")

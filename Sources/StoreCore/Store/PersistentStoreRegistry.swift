@@ -76,6 +76,7 @@ public enum PersistentStoreRegistry {
         registerBuiltInsIfLinked()
         let type = request.description.type
         guard let factory = factories.withLock({ $0[type] }) else {
+            if let unavailable = type.unavailableInThisBuild(url: request.description.url) { throw unavailable }
             let known = registeredTypes.map(\.rawValue).joined(separator: ", ")
             throw StoreError(
                 .unknownStoreType, url: request.description.url,

@@ -1,6 +1,6 @@
 import Foundation
 import StoreCore
-#if !STOWAGE_SANITIZER_LOCKS  // the Sanitizers/ build uses StoreCore's sanitizer-visible Mutex
+#if !STOWAGE_SANITIZER_LOCKS  // the ThreadSanitizer build (.ci/run) uses StoreCore's sanitizer-visible Mutex
 import Synchronization
 #endif
 

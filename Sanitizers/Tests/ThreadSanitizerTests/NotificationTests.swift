@@ -1,1 +1,0 @@
-../../../Tests/StoreCoreTests/NotificationTests.swift

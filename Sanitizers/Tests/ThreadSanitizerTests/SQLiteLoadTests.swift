@@ -1,1 +1,0 @@
-../../../Tests/SQLiteBackendTests/SQLiteLoadTests.swift

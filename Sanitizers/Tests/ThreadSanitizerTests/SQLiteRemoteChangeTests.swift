@@ -1,1 +1,0 @@
-../../../Tests/SQLiteBackendTests/SQLiteRemoteChangeTests.swift
