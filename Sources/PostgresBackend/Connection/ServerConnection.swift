@@ -22,6 +22,8 @@ final class ServerConnection: @unchecked Sendable {
     let log: StatementLog
     /// Whether a statement failed in a way that leaves the session unusable (a lost connection).
     private(set) var isBroken = false
+    /// The ID of the transaction in progress (`txid_current()`), once a statement read it.
+    var transactionID: Int64?
 
     init(_ connection: PostgresConnection, log: StatementLog) {
         self.connection = connection
@@ -87,20 +89,21 @@ final class ServerConnection: @unchecked Sendable {
 
     /// Runs `body` in a transaction: committed when it returns, rolled back when it throws.
     ///
-    /// With `resolveLostCommit`, the transaction's ID is read before `COMMIT`; if the connection
-    /// is lost after `COMMIT` was sent, `resolveLostCommit` is given that ID and the error, and
-    /// must find out from the server whether the transaction committed: it returns if it did
-    /// (the transaction's result is returned) and throws if it did not or cannot tell.
+    /// With `resolveLostCommit`, the transaction's ID is known before `COMMIT` (read then, unless
+    /// a statement of `body` already recorded it in ``transactionID``); if the connection is lost
+    /// after `COMMIT` was sent, `resolveLostCommit` is given that ID and the error, and must find
+    /// out from the server whether the transaction committed: it returns if it did (the
+    /// transaction's result is returned) and throws if it did not or cannot tell.
     func transaction<T>(
         _ isolation: String = "READ COMMITTED", resolveLostCommit: ((Int64, PostgresServerError) throws -> Void)? = nil,
         _ body: () throws -> T
     ) throws -> T {
         try run("BEGIN ISOLATION LEVEL \(isolation)")
+        transactionID = nil
         let result: T
-        var transactionID: Int64?
         do {
             result = try body()
-            if resolveLostCommit != nil, case .integer(let id)? = try scalar("SELECT txid_current()") { transactionID = id }
+            if resolveLostCommit != nil, transactionID == nil, case .integer(let id)? = try scalar("SELECT txid_current()") { transactionID = id }
         } catch {
             if !isBroken { rollBack() }
             throw error

@@ -9,9 +9,12 @@ extension PostgresStore: ChangeObservableStore {
     var notificationChannel: String { "stowage_\(schemaName)" }
 
     /// Sends the store's notification inside a save's transaction; PostgreSQL delivers it to every
-    /// listening connection — in any process, on any machine — when the transaction commits.
+    /// listening connection — in any process, on any machine — when the transaction commits. The
+    /// same statement reads the transaction's ID, which a `COMMIT` cut off needs
+    /// (``ServerConnection/transaction(_:resolveLostCommit:_:)``), saving a round trip.
     func notifyCommit(on connection: ServerConnection) throws {
-        try connection.run("SELECT pg_notify($1, $2)", [.text(notificationChannel), .text(identifier)])
+        let row = try connection.query("SELECT pg_notify($1, $2), txid_current()", [.text(notificationChannel), .text(identifier)]).first
+        if case .integer(let id)? = row?.value(at: 1) { connection.transactionID = id }
     }
 
     /// A probe whose stamp is the number of commits announced on the store's channel, counted
