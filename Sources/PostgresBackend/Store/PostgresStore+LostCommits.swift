@@ -12,8 +12,8 @@ import StoreSQL
 ///   changes, to be saved again;
 /// - no answer in time: the call throws `commitOutcomeUnknown`, and the store remembers the
 ///   transaction: the next write asks again first and is refused while the answer is unknown,
-///   or when it turns out the earlier save did commit (so the context's retry never writes the
-///   same changes twice).
+///   and once more when it turns out the earlier save did commit, or the server no longer
+///   remembers (so the context's retry never writes the same changes twice).
 ///
 /// For example:
 ///
@@ -21,8 +21,9 @@ import StoreSQL
 /// try connection.transaction(resolveLostCommit: resolveLostCommit) { try writer.write(changes) }
 /// ```
 extension PostgresStore {
-    /// What the server says of a transaction, by ID.
-    enum CommitStatus { case committed, aborted, inProgress, unknown }
+    /// What the server says of a transaction, by ID (`forgotten`: too old for it to remember), or
+    /// `unknown` when it could not be asked.
+    enum CommitStatus { case committed, aborted, inProgress, forgotten, unknown }
 
     /// Called by a write transaction whose connection was lost after `COMMIT` was sent.
     func resolveLostCommit(_ transactionID: Int64, _ lost: PostgresServerError) throws {
@@ -47,7 +48,7 @@ extension PostgresStore {
             return
         case .aborted:
             throw StoreError(.serverUnavailable, url: url, "the connection to PostgreSQL was lost as the save committed, and the server rolled it back; nothing was saved (\(lost))", underlying: lost)
-        case .inProgress, .unknown:
+        case .inProgress, .forgotten, .unknown:
             unresolvedCommit.withLock { $0 = transactionID }
             throw StoreError(
                 .commitOutcomeUnknown, url: url,
@@ -70,6 +71,11 @@ extension PostgresStore {
             throw StoreError(
                 .commitOutcomeUnknown, url: url,
                 "the earlier save whose outcome was unknown (transaction \(transactionID)) did commit: its changes are in the store; refresh the context's objects rather than saving them again; nothing was saved now")
+        case .forgotten:
+            unresolvedCommit.withLock { $0 = nil }
+            throw StoreError(
+                .commitOutcomeUnknown, url: url,
+                "the server no longer remembers whether an earlier save (transaction \(transactionID)) committed; refresh the context's objects before saving them again; nothing was saved now")
         case .inProgress, .unknown:
             throw StoreError(
                 .commitOutcomeUnknown, url: url,
@@ -82,7 +88,7 @@ extension PostgresStore {
         case .text("committed")?: .committed
         case .text("aborted")?: .aborted
         case .text("in progress")?: .inProgress
-        default: .unknown
+        default: .forgotten
         }
     }
 }

@@ -93,7 +93,7 @@ extension ErrorCode where Domain == StoreError {
     /// The connection was lost after a save's `COMMIT` was sent, and the server could not be
     /// asked within the connect timeout whether it committed. The store refuses to write until it
     /// has found out: a save that follows either proceeds (the first one did not commit) or fails
-    /// with this code again, so nothing is ever written twice.
+    /// with this code once more, saying the first one did commit — so nothing is written twice.
     public static let commitOutcomeUnknown = Self("commitOutcomeUnknown")
 }
 
