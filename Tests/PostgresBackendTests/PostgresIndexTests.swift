@@ -67,6 +67,35 @@ final class PostgresIndexTests: XCTestCase {
         }
     }
 
+    /// A fetch index serves the store's sorts in both directions: they put nil first ascending
+    /// and last descending, and the index is built in that order, so the server walks it (one
+    /// way or the other) instead of sorting every row.
+    func testSortsInEitherDirectionWalkTheFetchIndex() throws {
+        PostgresStore.register()
+        let container = PersistentContainer(name: "Places", managedObjectModel: try model())
+        container.persistentStoreDescriptions = [try PostgresTestServer.description(schema: PostgresTestServer.freshSchema("idxsort"))]
+        try container.loadPersistentStores()
+        let store = try XCTUnwrap(container.persistentStoreCoordinator.persistentStores.first as? PostgresStore)
+        for ascending in [true, false] {
+            var request = StoreFetchRequest(entityName: "Place", resultType: .managedObjectID)
+            request.sortDescriptors = [StoreSortDescriptor(keyPath: "name", ascending: ascending)]
+            request.fetchLimit = 1
+            let query = try store.compiler.selectObjects(request, columns: ["t0.Z_PK"])
+            let plan = try store.pool.withConnection { connection in
+                try connection.transaction {
+                    try connection.run("SET LOCAL enable_seqscan = off")
+                    return try connection.query("EXPLAIN " + query.sql, query.bindings).compactMap { $0.text(at: 0) }.joined(separator: "\n")
+                }
+            }
+            // (An incremental sort for the Z_PK tie-breaker on top of the index is fine; sorting all rows is not.)
+            let sortsEveryRow = plan.split(separator: "\n").contains {
+                $0.trimmingCharacters(in: .whitespaces).replacingOccurrences(of: "->  ", with: "").hasPrefix("Sort  (")
+            }
+            XCTAssertTrue(plan.contains("Z_Place_byName"), "ascending \(ascending): \(plan)")
+            XCTAssertFalse(sortsEveryRow, "ascending \(ascending): \(plan)")
+        }
+    }
+
     /// The names of the indexes in the store's schema, from the server's catalog.
     private static func indexNames(schema container: PersistentContainer) throws -> Set<String> {
         let store = try XCTUnwrap(container.persistentStoreCoordinator.persistentStores.first as? PostgresStore)

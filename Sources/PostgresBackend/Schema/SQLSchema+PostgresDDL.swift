@@ -71,7 +71,11 @@ extension SQLSchema {
         }
         for index in entity.indexes {
             let name = uniqueName("Z_\(entity.name)_\(index.name)")
-            let columns = try index.elements.map { "\(try columnName($0.property)) \($0.ascending ? "ASC" : "DESC")" }
+            // In the NULL order the store's sorts ask for (NULL first ascending, last descending), so
+            // that an ORDER BY in either direction can walk the index (backwards for the other one).
+            let columns = try index.elements.map {
+                "\(try columnName($0.property)) \($0.ascending ? "ASC" : "DESC")" + dialect.nullOrdering(ascending: $0.ascending)
+            }
             var sql = "CREATE INDEX \(name) ON \(table.table) (\(columns.joined(separator: ", ")))"
             if index.kind == .binary, let predicate = index.partialIndexPredicate { sql += " WHERE " + (try predicateSQL(table, predicate)) }
             statements.append(sql)
