@@ -74,6 +74,19 @@ package protocol SQLDialect: Sendable {
     /// What follows an ORDER BY term so that NULL comes first ascending and last descending, as
     /// SQLite and Core Data order it (`""` where that is the database's own order).
     func nullOrdering(ascending: Bool) -> String
+
+    // Statements the shared store logic (``SQLStore``) writes.
+
+    /// Parameter `number` (from 1) as SQL text, cast where a column of `declaredType` needs it.
+    func parameter(_ number: Int, declaredType: String?) -> String
+    /// Any number of keys bound as one value (``isAmongKeys(_:)``, ``keyPositions(_:alias:)``).
+    func keyList(_ keys: [Int64]) -> SQLValue
+    /// What follows a column to test it against the key list bound at `parameter`.
+    func isAmongKeys(_ parameter: String) -> String
+    /// A relation `alias(key, position)` of the key list bound at `parameter`, positions from 1.
+    func keyPositions(_ parameter: String, alias: String) -> String
+    /// `INSERT` that skips rows whose key is already there: the text before `INTO` and after the rows.
+    var insertIgnoringDuplicates: (prefix: String, suffix: String) { get }
 }
 
 extension SQLDialect {
@@ -94,12 +107,11 @@ extension SQLDialect {
     package var randomInteger: String { "random()" }
     package var randomFraction: String { "(random() / 18446744073709551616.0 + 0.5)" }
     package func nullOrdering(ascending: Bool) -> String { "" }
-}
-
-/// A result row of a SQL store's connection, read by column index.
-package protocol SQLRow {
-    /// The raw value of a column.
-    func value(at index: Int) -> SQLValue
-    /// A column read as an attribute of `type` (a store may read its native types directly).
-    func storeValue(at index: Int, as type: AttributeType) -> StoreValue
+    package func parameter(_ number: Int, declaredType: String?) -> String { parameterPrefix + String(number) }
+    package func keyList(_ keys: [Int64]) -> SQLValue { .text("[" + keys.map(String.init).joined(separator: ",") + "]") }
+    package func isAmongKeys(_ parameter: String) -> String { "IN (SELECT value FROM json_each(\(parameter)))" }
+    package func keyPositions(_ parameter: String, alias: String) -> String {
+        "(SELECT json_each.value AS key, json_each.key + 1 AS position FROM json_each(\(parameter))) AS \(alias)"
+    }
+    package var insertIgnoringDuplicates: (prefix: String, suffix: String) { ("INSERT OR IGNORE", "") }
 }

@@ -98,7 +98,7 @@ extension PostgresStore {
             let table = try schema.table(for: first.entityName)
             sql = "DELETE FROM \(table.table) WHERE Z_PK = ANY($1::BIGINT[]) AND Z_ENT = ANY($2::BIGINT[]) RETURNING Z_ENT, Z_PK"
             let numbers = Set(ids.compactMap { schema.tables[$0.entityName]?.number })
-            bindings = [Self.keyArray(ids.filter { $0.storeIdentifier == identifier }.compactMap(\.primaryKey)), Self.keyArray(numbers.sorted())]
+            bindings = [schema.dialect.keyList(ids.filter { $0.storeIdentifier == identifier }.compactMap(\.primaryKey)), schema.dialect.keyList(numbers.sorted())]
         }
         let deleted = try connection.query(sql, bindings).map { (number: $0.int64(at: 0), key: $0.int64(at: 1)) }
         if let history, !deleted.isEmpty {
@@ -106,7 +106,7 @@ extension PostgresStore {
                 """
                 INSERT INTO \(HistoryTables.changes) (ZTRANSACTION, ZCHANGETYPE, ZENTITY, ZENTITYPK, ZTOMBSTONE) \
                 SELECT $1, \(PersistentHistoryChange.ChangeType.delete.rawValue), e, k, '{}' FROM unnest($2::BIGINT[], $3::BIGINT[]) AS d(e, k) ORDER BY k
-                """, [.integer(history), Self.keyArray(deleted.map(\.number)), Self.keyArray(deleted.map(\.key))])
+                """, [.integer(history), schema.dialect.keyList(deleted.map(\.number)), schema.dialect.keyList(deleted.map(\.key))])
         }
         var result = StoreBatchResult(count: deleted.count)
         if wantsObjectIDs { result.deleted = deleted.compactMap { rows.objectID(entityNumber: $0.number, key: $0.key) } }

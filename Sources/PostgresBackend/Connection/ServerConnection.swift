@@ -15,7 +15,7 @@ import StoreSQL
 /// let rows = try connection.query("SELECT Z_PK, Z_ENT FROM ZPOST WHERE ZTITLE = $1", [.text("Hello")])
 /// let changed = try connection.run("UPDATE ZPOST SET Z_OPT = Z_OPT + 1 WHERE Z_PK = $1", [.integer(7)])
 /// ```
-final class ServerConnection: @unchecked Sendable {
+package final class ServerConnection: SQLConnection, @unchecked Sendable {
     // @unchecked: the pool hands a connection to one caller at a time; postgres-nio's connection
     // itself is thread-safe.
     let connection: PostgresConnection
@@ -39,19 +39,25 @@ final class ServerConnection: @unchecked Sendable {
     /// Runs a statement and returns what `transform` makes of each row, reading rows as they
     /// arrive (no row is kept after its turn: a million-row result costs what the values cost).
     /// `transform` runs on the connection's event loop while this thread waits.
-    func collect<T>(_ sql: String, _ bindings: [SQLValue] = [], _ transform: @escaping @Sendable (ServerRow) -> T?) throws -> [T] {
+    package func collect<T>(_ sql: String, _ bindings: [SQLValue] = [], _ transform: @escaping @Sendable (ServerRow) throws -> T?) throws -> [T] {
         let box = CollectedValues<T>()
         try send(sql, bindings) { query in
             _ = try answer(connection.query(query, logger: log.logger) { row in
-                if let value = transform(ServerRow(row.makeRandomAccess())) { box.values.append(value) }
+                guard box.failure == nil else { return }
+                do {
+                    if let value = try transform(ServerRow(row.makeRandomAccess())) { box.values.append(value) }
+                } catch {
+                    box.failure = error
+                }
             })
         }
+        if let failure = box.failure { throw failure }
         return box.values
     }
 
     /// Runs a statement and returns how many rows it changed.
     @discardableResult
-    func run(_ sql: String, _ bindings: [SQLValue] = []) throws -> Int {
+    package func run(_ sql: String, _ bindings: [SQLValue] = []) throws -> Int {
         try send(sql, bindings) { try answer(connection.query($0, logger: log.logger)).metadata.rows ?? 0 }
     }
 
@@ -83,7 +89,7 @@ final class ServerConnection: @unchecked Sendable {
     }
 
     /// The first column of the first row, or `nil` when there is no row.
-    func scalar(_ sql: String, _ bindings: [SQLValue] = []) throws -> SQLValue? {
+    package func scalar(_ sql: String, _ bindings: [SQLValue] = []) throws -> SQLValue? {
         try query(sql, bindings).first?.value(at: 0)
     }
 
@@ -165,27 +171,32 @@ private final class CollectedValues<T>: @unchecked Sendable {
     // @unchecked: appended to only by the connection's event loop while the query runs, and
     // read by the waiting thread only after the query's future completed.
     var values: [T] = []
+    /// What `transform` threw; later rows are passed over.
+    var failure: (any Error)?
 }
 
 /// One result row, read by column index.
-struct ServerRow: SQLRow {
+package struct ServerRow: SQLRow {
     let row: PostgresRandomAccessRow
 
     init(_ row: PostgresRandomAccessRow) { self.row = row }
 
-    func isNull(at index: Int) -> Bool { row[index].bytes == nil }
+    package func isNull(at index: Int) -> Bool { row[index].bytes == nil }
 
-    func text(at index: Int) -> String? {
-        if case .text(let text) = value(at: index) { return text }
-        return nil
-    }
-
-    func int64(at index: Int) -> Int64 {
+    package func int64(at index: Int) -> Int64 {
         if case .integer(let number) = value(at: index) { return number }
         return 0
     }
 
-    func value(at index: Int) -> SQLValue {
+    package func double(at index: Int) -> Double {
+        switch value(at: index) {
+        case .real(let number): number
+        case .integer(let number): Double(number)
+        default: 0
+        }
+    }
+
+    package func value(at index: Int) -> SQLValue {
         let cell = row[index]
         guard var bytes = cell.bytes else { return .null }
         if cell.format == .text { return .text(String(buffer: bytes)) }
@@ -202,7 +213,7 @@ struct ServerRow: SQLRow {
         }
     }
 
-    func storeValue(at index: Int, as type: AttributeType) -> StoreValue {
+    package func storeValue(at index: Int, as type: AttributeType) -> StoreValue {
         PostgresDialect.decode(value(at: index), as: type)
     }
 }

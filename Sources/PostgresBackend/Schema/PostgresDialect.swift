@@ -46,6 +46,16 @@ struct PostgresDialect: SQLDialect {
     /// PostgreSQL puts NULL last ascending; SQLite and Core Data put it first.
     func nullOrdering(ascending: Bool) -> String { ascending ? " NULLS FIRST" : " NULLS LAST" }
 
+    /// Decimals are bound as text, which a `NUMERIC` column needs cast.
+    func parameter(_ number: Int, declaredType: String?) -> String { "$\(number)" + (declaredType == "DECIMAL" ? "::NUMERIC" : "") }
+    /// Keys bound as one array literal (`{1,2,3}`), so any number of them takes one parameter.
+    func keyList(_ keys: [Int64]) -> SQLValue { .text("{" + keys.map(String.init).joined(separator: ",") + "}") }
+    func isAmongKeys(_ parameter: String) -> String { "= ANY(\(parameter)::BIGINT[])" }
+    func keyPositions(_ parameter: String, alias: String) -> String {
+        "unnest(\(parameter)::BIGINT[]) WITH ORDINALITY AS \(alias)(key, position)"
+    }
+    var insertIgnoringDuplicates: (prefix: String, suffix: String) { ("INSERT", " ON CONFLICT DO NOTHING") }
+
     func encode(_ value: StoreValue) -> SQLValue { Self.encode(value) }
     func decode(_ value: SQLValue, as type: AttributeType) -> StoreValue { Self.decode(value, as: type) }
     func inlineBinary(_ data: Data) -> SQLValue { .blob(data) }

@@ -39,18 +39,18 @@ public final class PostgresStore: PersistentStore {
     /// The PostgreSQL schema holding the store's tables.
     public let schemaName: String
 
-    let model: ManagedObjectModel
-    let schema: SQLSchema
-    let compiler: SQLCompiler
+    package let model: ManagedObjectModel
+    package let schema: SQLSchema
+    package let compiler: SQLCompiler
     let pool: ServerConnectionPool
-    let rows: RowReader
+    package let rows: RowReader
     /// Multi-row INSERT statements by entity number and row count, built once each.
     private let insertStatements = Mutex<[Int64: [Int: String]]>([:])
     private let storedMetadata: Mutex<StoreMetadata>
     /// The connection listening for other writers' commits, once a coordinator asked for them.
     let listenerState = Mutex<ChangeListener?>(nil)
     /// Rows loaded by prefetching, handed out once to the faults that ask for them.
-    let prefetched = PrefetchCache()
+    package let prefetched = PrefetchCache()
     /// How many query generations are pinned now.
     let pinnedGenerations = Mutex(0)
     /// A save whose `COMMIT` may or may not have happened (``resolveLostCommit(_:_:)``).
@@ -136,29 +136,17 @@ public final class PostgresStore: PersistentStore {
         pool.close()
     }
 
-    /// The INSERT of `rows` rows into `table` (``ServerChangeWriter/insertSQL(_:rows:)``), built
-    /// once per table and row count.
-    func insertStatement(for table: EntityTable, rows: Int) -> String {
-        if let cached = insertStatements.withLock({ $0[table.number]?[rows] }) { return cached }
-        let sql = ServerChangeWriter.insertSQL(table, rows: rows)
-        insertStatements.withLock { cache in
-            if cache[table.number, default: [:]].count > 64 { cache[table.number] = [:] }
-            cache[table.number, default: [:]][rows] = sql
-        }
-        return sql
-    }
-
     // MARK: Connections
 
     /// Runs a read of one statement on a pooled connection (a statement sees one committed state).
-    func read<T>(_ body: (ServerConnection) throws -> T) throws -> T {
+    package func read<T>(_ body: (ServerConnection) throws -> T) throws -> T {
         if let pinned = PinnedServerReader.current, pinned.pool === pool { return try server { try pinned.use(body) } }
         return try server { try pool.withConnection(body) }
     }
 
     /// Runs a read of several statements on a pooled connection, in one read-only transaction,
     /// so they all see the same committed state.
-    func readConsistently<T>(_ body: (ServerConnection) throws -> T) throws -> T {
+    package func readConsistently<T>(_ body: (ServerConnection) throws -> T) throws -> T {
         if let pinned = PinnedServerReader.current, pinned.pool === pool { return try server { try pinned.use(body) } }
         return try server { try pool.withConnection { connection in try connection.transaction("REPEATABLE READ READ ONLY") { try body(connection) } } }
     }
@@ -199,6 +187,50 @@ public final class PostgresStore: PersistentStore {
             return StoreError(.io, url: url, "the server gave up the transaction because of a concurrent one; nothing was saved; try again (\(failure))", underlying: failure)
         }
         return StoreError(.io, url: url, "PostgreSQL: \(failure)", underlying: failure)
+    }
+}
+
+/// PostgreSQL as a driver of the shared SQL store (``StoreSQL/SQLStore``).
+extension PostgresStore: SQLStore {
+    package var isReadingPinnedGeneration: Bool { PinnedServerReader.current?.pool === pool }
+
+    /// Binary values are kept in the row (`BYTEA`), whatever the attribute allows.
+    package var externalBinaryReader: (@Sendable (Data) throws -> Data)? { nil }
+
+    package func isUniqueViolation(_ error: any Error) -> Bool { (error as? PostgresServerError)?.isUniqueViolation == true }
+
+    /// As many rows per `INSERT` as PostgreSQL's 65,535 parameters allow (at most 1,000).
+    package func insert(_ rows: [[SQLValue]], into table: EntityTable, on connection: ServerConnection) throws {
+        let width = table.columns.count + 2
+        let rowsPerStatement = max(1, min(1000, 65_000 / width))
+        for start in stride(from: 0, to: rows.count, by: rowsPerStatement) {
+            let chunk = rows[start..<min(start + rowsPerStatement, rows.count)]
+            try connection.run(insertStatement(for: table, rows: chunk.count), Array(chunk.joined()))
+        }
+    }
+
+    /// `INSERT INTO t (Z_PK, Z_ENT, Z_OPT, …) VALUES ($1, $2, 1, …), ($n, …)`, built once per table
+    /// and row count (a few counts per table are kept).
+    private func insertStatement(for table: EntityTable, rows: Int) -> String {
+        if let cached = insertStatements.withLock({ $0[table.number]?[rows] }) { return cached }
+        let names = ["Z_PK", "Z_ENT", "Z_OPT"] + table.columns.map(\.name)
+        let width = table.columns.count + 2
+        var tuples: [String] = []
+        tuples.reserveCapacity(rows)
+        for row in 0..<rows {
+            let base = row * width
+            var values = ["$\(base + 1)", "$\(base + 2)", "1"]
+            for (offset, column) in table.columns.enumerated() {
+                values.append(schema.dialect.parameter(base + offset + 3, declaredType: column.declaredType))
+            }
+            tuples.append("(" + values.joined(separator: ", ") + ")")
+        }
+        let sql = "INSERT INTO \(table.table) (\(names.joined(separator: ", "))) VALUES " + tuples.joined(separator: ", ")
+        insertStatements.withLock { cache in
+            if cache[table.number, default: [:]].count > 64 { cache[table.number] = [:] }
+            cache[table.number, default: [:]][rows] = sql
+        }
+        return sql
     }
 }
 #endif

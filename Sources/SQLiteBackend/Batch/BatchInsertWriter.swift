@@ -12,7 +12,7 @@ struct BatchInsertWriter {
     let connection: SQLiteConnection
     let history: HistoryWriter?
     let wantsObjectIDs: Bool
-    var files = FileChanges()
+    let files = FileChanges()
 
     init(store: SQLiteStore, connection: SQLiteConnection, history: HistoryWriter?, wantsObjectIDs: Bool) {
         self.store = store
@@ -56,7 +56,7 @@ struct BatchInsertWriter {
             statement.reset()
             try statement.bind(.integer(key), at: 1)
             for position in row.indices {
-                try statement.bind(try ChangeWriter.encode(row[position], for: columns[position], store: store, files: &files), at: position + 2)
+                try statement.bind(try store.encode(row[position], for: columns[position], files: files), at: position + 2)
             }
             var storedKey: Int64?
             do {

@@ -14,7 +14,7 @@ internal import CSQLite
 /// try connection.execute("PRAGMA journal_mode = WAL")
 /// let statement = try connection.cachedStatement("SELECT COUNT(*) FROM ZPOST")
 /// ```
-final class SQLiteConnection {
+package final class SQLiteConnection: SQLConnection {
     enum Mode { case readOnly, readWrite }
 
     let handle: OpaquePointer
@@ -114,17 +114,26 @@ final class SQLiteConnection {
     }
 
     /// The first column of the first row, if any.
-    func scalar(_ sql: String, _ values: [SQLValue] = []) throws -> SQLValue? {
+    package func scalar(_ sql: String, _ values: [SQLValue] = []) throws -> SQLValue? {
         var result: SQLValue?
         try query(sql, values) { row in if result == nil { result = row.value(at: 0) } }
         return result
     }
 
-    /// Runs a statement that returns no rows, from the cache.
-    func run(_ sql: String, _ values: [SQLValue] = []) throws {
+    /// Runs `sql` with `values` and returns what `transform` makes of each row.
+    package func collect<T>(_ sql: String, _ values: [SQLValue], _ transform: @escaping @Sendable (SQLiteStatement) throws -> T?) throws -> [T] {
+        var results: [T] = []
+        try query(sql, values) { row in if let value = try transform(row) { results.append(value) } }
+        return results
+    }
+
+    /// Runs a statement that returns no rows, from the cache; returns how many rows it changed.
+    @discardableResult
+    package func run(_ sql: String, _ values: [SQLValue] = []) throws -> Int {
         let statement = try cachedStatement(sql)
         defer { statement.reset() }
         try statement.run(values)
+        return changes
     }
 
     /// Rows changed by the last INSERT, UPDATE or DELETE.

@@ -14,7 +14,7 @@ internal import CSQLite
 /// try statement.bind([.integer(7)])
 /// while try statement.step() { print(statement.string(at: 0) ?? "") }
 /// ```
-final class SQLiteStatement {
+package final class SQLiteStatement {
     let handle: OpaquePointer
     let sql: String
     unowned let connection: SQLiteConnection
@@ -95,9 +95,9 @@ final class SQLiteStatement {
 
     // MARK: Columns
 
-    func isNull(at index: Int) -> Bool { sqlite3_column_type(handle, Int32(index)) == SQLITE_NULL }
-    func int64(at index: Int) -> Int64 { sqlite3_column_int64(handle, Int32(index)) }
-    func double(at index: Int) -> Double { sqlite3_column_double(handle, Int32(index)) }
+    package func isNull(at index: Int) -> Bool { sqlite3_column_type(handle, Int32(index)) == SQLITE_NULL }
+    package func int64(at index: Int) -> Int64 { sqlite3_column_int64(handle, Int32(index)) }
+    package func double(at index: Int) -> Double { sqlite3_column_double(handle, Int32(index)) }
 
     func string(at index: Int) -> String? {
         guard let text = sqlite3_column_text(handle, Int32(index)) else { return nil }
@@ -114,7 +114,7 @@ final class SQLiteStatement {
     }
 
     /// The column as a storage-class value, as SQLite holds it.
-    func value(at index: Int) -> SQLValue {
+    package func value(at index: Int) -> SQLValue {
         switch sqlite3_column_type(handle, Int32(index)) {
         case SQLITE_INTEGER: .integer(int64(at: index))
         case SQLITE_FLOAT: .real(double(at: index))

@@ -5,7 +5,7 @@ import StoreSQL
 /// Records one persistent-history transaction inside the writer's SQLite transaction: the
 /// transaction row first, then one change row per object inserted, updated or deleted — by a
 /// context's save (row by row) or a batch request (one INSERT … SELECT per statement).
-struct HistoryWriter {
+struct HistoryWriter: SQLHistoryRecording {
     let connection: SQLiteConnection
     let schema: SQLSchema
     let model: ManagedObjectModel
@@ -36,6 +36,22 @@ struct HistoryWriter {
             columns.map { .text($0.sorted().joined(separator: ",")) } ?? .null,
         ])
     }
+
+    // MARK: A context's save (SQLChangeWriter)
+
+    func recordDeletion(of snapshot: StoreSnapshot, table: EntityTable, key: Int64) throws {
+        try recordDeletions(from: table, where: "t0.Z_PK = ? AND t0.Z_OPT = ?", [.integer(key), .integer(snapshot.version)])
+    }
+
+    func recordInsertion(of snapshot: StoreSnapshot, table: EntityTable, key: Int64) throws {
+        try record(.insert, entityNumber: table.number, key: key)
+    }
+
+    func recordUpdate(of snapshot: StoreSnapshot, table: EntityTable, key: Int64) throws {
+        try record(.update, entityNumber: table.number, key: key, columns: snapshot.heldProperties.map { snapshot.entity.properties[$0].name })
+    }
+
+    // MARK: Batch requests
 
     /// Records the deletion of the rows of `table` (aliased `t0`) that `condition` selects, with
     /// their tombstones; call before deleting them.

@@ -36,7 +36,7 @@ extension SQLSchema {
 }
 
 extension SQLiteStatement: SQLRow {
-    func storeValue(at index: Int, as type: AttributeType) -> StoreValue {
+    package func storeValue(at index: Int, as type: AttributeType) -> StoreValue {
         SQLiteValueCoder.read(self, at: index, as: type)
     }
 }

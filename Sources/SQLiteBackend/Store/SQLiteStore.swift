@@ -38,17 +38,17 @@ public final class SQLiteStore: PersistentStore {
     /// Whether the file has history tables (a read-only store with tracking on may not).
     let hasHistoryTables: Bool
 
-    let model: ManagedObjectModel
-    let schema: SQLSchema
-    let compiler: SQLCompiler
+    package let model: ManagedObjectModel
+    package let schema: SQLSchema
+    package let compiler: SQLCompiler
     let pool: ConnectionPool
-    let rows: RowReader
+    package let rows: RowReader
     let externalStorage: ExternalBinaryStorage?
     /// Each entity's INSERT statement by entity number, built once.
     let insertSQL: [Int64: String]
     private let storedMetadata: Mutex<StoreMetadata>
     /// Rows loaded by prefetching, handed out once to the faults that ask for them.
-    let prefetched = PrefetchCache()
+    package let prefetched = PrefetchCache()
     /// The number of queries run so far, for tests that check how lazily faults fire.
     var queryCount: Int { pool.log.queries.value }
 
@@ -143,7 +143,36 @@ public final class SQLiteStore: PersistentStore {
     }
 
     /// Runs a read on a pooled reader, in one read transaction.
-    func read<T>(_ body: (SQLiteConnection) throws -> T) throws -> T {
+    package func read<T>(_ body: (SQLiteConnection) throws -> T) throws -> T {
         try sqlite { try pool.read(body) }
+    }
+}
+
+/// SQLite as a driver of the shared SQL store (``StoreSQL/SQLStore``).
+extension SQLiteStore: SQLStore {
+    /// A read already runs in one read transaction.
+    package func readConsistently<T>(_ body: (SQLiteConnection) throws -> T) throws -> T { try read(body) }
+
+    package var isReadingPinnedGeneration: Bool { ConnectionPool.pinned != nil }
+
+    /// The column holds a marker byte, then the bytes or the name of their file (``ExternalBinaryStorage``).
+    package var externalBinaryReader: (@Sendable (Data) throws -> Data)? {
+        let storage = externalStorage
+        return { try ExternalBinaryStorage.read($0, from: storage) }
+    }
+
+    package func isUniqueViolation(_ error: any Error) -> Bool { (error as? SQLiteError)?.isUniqueViolation == true }
+
+    /// One prepared statement per table, stepped once per row.
+    package func insert(_ rows: [[SQLValue]], into table: EntityTable, on connection: SQLiteConnection) throws {
+        let sql = insertSQL[table.number] ?? table.insertSQL
+        let statement = try connection.cachedStatement(sql)
+        connection.log.statement(sql, [])
+        defer { statement.reset() }
+        for row in rows {
+            statement.reset()
+            for (offset, value) in row.enumerated() { try statement.bind(value, at: offset + 1) }
+            while try statement.step() {}
+        }
     }
 }

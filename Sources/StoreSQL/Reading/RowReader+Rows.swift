@@ -1,17 +1,15 @@
 import Foundation
 import StoreCore
-import StoreSQL
 
-/// Reading SQLite rows: see ``StoreSQL/RowReader``.
 extension RowReader {
-    /// The ID of the current row (its first two columns are `Z_PK` and `Z_ENT`).
-    func objectID(from row: SQLiteStatement) -> ManagedObjectID? {
+    /// The ID of a row whose first two columns are `Z_PK` and `Z_ENT`.
+    package func objectID(from row: some SQLRow) -> ManagedObjectID? {
         objectID(entityNumber: row.int64(at: 1), key: row.int64(at: 0))
     }
 
-    /// The snapshot of the current row, read with `layout`; external binary values are read
-    /// through `external`.
-    func snapshot(from row: SQLiteStatement, layout: Layout, external: ExternalBinaryStorage?) throws -> StoreSnapshot? {
+    /// The snapshot of a row read with `layout`; values of attributes that allow external
+    /// storage are read through `external` when it is given.
+    package func snapshot(from row: some SQLRow, layout: Layout, external: (@Sendable (Data) throws -> Data)?) throws -> StoreSnapshot? {
         let number = row.int64(at: 1)
         guard let id = objectID(entityNumber: number, key: row.int64(at: 0)), let fields = layout.fields[number], let entity = entities[number]
         else { return nil }
@@ -19,8 +17,8 @@ extension RowReader {
         for field in fields {
             switch field.kind {
             case .attribute(let type, let isExternal):
-                var value = SQLiteValueCoder.read(row, at: field.position, as: type)
-                if isExternal, case .data(let stored) = value { value = .data(try ExternalBinaryStorage.read(stored, from: external)) }
+                var value = row.storeValue(at: field.position, as: type)
+                if isExternal, let external, case .data(let stored) = value { value = .data(try external(stored)) }
                 snapshot.setValue(value, at: field.propertyIndex)
             case .toOne(let destination, let entityPosition):
                 guard !row.isNull(at: field.position) else { continue }

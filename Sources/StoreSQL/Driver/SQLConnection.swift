@@ -1,0 +1,56 @@
+import Foundation
+import StoreCore
+
+/// One connection of a SQL store's driver: what the shared store logic (``SQLStore``) asks of a
+/// database — run a statement with bound values, read rows by column index, read one value.
+/// Transactions are the driver's own (the store's `read`/`write` open them), so are savepoints.
+///
+/// SQLite's driver is `SQLiteConnection`; PostgreSQL's is `ServerConnection`. A third engine's
+/// driver implements this protocol, ``SQLRow`` and ``SQLDialect`` (docs/writing-a-store.md,
+/// "Writing a SQL driver").
+///
+/// For example:
+///
+/// ```swift
+/// let names = try connection.collect("SELECT ZNAME FROM ZTAG WHERE Z_PK > ?1", [.integer(10)]) { row in
+///     row.value(at: 0)
+/// }
+/// let changed = try connection.run("DELETE FROM ZTAG WHERE Z_PK = ?1", [.integer(3)])
+/// ```
+package protocol SQLConnection: AnyObject {
+    associatedtype Row: SQLRow
+
+    /// Runs a query and returns what `transform` makes of each row, in order (`nil`: the row is
+    /// skipped). `transform` may run on another thread while the caller waits; what it throws
+    /// ends the query and is rethrown.
+    func collect<T>(_ sql: String, _ values: [SQLValue], _ transform: @escaping @Sendable (Row) throws -> T?) throws -> [T]
+
+    /// Runs a statement and returns how many rows it inserted, updated or deleted.
+    @discardableResult
+    func run(_ sql: String, _ values: [SQLValue]) throws -> Int
+
+    /// The first column of the first row, or `nil` when there is no row.
+    func scalar(_ sql: String, _ values: [SQLValue]) throws -> SQLValue?
+}
+
+/// A result row of a SQL store's connection, read by column index.
+package protocol SQLRow {
+    /// Whether a column is NULL.
+    func isNull(at index: Int) -> Bool
+    /// A column read as a 64-bit integer (0 for NULL).
+    func int64(at index: Int) -> Int64
+    /// A column read as a double (0 for NULL).
+    func double(at index: Int) -> Double
+    /// The raw value of a column.
+    func value(at index: Int) -> SQLValue
+    /// A column read as an attribute of `type` (a driver may read its native types directly).
+    func storeValue(at index: Int, as type: AttributeType) -> StoreValue
+}
+
+extension SQLRow {
+    /// A column read as text, or `nil` when it holds something else.
+    package func text(at index: Int) -> String? {
+        if case .text(let text) = value(at: index) { return text }
+        return nil
+    }
+}

@@ -1,0 +1,49 @@
+import Foundation
+import StoreCore
+
+/// A SQL store as the shared store logic sees it: its schema, row reader and compiler, and what
+/// its driver supplies — connections (``SQLConnection``) handed out for reading, and the few
+/// writes each engine does its own way. Everything else a SQL store does — fetching, faulting,
+/// prefetching, saving changes (``SQLChangeWriter``), naming the object a uniqueness violation
+/// collides with, reading persistent history — is written once, in extensions of this protocol,
+/// and the stores' public methods call it.
+///
+/// SQLite's store is `SQLiteStore`, PostgreSQL's `PostgresStore`.
+///
+/// For example, a store's `PersistentStore` methods forward to the shared ones:
+///
+/// ```swift
+/// public func execute(_ request: StoreFetchRequest) throws -> StoreFetchResult { try runFetch(request) }
+/// public func snapshot(for objectID: ManagedObjectID) throws -> StoreSnapshot? { try readSnapshot(for: objectID) }
+/// ```
+package protocol SQLStore: AnyObject, Sendable {
+    associatedtype Connection: SQLConnection
+
+    var identifier: String { get }
+    var url: URL? { get }
+    var model: ManagedObjectModel { get }
+    var schema: SQLSchema { get }
+    var rows: RowReader { get }
+    var compiler: SQLCompiler { get }
+    /// Where prefetched rows wait for their faults.
+    var prefetched: PrefetchCache { get }
+    /// Whether this thread reads in a pinned query generation, whose rows stay out of the
+    /// prefetch cache every context shares.
+    var isReadingPinnedGeneration: Bool { get }
+
+    /// Runs `body` on a connection for reading (the pinned generation's, when there is one).
+    func read<T>(_ body: (Connection) throws -> T) throws -> T
+    /// Runs `body` on a connection whose statements all see one state of the database.
+    func readConsistently<T>(_ body: (Connection) throws -> T) throws -> T
+    /// Reads a value of an attribute that allows external storage as the column holds it
+    /// (`nil`: the column holds the bytes).
+    var externalBinaryReader: (@Sendable (Data) throws -> Data)? { get }
+    /// Whether `error`, thrown by a statement, says a uniqueness constraint was broken.
+    func isUniqueViolation(_ error: any Error) -> Bool
+    /// Inserts `rows` (`Z_PK`, `Z_ENT`, then the table's columns in order) into `table`.
+    func insert(_ rows: [[SQLValue]], into table: EntityTable, on connection: Connection) throws
+}
+
+extension SQLStore {
+    package var dialect: any SQLDialect { schema.dialect }
+}

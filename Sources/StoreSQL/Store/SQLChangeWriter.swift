@@ -1,0 +1,221 @@
+import Foundation
+import StoreCore
+
+/// Writes one change set inside a save's transaction, for any SQL store: deletes, inserts
+/// (through the driver's ``SQLStore/insert(_:into:on:)``), updates with optimistic locking on
+/// `Z_OPT`, then to-many relationships (foreign keys, join-table rows and `Z_FOK_` order values,
+/// one statement per relationship and step). Throws — leaving the transaction to roll back — a
+/// `MergeConflictError` for rows changed since they were read, and ``UniquenessViolation`` for a
+/// broken uniqueness constraint (named after the rollback: ``SQLStore/uniquenessError(_:)``).
+///
+/// An `UPDATE … WHERE Z_PK = ? AND Z_OPT = ?` that meets a row another transaction is changing
+/// waits for it (SQLite's writer lock, PostgreSQL's row lock) and then sees its version: a
+/// concurrent writer's change is always a conflict, never overwritten.
+///
+/// For example:
+///
+/// ```swift
+/// var writer = SQLChangeWriter(store: self, connection: connection)
+/// writer.history = historyRecorder      // when the store keeps persistent history
+/// try writer.write(changes)
+/// ```
+package struct SQLChangeWriter<Store: SQLStore> {
+    let store: Store
+    let connection: Store.Connection
+    /// Records the save in persistent history, when the store keeps it.
+    package var history: (any SQLHistoryRecording)?
+    /// Binary data of an attribute that allows external storage, as its column keeps it
+    /// (`nil`: in the row, as the dialect encodes it).
+    package var encodeExternal: ((Data) throws -> SQLValue)?
+    /// Told before a row's external binary value is replaced or its row deleted.
+    package var willReplaceExternal: ((_ column: Column, _ key: Int64, _ table: EntityTable) throws -> Void)?
+    private var conflicts: [MergeConflict] = []
+
+    package init(store: Store, connection: Store.Connection) {
+        self.store = store
+        self.connection = connection
+    }
+
+    private var schema: SQLSchema { store.schema }
+    private var dialect: any SQLDialect { store.schema.dialect }
+
+    package mutating func write(_ changes: StoreChangeSet) throws {
+        for snapshot in changes.inserted + changes.updated + changes.deleted where snapshot.objectID.storeIdentifier != store.identifier {
+            throw StoreError(.wrongStore, objectID: snapshot.objectID, "the change names an object of another store")
+        }
+        for snapshot in changes.deleted { try delete(snapshot) }
+        try insert(changes.inserted)
+        for snapshot in changes.updated { try update(snapshot) }
+        if !conflicts.isEmpty { throw MergeConflictError(conflicts: conflicts) }
+        for snapshot in changes.inserted where snapshot.holdsToMany { try writeToMany(snapshot, isNew: true) }
+        for snapshot in changes.updated where snapshot.holdsToMany { try writeToMany(snapshot, isNew: false) }
+        try history?.finish()
+    }
+
+    // MARK: Rows
+
+    /// Inserts the rows table by table, in the order the tables first appear.
+    private mutating func insert(_ snapshots: [StoreSnapshot]) throws {
+        var byTable: [Int64: (table: EntityTable, snapshots: [StoreSnapshot])] = [:]
+        var order: [Int64] = []
+        for snapshot in snapshots {
+            let table = try schema.table(for: snapshot.objectID.entityName)
+            if byTable[table.number] == nil {
+                order.append(table.number)
+                byTable[table.number] = (table, [])
+            }
+            byTable[table.number]?.snapshots.append(snapshot)
+        }
+        for number in order {
+            guard let (table, group) = byTable[number] else { continue }
+            var rows: [[SQLValue]] = []
+            rows.reserveCapacity(group.count)
+            for snapshot in group {
+                var row: [SQLValue] = [.integer(try primaryKey(snapshot.objectID)), .integer(table.number)]
+                row.reserveCapacity(table.columns.count + 2)
+                for column in table.columns { row.append(try encode(snapshot[column.propertyIndex], for: column)) }
+                rows.append(row)
+            }
+            do {
+                try store.insert(rows, into: table, on: connection)
+            } catch where store.isUniqueViolation(error) {
+                throw UniquenessViolation(snapshots: group, cause: error)
+            }
+            for (snapshot, row) in zip(group, rows) {
+                if case .integer(let key) = row[0] { try history?.recordInsertion(of: snapshot, table: table, key: key) }
+            }
+        }
+    }
+
+    private mutating func update(_ snapshot: StoreSnapshot) throws {
+        let table = try schema.table(for: snapshot.objectID.entityName)
+        let key = try primaryKey(snapshot.objectID)
+        var assignments = ["Z_OPT = Z_OPT + 1"]
+        var values: [SQLValue] = []
+        for column in table.columns where snapshot.heldProperties.contains(column.propertyIndex) {
+            if case .attribute(_, true) = column.kind { try willReplaceExternal?(column, key, table) }
+            values.append(try encode(snapshot[column.propertyIndex], for: column))
+            assignments.append("\(column.name) = \(dialect.parameter(values.count, declaredType: column.declaredType))")
+        }
+        let sql = "UPDATE \(table.table) SET \(assignments.joined(separator: ", ")) WHERE Z_PK = \(parameter(values.count + 1)) AND Z_OPT = \(parameter(values.count + 2))"
+        let changed: Int
+        do {
+            changed = try connection.run(sql, values + [.integer(key), .integer(snapshot.version)])
+        } catch where store.isUniqueViolation(error) {
+            throw UniquenessViolation(snapshots: [snapshot], cause: error)
+        }
+        if changed == 0 {
+            try noteConflict(snapshot)
+            return
+        }
+        try history?.recordUpdate(of: snapshot, table: table, key: key)
+    }
+
+    private mutating func delete(_ snapshot: StoreSnapshot) throws {
+        let table = try schema.table(for: snapshot.objectID.entityName)
+        let key = try primaryKey(snapshot.objectID)
+        for column in table.columns {
+            if case .attribute(_, true) = column.kind { try willReplaceExternal?(column, key, table) }
+        }
+        try history?.recordDeletion(of: snapshot, table: table, key: key)
+        let deleted = try connection.run("DELETE FROM \(table.table) WHERE Z_PK = \(parameter(1)) AND Z_OPT = \(parameter(2))", [.integer(key), .integer(snapshot.version)])
+        if deleted == 0 {
+            try noteConflict(snapshot)
+            return
+        }
+        for (name, storage) in table.toMany {
+            if case .joinTable(_, let joinTable, let ownerColumn, _, _) = storage {
+                try connection.run("DELETE FROM \(joinTable) WHERE \(ownerColumn) = \(parameter(1))", [.integer(key)])
+            } else if case .foreignKey(_, let destinationTable, let column, _) = storage, !hasInverse(name, of: snapshot) {
+                try connection.run("UPDATE \(destinationTable) SET \(column) = NULL WHERE \(column) = \(parameter(1))", [.integer(key)])
+            }
+        }
+    }
+
+    private mutating func noteConflict(_ snapshot: StoreSnapshot) throws {
+        let current = try store.snapshot(in: connection, key: try primaryKey(snapshot.objectID), entity: snapshot.objectID.entityName)
+        conflicts.append(MergeConflict(
+            objectID: snapshot.objectID, expectedVersion: snapshot.version, storeVersion: current?.version ?? 0, storeSnapshot: current))
+    }
+
+    // MARK: To-many relationships
+
+    /// Writes the members of each to-many relationship the snapshot holds, bound as one key list.
+    private mutating func writeToMany(_ snapshot: StoreSnapshot, isNew: Bool) throws {
+        let table = try schema.table(for: snapshot.objectID.entityName)
+        let key = try primaryKey(snapshot.objectID)
+        for (index, members) in snapshot.toManyRelationships {
+            let name = snapshot.entity.properties[index].name
+            guard let storage = table.toMany[name] else { continue }
+            let keys = try members.map(primaryKey)
+            let owner = parameter(1), list = parameter(2)
+            let bound: [SQLValue] = [.integer(key), dialect.keyList(keys)]
+            switch storage {
+            case .foreignKey(_, let destinationTable, let column, let orderColumn):
+                // With an inverse, the members' foreign keys were written with their rows; without
+                // one, the owner sets them here (and clears those of members it no longer holds).
+                if !hasInverse(name, of: snapshot) {
+                    if !isNew { try connection.run("UPDATE \(destinationTable) SET \(column) = NULL WHERE \(column) = \(owner)", [.integer(key)]) }
+                    if !keys.isEmpty {
+                        try connection.run("UPDATE \(destinationTable) SET \(column) = \(owner) WHERE Z_PK \(dialect.isAmongKeys(list))", bound)
+                    }
+                }
+                guard let orderColumn, !keys.isEmpty else { continue }
+                try connection.run(
+                    "UPDATE \(destinationTable) SET \(orderColumn) = m.position * 1024 FROM \(dialect.keyPositions(parameter(1), alias: "m")) WHERE \(destinationTable).Z_PK = m.key",
+                    [dialect.keyList(keys)])
+            case .joinTable(_, let joinTable, let ownerColumn, let memberColumn, let orderColumn):
+                if !isNew {
+                    try connection.run("DELETE FROM \(joinTable) WHERE \(ownerColumn) = \(owner) AND NOT (\(memberColumn) \(dialect.isAmongKeys(list)))", bound)
+                }
+                guard !keys.isEmpty else { continue }
+                let (insert, onConflict) = dialect.insertIgnoringDuplicates
+                try connection.run(
+                    "\(insert) INTO \(joinTable) (\(ownerColumn), \(memberColumn)) SELECT \(owner), m.key FROM \(dialect.keyPositions(list, alias: "m")) WHERE TRUE\(onConflict)",
+                    bound)
+                if let orderColumn {
+                    try connection.run(
+                        "UPDATE \(joinTable) SET \(orderColumn) = m.position * 1024 FROM \(dialect.keyPositions(list, alias: "m")) WHERE \(joinTable).\(ownerColumn) = \(owner) AND \(joinTable).\(memberColumn) = m.key",
+                        bound)
+                }
+            }
+        }
+    }
+
+    // MARK: Values
+
+    private func encode(_ value: StoreValue, for column: Column) throws -> SQLValue {
+        if case .attribute(_, true) = column.kind, case .data(let data) = value, let encodeExternal { return try encodeExternal(data) }
+        return dialect.encode(value)
+    }
+
+    private func hasInverse(_ relationship: String, of snapshot: StoreSnapshot) -> Bool {
+        store.model.entitiesByName[snapshot.objectID.entityName]?.relationshipsByName[relationship]?.inverseName != nil
+    }
+
+    private func parameter(_ number: Int) -> String { dialect.parameter(number, declaredType: nil) }
+
+    private func primaryKey(_ id: ManagedObjectID) throws -> Int64 {
+        guard let key = id.primaryKey, !id.isTemporaryID else {
+            throw StoreError(.wrongStore, objectID: id, "the object has no permanent ID in this store")
+        }
+        return key
+    }
+}
+
+/// Records a save in persistent history, inside its transaction, as ``SQLChangeWriter`` writes it.
+package protocol SQLHistoryRecording {
+    /// Called before the row of `snapshot` is deleted (its tombstone is read from the row).
+    mutating func recordDeletion(of snapshot: StoreSnapshot, table: EntityTable, key: Int64) throws
+    mutating func recordInsertion(of snapshot: StoreSnapshot, table: EntityTable, key: Int64) throws
+    mutating func recordUpdate(of snapshot: StoreSnapshot, table: EntityTable, key: Int64) throws
+    /// Called once every change is written.
+    mutating func finish() throws
+}
+
+/// A uniqueness constraint the database refused; the save rolls back, then names the object
+/// already holding the values (``SQLStore/uniquenessError(_:)``).
+package struct UniquenessViolation: Error {
+    package let snapshots: [StoreSnapshot]
+    package let cause: any Error
+}

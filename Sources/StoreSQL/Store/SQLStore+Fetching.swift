@@ -1,0 +1,153 @@
+import Foundation
+import StoreCore
+
+extension SQLStore {
+    /// Compiles the request to SQL run on one connection (in one consistent read when it
+    /// prefetches); batched or value-less object fetches return only IDs, faulted in later.
+    package func runFetch(_ request: StoreFetchRequest) throws -> StoreFetchResult {
+        // Prefetching reads several statements, which must see one state.
+        let prefetches = request.resultType == .managedObject && !request.relationshipKeyPathsForPrefetching.isEmpty
+        return try (prefetches ? readConsistently : read) { connection in
+            switch request.resultType {
+            case .count:
+                let query = try compiler.count(request)
+                guard case .integer(let count)? = try connection.scalar(query.sql, query.bindings) else { return .count(0) }
+                return .count(Int(count))
+            case .managedObjectID:
+                return .objectIDs(try objectIDs(request, on: connection))
+            case .managedObject:
+                // A batched fetch materializes batches later, by ID; without property values
+                // the objects start as faults.
+                if request.fetchBatchSize > 0 || !request.includesPropertyValues {
+                    return .objectIDs(try objectIDs(request, on: connection))
+                }
+                let layout = try rows.layout(for: request.entityName, includesSubentities: request.includesSubentities)
+                let query = try compiler.selectObjects(request, columns: layout.selectList)
+                let rows = rows, external = externalBinaryReader
+                var snapshots = try connection.collect(query.sql, query.bindings) { try rows.snapshot(from: $0, layout: layout, external: external) }
+                // The prefetch cache is shared by every context: a pinned generation's rows stay out of it.
+                if !isReadingPinnedGeneration {
+                    try prefetcher(on: connection).prefetch(request.relationshipKeyPathsForPrefetching, for: &snapshots, entityName: request.entityName)
+                }
+                return .snapshots(snapshots)
+            case .dictionary:
+                let query = try compiler.selectDictionaries(request)
+                let rows = rows, identifier = identifier, dialect = dialect
+                return .dictionaries(try connection.collect(query.query.sql, query.query.bindings) { row in
+                    query.read(row, dialect: dialect) { entity, key in
+                        rows.objectID(entityName: entity, key: key)
+                            ?? ManagedObjectID(entityName: entity, storeIdentifier: identifier, primaryKey: key)
+                    }
+                })
+            }
+        }
+    }
+
+    private func objectIDs(_ request: StoreFetchRequest, on connection: Connection) throws -> [ManagedObjectID] {
+        let query = try compiler.selectObjects(request, columns: ["t0.Z_PK", "t0.Z_ENT"])
+        let rows = rows
+        return try connection.collect(query.sql, query.bindings) { rows.objectID(from: $0) }
+    }
+
+    /// A row prefetched for this object if one is waiting (handed out once), else the row read by `Z_PK`
+    /// and `Z_ENT`; `nil` for another store's ID or a missing row.
+    package func readSnapshot(for objectID: ManagedObjectID) throws -> StoreSnapshot? {
+        guard objectID.storeIdentifier == identifier, let key = objectID.primaryKey else { return nil }
+        if !isReadingPinnedGeneration, let handedOut = prefetched.take(objectID) { return handedOut }
+        return try read { try snapshot(in: $0, key: key, entity: objectID.entityName) }
+    }
+
+    /// Snapshots of several objects, one query per table (batched fetches ask for a batch).
+    package func readSnapshots(for objectIDs: [ManagedObjectID]) throws -> [StoreSnapshot] {
+        var byTable: [String: [Int64]] = [:]
+        for id in objectIDs where id.storeIdentifier == identifier {
+            guard let key = id.primaryKey, let table = schema.tables[id.entityName] else { continue }
+            byTable[table.rootName, default: []].append(key)
+        }
+        return try (byTable.count > 1 ? readConsistently : read) { connection in
+            var found: [ManagedObjectID: StoreSnapshot] = [:]
+            for (root, keys) in byTable {
+                for snapshot in try snapshots(ofRoot: root, keys: keys, on: connection) { found[snapshot.objectID] = snapshot }
+            }
+            return objectIDs.compactMap { found[$0] }
+        }
+    }
+
+    /// The rows with `keys` of the table of root entity `root`, in one query.
+    package func snapshots(ofRoot root: String, keys: [Int64], on connection: Connection) throws -> [StoreSnapshot] {
+        let table = try schema.table(for: root)
+        let layout = try rows.layout(for: root)
+        let sql = "SELECT \(layout.columns) FROM \(table.table) t0 WHERE t0.Z_PK \(dialect.isAmongKeys(dialect.parameter(1, declaredType: nil)))"
+        let rows = rows, external = externalBinaryReader
+        return try connection.collect(sql, [dialect.keyList(keys)]) { try rows.snapshot(from: $0, layout: layout, external: external) }
+    }
+
+    /// The saved snapshot of row `key` of `entity`, read on `connection` (inside its transaction).
+    package func snapshot(in connection: Connection, key: Int64, entity: String) throws -> StoreSnapshot? {
+        let table = try schema.table(for: entity)
+        let layout = try rows.layout(for: entity, includesSubentities: false)
+        let sql = "SELECT \(layout.columns) FROM \(table.table) t0 WHERE t0.Z_PK = \(dialect.parameter(1, declaredType: nil)) AND t0.Z_ENT = \(dialect.parameter(2, declaredType: nil))"
+        let rows = rows, external = externalBinaryReader
+        return try connection.collect(sql, [.integer(key), .integer(table.number)]) { try rows.snapshot(from: $0, layout: layout, external: external) }.first
+    }
+
+    /// The members of the to-many relationship read in one query (from its join table or the destination's
+    /// foreign key), by position for ordered ones, else by key; empty for another store's ID.
+    package func readMembers(ofRelationship name: String, of objectID: ManagedObjectID) throws -> [ManagedObjectID] {
+        guard objectID.storeIdentifier == identifier, let key = objectID.primaryKey else { return [] }
+        let storage = try toManyStorage(name, of: objectID.entityName)
+        let rows = rows
+        return try read { connection in
+            try connection.collect(membersQuery(storage), [dialect.keyList([key])]) { rows.objectID(from: $0) }
+        }
+    }
+
+    /// The members of a to-many relationship of many objects, one query per entity among them.
+    package func readMembers(ofRelationship name: String, ofObjects objectIDs: [ManagedObjectID]) throws -> [ManagedObjectID: [ManagedObjectID]] {
+        var byEntity: [String: [Int64: ManagedObjectID]] = [:]
+        for id in objectIDs where id.storeIdentifier == identifier {
+            if let key = id.primaryKey { byEntity[id.entityName, default: [:]][key] = id }
+        }
+        var result: [ManagedObjectID: [ManagedObjectID]] = [:]
+        let rows = rows
+        for (entityName, owners) in byEntity {
+            let storage = try toManyStorage(name, of: entityName)
+            let pairs = try read { connection in
+                try connection.collect(membersQuery(storage), [dialect.keyList(Array(owners.keys))]) { row in
+                    rows.objectID(from: row).map { (member: $0, owner: row.int64(at: 2)) }
+                }
+            }
+            for pair in pairs {
+                if let owner = owners[pair.owner] { result[owner, default: []].append(pair.member) }
+            }
+        }
+        return result
+    }
+
+    private func toManyStorage(_ name: String, of entityName: String) throws -> ToManyStorage {
+        guard let storage = try schema.table(for: entityName).toMany[name] else {
+            throw ModelError(.unknownKey, entity: entityName, key: name, "\(entityName) has no to-many relationship \(name)")
+        }
+        return storage
+    }
+
+    /// The members of a to-many relationship of the owners whose keys are bound to the first
+    /// parameter as a key list — ``SQLSchema/membersQuery(_:ownerTest:memberColumns:)``.
+    package func membersQuery(_ storage: ToManyStorage, memberColumns: [String] = ["t0.Z_PK", "t0.Z_ENT"]) -> String {
+        schema.membersQuery(storage, ownerTest: dialect.isAmongKeys(dialect.parameter(1, declaredType: nil)), memberColumns: memberColumns)
+    }
+
+    /// The shared prefetcher reading through `connection` (inside the fetch's read).
+    package func prefetcher(on connection: Connection) -> Prefetcher {
+        let rows = rows, external = externalBinaryReader
+        return Prefetcher(
+            schema: schema, rows: rows, cache: prefetched,
+            members: { storage, layout, owners in
+                let ownerPosition = layout.selectList.count
+                return try connection.collect(self.membersQuery(storage, memberColumns: layout.selectList), [self.dialect.keyList(owners)]) { row in
+                    try rows.snapshot(from: row, layout: layout, external: external).map { (member: $0, owner: row.int64(at: ownerPosition)) }
+                }
+            },
+            rowsByKey: { root, keys in try self.snapshots(ofRoot: root, keys: keys, on: connection) })
+    }
+}
