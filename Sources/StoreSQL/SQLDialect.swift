@@ -87,6 +87,13 @@ package protocol SQLDialect: Sendable {
     func keyPositions(_ parameter: String, alias: String) -> String
     /// `INSERT` that skips rows whose key is already there: the text before `INTO` and after the rows.
     var insertIgnoringDuplicates: (prefix: String, suffix: String) { get }
+    /// A JSON object, as text, of alternating key and value expressions.
+    func jsonObject(_ members: [String]) -> String
+    /// Binary data as upper-case hexadecimal text.
+    func hexText(_ sql: String) -> String
+    /// A table that lives as long as the connection, seen by no other: its name, and the statement
+    /// creating it (if it does not exist) with `columns` and `primaryKey`.
+    func temporaryTable(_ name: String, columns: String, primaryKey: String) -> (name: String, create: String)
 }
 
 extension SQLDialect {
@@ -114,4 +121,9 @@ extension SQLDialect {
         "(SELECT json_each.value AS key, json_each.key + 1 AS position FROM json_each(\(parameter))) AS \(alias)"
     }
     package var insertIgnoringDuplicates: (prefix: String, suffix: String) { ("INSERT OR IGNORE", "") }
+    package func jsonObject(_ members: [String]) -> String { "json_object(\(members.joined(separator: ", ")))" }
+    package func hexText(_ sql: String) -> String { "hex(\(sql))" }
+    package func temporaryTable(_ name: String, columns: String, primaryKey: String) -> (name: String, create: String) {
+        ("temp.\(name)", "CREATE TEMP TABLE IF NOT EXISTS \(name) (\(columns), PRIMARY KEY (\(primaryKey))) WITHOUT ROWID")
+    }
 }

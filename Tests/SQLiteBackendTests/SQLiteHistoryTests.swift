@@ -30,7 +30,7 @@ final class SQLiteHistoryTests: XCTestCase {
         var request = PersistentHistoryChangeRequest.fetchHistory(after: Date(timeIntervalSinceNow: -60))
         request.fetchRequest = PersistentHistoryChange.fetchRequest(try .format("changedObjectID == %@", id))
         let store = try test.store
-        let query = HistoryQuery(request, schema: store.schema)
+        let query = HistoryQuery(request, schema: store.schema, storeIdentifier: store.identifier)
         XCTAssertTrue(query.translatedPredicate, "the predicate goes into the SQL")
         let lines = try plan(query.sql, query.arguments, on: store)
         XCTAssertTrue(lines.contains { $0.contains("Z_HISTORYCHANGE_OBJECT") }, "\(lines)")

@@ -15,10 +15,10 @@ import StoreSQL
 struct ServerBatchInsert {
     let store: PostgresStore
     let connection: ServerConnection
-    let history: Int64?
+    var history: SQLHistoryWriter<PostgresStore>?
     let wantsObjectIDs: Bool
 
-    func write(_ insert: StoreBatchRequest.Insert) throws -> StoreBatchResult {
+    mutating func write(_ insert: StoreBatchRequest.Insert) throws -> StoreBatchResult {
         let schema = store.schema
         let table = try schema.table(for: insert.entityName)
         let root = try schema.table(for: table.rootName).number
@@ -38,13 +38,7 @@ struct ServerBatchInsert {
             lastKey = try upsert(insert, into: table, columns: columns, target: target, after: maximum, result: &result)
         } else {
             lastKey = try copy(insert, into: table, columns: columns, after: maximum, result: &result)
-            if let history, lastKey > maximum {
-                try connection.run(
-                    """
-                    INSERT INTO \(HistoryTables.changes) (ZTRANSACTION, ZCHANGETYPE, ZENTITY, ZENTITYPK) \
-                    SELECT $1, \(PersistentHistoryChange.ChangeType.insert.rawValue), Z_ENT, Z_PK FROM \(table.table) WHERE Z_PK BETWEEN $2 AND $3 ORDER BY Z_PK
-                    """, [.integer(history), .integer(maximum + 1), .integer(lastKey)])
-            }
+            if lastKey > maximum { try history?.recordInsertions(into: table, keys: maximum + 1, through: lastKey) }
         }
         if lastKey > maximum {
             try connection.run("UPDATE Z_PRIMARYKEY SET Z_MAX = $1 WHERE Z_ENT = $2", [.integer(lastKey), .integer(root)])
@@ -54,7 +48,7 @@ struct ServerBatchInsert {
 
     /// One `INSERT … ON CONFLICT (target) DO UPDATE … / DO NOTHING RETURNING Z_PK` per row, new
     /// rows numbered from `maximum + 1`; returns the last key given out.
-    private func upsert(
+    private mutating func upsert(
         _ insert: StoreBatchRequest.Insert, into table: EntityTable, columns: [Column], target: [String], after maximum: Int64,
         result: inout StoreBatchResult
     ) throws -> Int64 {
@@ -88,11 +82,8 @@ struct ServerBatchInsert {
         return key
     }
 
-    private func record(_ type: PersistentHistoryChange.ChangeType, key: Int64, columns: [String]?, table: EntityTable) throws {
-        guard let history else { return }
-        try connection.run(
-            "INSERT INTO \(HistoryTables.changes) (ZTRANSACTION, ZCHANGETYPE, ZENTITY, ZENTITYPK, ZCOLUMNS) VALUES ($1, $2, $3, $4, $5)",
-            [.integer(history), .integer(Int64(type.rawValue)), .integer(table.number), .integer(key), columns.map { .text($0.joined(separator: ",")) } ?? .null])
+    private mutating func record(_ type: PersistentHistoryChange.ChangeType, key: Int64, columns: [String]?, table: EntityTable) throws {
+        try history?.record(type, entityNumber: table.number, key: key, columns: columns)
     }
 
     /// Streams every row with `COPY`, numbering them from `maximum + 1`; returns the last key.

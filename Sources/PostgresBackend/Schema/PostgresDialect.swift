@@ -55,6 +55,11 @@ struct PostgresDialect: SQLDialect {
         "unnest(\(parameter)::BIGINT[]) WITH ORDINALITY AS \(alias)(key, position)"
     }
     var insertIgnoringDuplicates: (prefix: String, suffix: String) { ("INSERT", " ON CONFLICT DO NOTHING") }
+    func jsonObject(_ members: [String]) -> String { "CAST(json_build_object(\(members.joined(separator: ", "))) AS TEXT)" }
+    func hexText(_ sql: String) -> String { "upper(encode(\(sql), 'hex'))" }
+    func temporaryTable(_ name: String, columns: String, primaryKey: String) -> (name: String, create: String) {
+        ("pg_temp.\(name)", "CREATE TEMP TABLE IF NOT EXISTS \(name) (\(columns), PRIMARY KEY (\(primaryKey)))")
+    }
 
     func encode(_ value: StoreValue) -> SQLValue { Self.encode(value) }
     func decode(_ value: SQLValue, as type: AttributeType) -> StoreValue { Self.decode(value, as: type) }

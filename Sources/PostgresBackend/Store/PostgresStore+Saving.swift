@@ -29,7 +29,7 @@ extension PostgresStore {
                 let changes = try makeChanges(allocateObjectIDs(forEntityNames: entityNames, on: connection))
                 var writer = SQLChangeWriter(store: self, connection: connection)
                 if isHistoryTrackingEnabled {
-                    writer.history = HistoryRecorder(store: self, connection: connection, author: changes.transactionAuthor, contextName: changes.contextName)
+                    writer.history = try SQLHistoryWriter(store: self, connection: connection, author: changes.transactionAuthor, contextName: changes.contextName)
                 }
                 try writer.write(changes)
                 if !(changes.inserted.isEmpty && changes.updated.isEmpty && changes.deleted.isEmpty) {

@@ -153,7 +153,7 @@ public final class PostgresStore: PersistentStore {
 
     /// Runs a write on a pooled connection, in one transaction; a connection lost after `COMMIT`
     /// was sent is resolved by asking the server (``resolveLostCommit(_:_:)``).
-    func write<T>(_ body: (ServerConnection) throws -> T) throws -> T {
+    package func write<T>(_ body: (ServerConnection) throws -> T) throws -> T {
         try checkEarlierCommit()
         return try server {
             try pool.withConnection { connection in try connection.transaction(resolveLostCommit: resolveLostCommit) { try body(connection) } }
@@ -193,6 +193,20 @@ public final class PostgresStore: PersistentStore {
 /// PostgreSQL as a driver of the shared SQL store (``StoreSQL/SQLStore``).
 extension PostgresStore: SQLStore {
     package var isReadingPinnedGeneration: Bool { PinnedServerReader.current?.pool === pool }
+
+    /// The opener creates the history tables with the store when tracking is on.
+    package var hasHistoryTables: Bool { isHistoryTrackingEnabled }
+
+    /// The newest committed number: a sequence's last value may belong to a transaction not yet
+    /// committed, whose changes a reader would then miss.
+    package var lastHistoryTransactionQuery: String { "SELECT MAX(Z_PK) FROM \(SQLHistoryTables.transactions)" }
+
+    /// Numbers are taken under a transaction-scoped advisory lock held until commit, so
+    /// transactions become visible in the order of their numbers: a reader that saw number n
+    /// never later finds a smaller one.
+    package func lockHistory(on connection: ServerConnection) throws {
+        try HistoryTables.lock(on: connection, schema: schemaName)
+    }
 
     /// Binary values are kept in the row (`BYTEA`), whatever the attribute allows.
     package var externalBinaryReader: (@Sendable (Data) throws -> Data)? { nil }

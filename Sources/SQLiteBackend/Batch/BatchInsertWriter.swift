@@ -10,14 +10,16 @@ import StoreSQL
 struct BatchInsertWriter {
     let store: SQLiteStore
     let connection: SQLiteConnection
-    let history: HistoryWriter?
+    var history: SQLHistoryWriter<SQLiteStore>?
     let wantsObjectIDs: Bool
-    let files = FileChanges()
+    /// Where external files written for the rows are noted.
+    let files: FileChanges
 
-    init(store: SQLiteStore, connection: SQLiteConnection, history: HistoryWriter?, wantsObjectIDs: Bool) {
+    init(store: SQLiteStore, connection: SQLiteConnection, history: SQLHistoryWriter<SQLiteStore>?, files: FileChanges, wantsObjectIDs: Bool) {
         self.store = store
         self.connection = connection
         self.history = history
+        self.files = files
         self.wantsObjectIDs = wantsObjectIDs
     }
 
@@ -86,13 +88,7 @@ struct BatchInsertWriter {
         if key > maximum {
             try connection.run("UPDATE Z_PRIMARYKEY SET Z_MAX = ? WHERE Z_ENT = ?", [.integer(key), .integer(root)])
         }
-        if let history, !upserting, let firstNewKey {
-            try connection.run(
-                """
-                INSERT INTO \(HistoryTables.changes) (ZTRANSACTION, ZCHANGETYPE, ZENTITY, ZENTITYPK) \
-                SELECT ?, \(PersistentHistoryChange.ChangeType.insert.rawValue), Z_ENT, Z_PK FROM \(table.table) WHERE Z_PK BETWEEN ? AND ? ORDER BY Z_PK
-                """, [.integer(history.transaction), .integer(firstNewKey), .integer(key)])
-        }
+        if !upserting, let firstNewKey { try history?.recordInsertions(into: table, keys: firstNewKey, through: key) }
         return result
     }
 }

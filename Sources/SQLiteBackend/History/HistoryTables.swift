@@ -8,8 +8,8 @@ import StoreSQL
 /// `AUTOINCREMENT` keeps transaction numbers (tokens) and change IDs growing even after history
 /// is deleted.
 enum HistoryTables {
-    static let transactions = "Z_HISTORYTRANSACTION"
-    static let changes = "Z_HISTORYCHANGE"
+    static let transactions = SQLHistoryTables.transactions
+    static let changes = SQLHistoryTables.changes
 
     static let ddl = [
         """
@@ -31,21 +31,5 @@ enum HistoryTables {
 
     static func exist(on connection: SQLiteConnection) throws -> Bool {
         try connection.scalar("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ?", [.text(changes)]) != nil
-    }
-
-    /// The tombstone of a row of entity `name` (its table aliased `alias`): a JSON object of the
-    /// preserved attributes (blobs as hex, decimals as text), or `nil` when the entity preserves none.
-    static func tombstoneSQL(for name: String, schema: SQLSchema, model: ManagedObjectModel, alias: String) -> String? {
-        guard let table = schema.tables[name] else { return nil }
-        let columns = HistoryRecord.preservedAttributes(of: name, model: model).compactMap { attribute -> String? in
-            guard let column = table.column(for: attribute.name), case .attribute(let type, _) = column.kind else { return nil }
-            let value = switch type {
-            case .binaryData, .uuid, .transformable, .objectID: "hex(\(alias).\(column.name))"
-            case .decimal: "CAST(\(alias).\(column.name) AS TEXT)"
-            default: "\(alias).\(column.name)"
-            }
-            return "'\(attribute.name)', \(value)"
-        }
-        return columns.isEmpty ? nil : "json_object(\(columns.joined(separator: ", ")))"
     }
 }

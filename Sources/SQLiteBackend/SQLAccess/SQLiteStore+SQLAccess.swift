@@ -61,7 +61,7 @@ extension SQLiteStore {
                 try connection.transaction {
                     let result = try body(SQLiteDatabase(connection: connection, store: self))
                     if isHistoryTrackingEnabled, !objects.isEmpty {
-                        let history = try HistoryWriter(connection: connection, schema: schema, model: model, author: transactionAuthor, contextName: nil)
+                        var history = try SQLHistoryWriter(store: self, connection: connection, author: transactionAuthor, contextName: nil)
                         for (type, ids) in [(PersistentHistoryChange.ChangeType.insert, objects.inserted), (.update, objects.updated), (.delete, objects.deleted)] {
                             for id in ids {
                                 guard id.storeIdentifier == identifier, let key = id.primaryKey, let table = schema.tables[id.entityName] else {

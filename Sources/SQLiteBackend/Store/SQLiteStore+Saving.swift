@@ -7,11 +7,7 @@ extension SQLiteStore {
     /// read-only store.
     public func newObjectIDs(forEntityNames entityNames: [String]) throws -> [ManagedObjectID] {
         guard !isReadOnly else { throw StoreError(.readOnly, url: url, "the store is read-only") }
-        return try sqlite {
-            try pool.write { connection in
-                try connection.transaction { try allocateObjectIDs(forEntityNames: entityNames, on: connection) }
-            }
-        }
+        return try write { try allocateObjectIDs(forEntityNames: entityNames, on: $0) }
     }
 
     /// Writes the change set in one SQLite transaction (with its history rows when history tracking is on);
@@ -29,21 +25,16 @@ extension SQLiteStore {
         let files = FileChanges()
         let saved: StoreChangeSet
         do {
-            saved = try sqlite {
-                try pool.write { connection in
-                    try connection.transaction {
-                        let changes = try makeChanges(allocateObjectIDs(forEntityNames: entityNames, on: connection))
-                        var writer = SQLChangeWriter(store: self, connection: connection)
-                        if isHistoryTrackingEnabled {
-                            writer.history = try HistoryWriter(
-                                connection: connection, schema: schema, model: model, author: changes.transactionAuthor, contextName: changes.contextName)
-                        }
-                        writer.encodeExternal = { try self.encodeExternal($0, files: files) }
-                        writer.willReplaceExternal = { column, key, table in try self.noteReplacedFile(of: column, key: key, table: table, on: connection, files: files) }
-                        try writer.write(changes)
-                        return changes
-                    }
+            saved = try write { connection in
+                let changes = try makeChanges(allocateObjectIDs(forEntityNames: entityNames, on: connection))
+                var writer = SQLChangeWriter(store: self, connection: connection)
+                if isHistoryTrackingEnabled {
+                    writer.history = try SQLHistoryWriter(store: self, connection: connection, author: changes.transactionAuthor, contextName: changes.contextName)
                 }
+                writer.encodeExternal = { try self.encodeExternal($0, files: files) }
+                writer.willReplaceExternal = { column, key, table in try self.noteReplacedFile(of: column, key: key, table: table, on: connection, files: files) }
+                try writer.write(changes)
+                return changes
             }
         } catch {
             for file in files.written { try? FileManager.default.removeItem(at: file) }

@@ -36,7 +36,7 @@ public final class SQLiteStore: PersistentStore {
     /// Whether saves and batch requests are recorded as persistent history.
     public let isHistoryTrackingEnabled: Bool
     /// Whether the file has history tables (a read-only store with tracking on may not).
-    let hasHistoryTables: Bool
+    package let hasHistoryTables: Bool
 
     package let model: ManagedObjectModel
     package let schema: SQLSchema
@@ -146,6 +146,11 @@ public final class SQLiteStore: PersistentStore {
     package func read<T>(_ body: (SQLiteConnection) throws -> T) throws -> T {
         try sqlite { try pool.read(body) }
     }
+
+    /// Runs `body` in a transaction on the writer connection.
+    package func write<T>(_ body: (SQLiteConnection) throws -> T) throws -> T {
+        try sqlite { try pool.write { connection in try connection.transaction { try body(connection) } } }
+    }
 }
 
 /// SQLite as a driver of the shared SQL store (``StoreSQL/SQLStore``).
@@ -154,6 +159,11 @@ extension SQLiteStore: SQLStore {
     package func readConsistently<T>(_ body: (SQLiteConnection) throws -> T) throws -> T { try read(body) }
 
     package var isReadingPinnedGeneration: Bool { ConnectionPool.pinned != nil }
+
+    /// The last number `AUTOINCREMENT` handed out, which deleting history does not take back.
+    package var lastHistoryTransactionQuery: String {
+        "SELECT seq FROM sqlite_sequence WHERE name = '\(SQLHistoryTables.transactions)'"
+    }
 
     /// The column holds a marker byte, then the bytes or the name of their file (``ExternalBinaryStorage``).
     package var externalBinaryReader: (@Sendable (Data) throws -> Data)? {

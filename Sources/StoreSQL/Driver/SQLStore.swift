@@ -10,17 +10,18 @@ import StoreCore
 ///
 /// SQLite's store is `SQLiteStore`, PostgreSQL's `PostgresStore`.
 ///
-/// For example, a store's `PersistentStore` methods forward to the shared ones:
+/// For example, a driver's store declares what the shared logic needs and gets fetching:
 ///
 /// ```swift
-/// public func execute(_ request: StoreFetchRequest) throws -> StoreFetchResult { try runFetch(request) }
-/// public func snapshot(for objectID: ManagedObjectID) throws -> StoreSnapshot? { try readSnapshot(for: objectID) }
+/// extension SQLiteStore: SQLStore {
+///     package func isUniqueViolation(_ error: any Error) -> Bool { (error as? SQLiteError)?.isUniqueViolation == true }
+///     …
+/// }
+/// let posts = try store.execute(StoreFetchRequest(entityName: "Post"))   // SQLStore+Fetching
 /// ```
-package protocol SQLStore: AnyObject, Sendable {
+package protocol SQLStore: PersistentHistoryStore, Sendable {
     associatedtype Connection: SQLConnection
 
-    var identifier: String { get }
-    var url: URL? { get }
     var model: ManagedObjectModel { get }
     var schema: SQLSchema { get }
     var rows: RowReader { get }
@@ -35,6 +36,8 @@ package protocol SQLStore: AnyObject, Sendable {
     func read<T>(_ body: (Connection) throws -> T) throws -> T
     /// Runs `body` on a connection whose statements all see one state of the database.
     func readConsistently<T>(_ body: (Connection) throws -> T) throws -> T
+    /// Runs `body` in a write transaction: committed when it returns, rolled back when it throws.
+    func write<T>(_ body: (Connection) throws -> T) throws -> T
     /// Reads a value of an attribute that allows external storage as the column holds it
     /// (`nil`: the column holds the bytes).
     var externalBinaryReader: (@Sendable (Data) throws -> Data)? { get }
@@ -42,8 +45,18 @@ package protocol SQLStore: AnyObject, Sendable {
     func isUniqueViolation(_ error: any Error) -> Bool
     /// Inserts `rows` (`Z_PK`, `Z_ENT`, then the table's columns in order) into `table`.
     func insert(_ rows: [[SQLValue]], into table: EntityTable, on connection: Connection) throws
+    /// Whether saves record persistent history (the `persistentHistoryTracking` option).
+    var isHistoryTrackingEnabled: Bool { get }
+    /// Whether the history tables are there (a read-only store may have none).
+    var hasHistoryTables: Bool { get }
+    /// The query of the number of the newest history transaction others can see.
+    var lastHistoryTransactionQuery: String { get }
+    /// Takes whatever makes history transactions commit in the order of their numbers, until the
+    /// transaction ends (nothing where writers are already serialized, as in SQLite).
+    func lockHistory(on connection: Connection) throws
 }
 
 extension SQLStore {
     package var dialect: any SQLDialect { schema.dialect }
+    package func lockHistory(on connection: Connection) throws {}
 }

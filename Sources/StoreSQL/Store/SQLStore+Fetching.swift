@@ -1,10 +1,11 @@
 import Foundation
 import StoreCore
 
+/// Fetching and faulting, for every SQL store: these are the stores' `PersistentStore` methods.
 extension SQLStore {
     /// Compiles the request to SQL run on one connection (in one consistent read when it
     /// prefetches); batched or value-less object fetches return only IDs, faulted in later.
-    package func runFetch(_ request: StoreFetchRequest) throws -> StoreFetchResult {
+    public func execute(_ request: StoreFetchRequest) throws -> StoreFetchResult {
         // Prefetching reads several statements, which must see one state.
         let prefetches = request.resultType == .managedObject && !request.relationshipKeyPathsForPrefetching.isEmpty
         return try (prefetches ? readConsistently : read) { connection in
@@ -51,14 +52,14 @@ extension SQLStore {
 
     /// A row prefetched for this object if one is waiting (handed out once), else the row read by `Z_PK`
     /// and `Z_ENT`; `nil` for another store's ID or a missing row.
-    package func readSnapshot(for objectID: ManagedObjectID) throws -> StoreSnapshot? {
+    public func snapshot(for objectID: ManagedObjectID) throws -> StoreSnapshot? {
         guard objectID.storeIdentifier == identifier, let key = objectID.primaryKey else { return nil }
         if !isReadingPinnedGeneration, let handedOut = prefetched.take(objectID) { return handedOut }
         return try read { try snapshot(in: $0, key: key, entity: objectID.entityName) }
     }
 
     /// Snapshots of several objects, one query per table (batched fetches ask for a batch).
-    package func readSnapshots(for objectIDs: [ManagedObjectID]) throws -> [StoreSnapshot] {
+    public func snapshots(for objectIDs: [ManagedObjectID]) throws -> [StoreSnapshot] {
         var byTable: [String: [Int64]] = [:]
         for id in objectIDs where id.storeIdentifier == identifier {
             guard let key = id.primaryKey, let table = schema.tables[id.entityName] else { continue }
@@ -93,7 +94,7 @@ extension SQLStore {
 
     /// The members of the to-many relationship read in one query (from its join table or the destination's
     /// foreign key), by position for ordered ones, else by key; empty for another store's ID.
-    package func readMembers(ofRelationship name: String, of objectID: ManagedObjectID) throws -> [ManagedObjectID] {
+    public func objectIDs(forRelationship name: String, of objectID: ManagedObjectID) throws -> [ManagedObjectID] {
         guard objectID.storeIdentifier == identifier, let key = objectID.primaryKey else { return [] }
         let storage = try toManyStorage(name, of: objectID.entityName)
         let rows = rows
@@ -103,7 +104,7 @@ extension SQLStore {
     }
 
     /// The members of a to-many relationship of many objects, one query per entity among them.
-    package func readMembers(ofRelationship name: String, ofObjects objectIDs: [ManagedObjectID]) throws -> [ManagedObjectID: [ManagedObjectID]] {
+    public func objectIDs(forRelationship name: String, ofObjects objectIDs: [ManagedObjectID]) throws -> [ManagedObjectID: [ManagedObjectID]] {
         var byEntity: [String: [Int64: ManagedObjectID]] = [:]
         for id in objectIDs where id.storeIdentifier == identifier {
             if let key = id.primaryKey { byEntity[id.entityName, default: [:]][key] = id }

@@ -1,6 +1,5 @@
 import Foundation
 import StoreCore
-import StoreSQL
 
 /// A history request as one SQL query over the history tables: transactions (`t`) joined with
 /// their changes (`c`), restricted by the request's bound and — where it translates — by the
@@ -15,33 +14,36 @@ import StoreSQL
 /// For example, changes to one object after a date:
 ///
 /// ```
-/// … FROM Z_HISTORYTRANSACTION t JOIN Z_HISTORYCHANGE c ON c.ZTRANSACTION = t.Z_PK
-///   WHERE t.ZTIMESTAMP > ? AND (c.ZENTITY = ? AND c.ZENTITYPK = ?) ORDER BY t.Z_PK, c.Z_PK
+/// … FROM Z_HISTORYTRANSACTION t LEFT JOIN Z_HISTORYCHANGE c ON c.ZTRANSACTION = t.Z_PK
+///   WHERE t.ZTIMESTAMP > ?1 AND (c.ZENTITY = ?2 AND c.ZENTITYPK = ?3) ORDER BY t.Z_PK, c.Z_PK
 /// ```
-struct HistoryQuery {
-    var sql: String
-    var arguments: [SQLValue]
+package struct HistoryQuery {
+    package var sql: String
+    package var arguments: [SQLValue]
     /// Whether the predicate went into the SQL (else it must be evaluated on the rows).
-    var translatedPredicate: Bool
+    package var translatedPredicate: Bool
 
-    static let columns = "t.Z_PK, t.ZTIMESTAMP, t.ZAUTHOR, t.ZCONTEXTNAME, t.ZPROCESSID, c.Z_PK, c.ZCHANGETYPE, c.ZENTITY, c.ZENTITYPK, c.ZCOLUMNS, c.ZTOMBSTONE"
+    package static let columns = "t.Z_PK, t.ZTIMESTAMP, t.ZAUTHOR, t.ZCONTEXTNAME, t.ZPROCESSID, c.Z_PK, c.ZCHANGETYPE, c.ZENTITY, c.ZENTITYPK, c.ZCOLUMNS, c.ZTOMBSTONE"
 
-    init(_ request: PersistentHistoryChangeRequest, schema: SQLSchema) {
+    /// The query of `request` to the history of the store `storeIdentifier` (a token of another
+    /// store bounds nothing).
+    package init(_ request: PersistentHistoryChangeRequest, schema: SQLSchema, storeIdentifier: String) {
         var conditions: [String] = []
         arguments = []
+        let first = schema.dialect.parameter(1, declaredType: nil)
         switch request.bound {
         case .date(let date):
-            conditions.append("t.ZTIMESTAMP > ?")
+            conditions.append("t.ZTIMESTAMP > \(first)")
             arguments.append(.real(date.timeIntervalSinceReferenceDate))
-        case .token(let token?):
-            conditions.append("t.Z_PK > ?")
+        case .token(let token?) where token.storeIdentifier == storeIdentifier:
+            conditions.append("t.Z_PK > \(first)")
             arguments.append(.integer(token.transactionNumber))
-        case .token(nil):
+        case .token:
             break
         }
         translatedPredicate = true
         if let fetch = request.fetchRequest, let predicate = fetch.predicate {
-            var translator = HistoryPredicateTranslator(schema: schema, onChanges: fetch.entity == .change)
+            var translator = HistoryPredicateTranslator(schema: schema, onChanges: fetch.entity == .change, boundArguments: arguments.count)
             if let condition = translator.condition(predicate) {
                 conditions.append(condition)
                 arguments += translator.arguments
@@ -49,7 +51,7 @@ struct HistoryQuery {
                 translatedPredicate = false
             }
         }
-        sql = "SELECT \(Self.columns) FROM \(HistoryTables.transactions) t JOIN \(HistoryTables.changes) c ON c.ZTRANSACTION = t.Z_PK"
+        sql = "SELECT \(Self.columns) FROM \(SQLHistoryTables.transactions) t LEFT JOIN \(SQLHistoryTables.changes) c ON c.ZTRANSACTION = t.Z_PK"
         if !conditions.isEmpty { sql += " WHERE " + conditions.joined(separator: " AND ") }
         sql += " ORDER BY t.Z_PK, c.Z_PK"
     }
@@ -59,25 +61,42 @@ struct HistoryQuery {
 struct HistoryPredicateTranslator {
     let schema: SQLSchema
     let onChanges: Bool
+    /// Arguments bound before the translator's.
+    let boundArguments: Int
     private(set) var arguments: [SQLValue] = []
 
-    init(schema: SQLSchema, onChanges: Bool) {
+    init(schema: SQLSchema, onChanges: Bool, boundArguments: Int) {
         self.schema = schema
         self.onChanges = onChanges
+        self.boundArguments = boundArguments
+    }
+
+    /// Binds `value` and returns its parameter.
+    private mutating func bind(_ value: SQLValue) -> String {
+        arguments.append(value)
+        return schema.dialect.parameter(boundArguments + arguments.count, declaredType: nil)
+    }
+
+    private func compare(_ column: String, _ sqlOperator: String, _ parameter: String) -> String {
+        switch sqlOperator {
+        case "IS": schema.dialect.isSame(column, parameter, negated: false)
+        case "IS NOT": schema.dialect.isSame(column, parameter, negated: true)
+        default: "\(column) \(sqlOperator) \(parameter)"
+        }
     }
 
     mutating func condition(_ predicate: StorePredicate) -> String? {
         switch predicate {
         case .constant(let value):
-            return value ? "1" : "0"
+            return value ? "TRUE" : "FALSE"
         case .and(let parts):
             let translated = parts.map { condition($0) }
             guard !translated.contains(where: { $0 == nil }) else { return nil }
-            return translated.isEmpty ? "1" : "(" + translated.compactMap { $0 }.joined(separator: " AND ") + ")"
+            return translated.isEmpty ? "TRUE" : "(" + translated.compactMap { $0 }.joined(separator: " AND ") + ")"
         case .or(let parts):
             let translated = parts.map { condition($0) }
             guard !translated.contains(where: { $0 == nil }) else { return nil }
-            return translated.isEmpty ? "0" : "(" + translated.compactMap { $0 }.joined(separator: " OR ") + ")"
+            return translated.isEmpty ? "FALSE" : "(" + translated.compactMap { $0 }.joined(separator: " OR ") + ")"
         case .not(let inner):
             return condition(inner).map { "NOT \($0)" }
         case .comparison(let comparison):
@@ -118,7 +137,7 @@ struct HistoryPredicateTranslator {
         if op == .in {
             let each = values.map { single(keyPath, .equalTo, $0) }
             guard !each.contains(where: { $0 == nil }) else { return nil }
-            return each.isEmpty ? "0" : "(" + each.compactMap { $0 }.joined(separator: " OR ") + ")"
+            return each.isEmpty ? "FALSE" : "(" + each.compactMap { $0 }.joined(separator: " OR ") + ")"
         }
         return values.first.flatMap { single(keyPath, op, $0) }
     }
@@ -136,13 +155,11 @@ struct HistoryPredicateTranslator {
         }
         if onChanges, key == "changedObjectID" || key == "changedObject" {
             guard op == .equalTo || op == .notEqualTo, case .objectID(let id) = value, let table = schema.tables[id.entityName], let pk = id.primaryKey else { return nil }
-            arguments += [.integer(table.number), .integer(pk)]
-            return (op == .equalTo ? "" : "NOT ") + "(c.ZENTITY = ? AND c.ZENTITYPK = ?)"
+            return (op == .equalTo ? "" : "NOT ") + "(c.ZENTITY = \(bind(.integer(table.number))) AND c.ZENTITYPK = \(bind(.integer(pk))))"
         }
         if onChanges, key == "changedEntity" || key == "entityName" {
             guard op == .equalTo || op == .notEqualTo, case .string(let name) = value, let table = schema.tables[name] else { return nil }
-            arguments.append(.integer(table.number))
-            return "c.ZENTITY \(sqlOperator) ?"
+            return compare("c.ZENTITY", sqlOperator, bind(.integer(table.number)))
         }
         let column: String
         switch key {
@@ -155,16 +172,17 @@ struct HistoryPredicateTranslator {
         case "transactionNumber", "token": column = "t.Z_PK"
         default: return nil
         }
+        let bound: SQLValue
         switch value {
-        case .null: arguments.append(.null)
-        case .integer(let n): arguments.append(.integer(n))
-        case .boolean(let b): arguments.append(.integer(b ? 1 : 0))
-        case .double(let d): arguments.append(.real(d))
-        case .string(let text) where column == "t.ZAUTHOR" || column == "t.ZCONTEXTNAME": arguments.append(.text(text))
-        case .date(let date) where column == "t.ZTIMESTAMP": arguments.append(.real(date.timeIntervalSinceReferenceDate))
+        case .null: bound = .null
+        case .integer(let n): bound = .integer(n)
+        case .boolean(let b): bound = .integer(b ? 1 : 0)
+        case .double(let d): bound = .real(d)
+        case .string(let text) where column == "t.ZAUTHOR" || column == "t.ZCONTEXTNAME": bound = .text(text)
+        case .date(let date) where column == "t.ZTIMESTAMP": bound = .real(date.timeIntervalSinceReferenceDate)
         default: return nil
         }
-        return "\(column) \(sqlOperator) ?"
+        return compare(column, sqlOperator, bind(bound))
     }
 
     private static func flipped(_ op: StoreComparison.Operator) -> StoreComparison.Operator? {

@@ -1,42 +1,64 @@
 import Foundation
 import StoreCore
-import StoreSQL
 
-/// Writes a batch delete in SQL, applying delete rules in the store.
+/// Writes a batch delete in SQL, applying delete rules in the store, for any SQL store.
 ///
 /// When nothing but the rows themselves is touched (no relationships to follow or clear, no
 /// external files), it is one `DELETE`, after one `INSERT … SELECT` of history when kept.
-/// Otherwise the selected keys go into a temporary table (`stowage_batch_delete`); cascade rules
+/// Otherwise the selected keys go into a temporary table (`stowage_batch_delete`, the connection's
+/// own: ``SQLDialect/temporaryTable(_:columns:primaryKey:)``); cascade rules
 /// add their destinations there until nothing new is added; deny rules are checked against it
 /// (a destination deleted too does not deny); the objects left whose relationships lose members
 /// are noted (`stowage_batch_nullified`), their foreign keys cleared and their versions raised;
 /// join-table rows and then the rows go.
-struct BatchDeleteWriter {
-    let store: SQLiteStore
-    let connection: SQLiteConnection
-    let history: HistoryWriter?
+///
+/// For example:
+///
+/// ```swift
+/// var deleter = SQLBatchDeleter(store: store, connection: connection, history: history, wantsObjectIDs: true)
+/// let result = try deleter.delete(.fetchRequest(StoreFetchRequest(entityName: "Post", predicate: "draft == YES")))
+/// ```
+package struct SQLBatchDeleter<Store: SQLStore> {
+    let store: Store
+    let connection: Store.Connection
+    package var history: SQLHistoryWriter<Store>?
     let wantsObjectIDs: Bool
-    var files = FileChanges()
+    /// Told, before the rows of a root table that `condition` (over the table) selects are deleted,
+    /// so that a store can note what they keep outside the database (SQLite's external files).
+    package var willDeleteRows: ((_ root: EntityTable, _ condition: String) throws -> Void)?
+    private let selected: String
+    private let nullified: String
+    private let creates: [String]
 
-    private static let selected = "temp.stowage_batch_delete"
-    private static let nullified = "temp.stowage_batch_nullified"
-
-    init(store: SQLiteStore, connection: SQLiteConnection, history: HistoryWriter?, wantsObjectIDs: Bool) {
+    package init(store: Store, connection: Store.Connection, history: SQLHistoryWriter<Store>?, wantsObjectIDs: Bool) {
         self.store = store
         self.connection = connection
         self.history = history
         self.wantsObjectIDs = wantsObjectIDs
+        let dialect = store.schema.dialect, integer = dialect.integerType
+        let selected = dialect.temporaryTable("stowage_batch_delete", columns: "ent \(integer) NOT NULL, pk \(integer) NOT NULL", primaryKey: "ent, pk")
+        let nullified = dialect.temporaryTable(
+            "stowage_batch_nullified", columns: "ent \(integer) NOT NULL, pk \(integer) NOT NULL, property TEXT NOT NULL", primaryKey: "ent, pk, property")
+        self.selected = selected.name
+        self.nullified = nullified.name
+        creates = [selected.create, nullified.create]
     }
 
     private var schema: SQLSchema { store.schema }
     private var model: ManagedObjectModel { store.model }
+    private var dialect: any SQLDialect { store.schema.dialect }
 
-    mutating func delete(_ target: BatchDeleteRequest.Target) throws -> StoreBatchResult {
+    /// `INSERT` into a temporary table skipping rows already there: `insert(into, rows)`.
+    private func insertNew(into table: String, _ columnsAndRows: String) -> String {
+        let (insert, onConflict) = dialect.insertIgnoringDuplicates
+        return "\(insert) INTO \(table) \(columnsAndRows)\(onConflict)"
+    }
+
+    package mutating func delete(_ target: BatchDeleteRequest.Target) throws -> StoreBatchResult {
         if case .fetchRequest(let fetch) = target, let result = try deleteDirectly(fetch) { return result }
-        try connection.execute("CREATE TEMP TABLE IF NOT EXISTS stowage_batch_delete (ent INTEGER NOT NULL, pk INTEGER NOT NULL, PRIMARY KEY (ent, pk)) WITHOUT ROWID")
-        try connection.execute("CREATE TEMP TABLE IF NOT EXISTS stowage_batch_nullified (ent INTEGER NOT NULL, pk INTEGER NOT NULL, property TEXT NOT NULL, PRIMARY KEY (ent, pk, property)) WITHOUT ROWID")
-        try connection.execute("DELETE FROM \(Self.selected)")
-        try connection.execute("DELETE FROM \(Self.nullified)")
+        for create in creates { try connection.run(create, []) }
+        try connection.run("DELETE FROM \(selected)", [])
+        try connection.run("DELETE FROM \(nullified)", [])
         try select(target)
         try cascade()
         try checkDenyRules()
@@ -50,14 +72,14 @@ struct BatchDeleteWriter {
     /// rules or inverses and no external files; `nil` otherwise. History, when kept, is recorded
     /// first from the same condition (only for a condition without fetch limit or offset, which
     /// selects the same rows twice for sure).
-    private func deleteDirectly(_ fetch: StoreFetchRequest) throws -> StoreBatchResult? {
+    private mutating func deleteDirectly(_ fetch: StoreFetchRequest) throws -> StoreBatchResult? {
         let entity = try model.entity(named: fetch.entityName)
         let table = try schema.table(for: entity.name)
         let family = fetch.includesSubentities ? Array(entity.entityAndDescendantNames) : [entity.name]
         for name in family {
             guard let member = model.entitiesByName[name] else { continue }
             if member.relationships.contains(where: { $0.inverseRelationship != nil || $0.deleteRule == .cascade || $0.deleteRule == .deny }) { return nil }
-            if member.attributes.contains(where: \.allowsExternalBinaryDataStorage) { return nil }
+            if willDeleteRows != nil, member.attributes.contains(where: \.allowsExternalBinaryDataStorage) { return nil }
         }
         var request = fetch
         request.resultType = .managedObjectID
@@ -76,19 +98,17 @@ struct BatchDeleteWriter {
         let filtered = try FilteredFetch(request, schema: schema, model: model)
         guard filtered.level.from.count == 1 else { return nil }
         let conditions = filtered.level.conditions
-        return filtered.translator.finish(conditions.isEmpty ? "1" : conditions.joined(separator: " AND "))
+        return filtered.translator.finish(conditions.isEmpty ? "TRUE" : conditions.joined(separator: " AND "))
     }
 
     private func run(_ sql: String, _ bindings: [SQLValue]) throws -> StoreBatchResult {
         var result = StoreBatchResult()
         if wantsObjectIDs {
-            try connection.query(sql, bindings) { row in
-                if let id = store.rows.objectID(entityNumber: row.int64(at: 0), key: row.int64(at: 1)) { result.deleted.append(id) }
-            }
+            let rows = store.rows
+            result.deleted = try connection.collect(sql, bindings) { rows.objectID(entityNumber: $0.int64(at: 0), key: $0.int64(at: 1)) }
             result.count = result.deleted.count
         } else {
-            try connection.run(sql, bindings)
-            result.count = connection.changes
+            result.count = try connection.run(sql, bindings)
         }
         return result
     }
@@ -100,24 +120,30 @@ struct BatchDeleteWriter {
         case .fetchRequest(var fetch):
             fetch.resultType = .managedObjectID
             let selection = try store.compiler.selectObjects(fetch, columns: ["t0.Z_ENT", "t0.Z_PK"])
-            try connection.run("INSERT OR IGNORE INTO \(Self.selected) (ent, pk) \(selection.sql)", selection.bindings)
+            try connection.run(insertNew(into: selected, "(ent, pk) \(selection.sql)"), selection.bindings)
         case .objectIDs(let ids):
+            var keys: [Int64: [Int64]] = [:]
             for id in ids where id.storeIdentifier == store.identifier {
                 guard let key = id.primaryKey, !id.isTemporaryID, let table = schema.tables[id.entityName] else { continue }
+                keys[table.number, default: []].append(key)
+            }
+            for (number, keys) in keys.sorted(by: { $0.key < $1.key }) {
+                guard let name = schema.entityNames[number], let table = schema.tables[name] else { continue }
                 try connection.run(
-                    "INSERT OR IGNORE INTO \(Self.selected) (ent, pk) SELECT Z_ENT, Z_PK FROM \(table.table) WHERE Z_PK = ? AND Z_ENT = ?",
-                    [.integer(key), .integer(table.number)])
+                    insertNew(
+                        into: selected,
+                        "(ent, pk) SELECT Z_ENT, Z_PK FROM \(table.table) WHERE Z_PK \(dialect.isAmongKeys(dialect.parameter(1, declaredType: nil))) AND Z_ENT = \(number)"),
+                    [dialect.keyList(keys)])
             }
         }
     }
 
     /// `SELECT pk FROM stowage_batch_delete WHERE ent = n`: the selected objects of one entity.
-    private func members(_ number: Int64) -> String { "SELECT pk FROM \(Self.selected) WHERE ent = \(number)" }
+    private func members(_ number: Int64) -> String { "SELECT pk FROM \(selected) WHERE ent = \(number)" }
 
     /// The entities with objects selected, with their numbers.
     private func selectedEntities() throws -> [(EntityDescription, Int64)] {
-        var numbers: [Int64] = []
-        try connection.query("SELECT DISTINCT ent FROM \(Self.selected) ORDER BY ent") { numbers.append($0.int64(at: 0)) }
+        let numbers = try connection.collect("SELECT DISTINCT ent FROM \(selected) ORDER BY ent", []) { $0.int64(at: 0) }
         return numbers.compactMap { number in schema.entityNames[number].flatMap { model.entitiesByName[$0] }.map { ($0, number) } }
     }
 
@@ -153,8 +179,7 @@ struct BatchDeleteWriter {
                 for relationship in entity.relationships where relationship.deleteRule == .cascade {
                     guard let keys = destinationKeys(relationship, of: number, in: table) else { continue }
                     let destination = try destinationTable(relationship)
-                    try connection.run("INSERT OR IGNORE INTO \(Self.selected) (ent, pk) SELECT Z_ENT, Z_PK FROM \(destination.table) WHERE Z_PK IN (\(keys))")
-                    added += connection.changes
+                    added += try connection.run(insertNew(into: selected, "(ent, pk) SELECT Z_ENT, Z_PK FROM \(destination.table) WHERE Z_PK IN (\(keys))"), [])
                 }
             }
         }
@@ -167,12 +192,12 @@ struct BatchDeleteWriter {
             for relationship in entity.relationships where relationship.deleteRule == .deny {
                 guard let keys = destinationKeys(relationship, of: number, in: table) else { continue }
                 let destination = try destinationTable(relationship)
-                var holder: ManagedObjectID?
-                try connection.query(
+                let rows = store.rows
+                let holder = try connection.collect(
                     """
                     SELECT d.Z_PK, d.Z_ENT FROM \(destination.table) d WHERE d.Z_PK IN (\(keys)) \
-                    AND NOT EXISTS (SELECT 1 FROM \(Self.selected) x WHERE x.ent = d.Z_ENT AND x.pk = d.Z_PK) LIMIT 1
-                    """) { holder = store.rows.objectID(from: $0) }
+                    AND NOT EXISTS (SELECT 1 FROM \(selected) x WHERE x.ent = d.Z_ENT AND x.pk = d.Z_PK) LIMIT 1
+                    """, []) { rows.objectID(from: $0) }.first
                 if let holder {
                     throw ObjectValidationError(
                         .deleteDenied, entity: entity.name, key: relationship.name,
@@ -192,10 +217,12 @@ struct BatchDeleteWriter {
                 else { continue }
                 let destination = try destinationTable(relationship)
                 try connection.run(
-                    """
-                    INSERT OR IGNORE INTO \(Self.nullified) (ent, pk, property) SELECT d.Z_ENT, d.Z_PK, ? FROM \(destination.table) d \
-                    WHERE d.Z_PK IN (\(keys)) AND NOT EXISTS (SELECT 1 FROM \(Self.selected) x WHERE x.ent = d.Z_ENT AND x.pk = d.Z_PK)
-                    """, [.text(inverse.name)])
+                    insertNew(
+                        into: nullified,
+                        """
+                        (ent, pk, property) SELECT d.Z_ENT, d.Z_PK, \(QueryTranslator.literal(.text(inverse.name))) FROM \(destination.table) d \
+                        WHERE d.Z_PK IN (\(keys)) AND NOT EXISTS (SELECT 1 FROM \(selected) x WHERE x.ent = d.Z_ENT AND x.pk = d.Z_PK)
+                        """), [])
             }
         }
     }
@@ -205,21 +232,17 @@ struct BatchDeleteWriter {
     private mutating func removeRows() throws -> StoreBatchResult {
         var result = StoreBatchResult()
         // History first: updates of the objects left, tombstones of the deleted (read before they go).
-        var properties: [String] = []
-        try connection.query("SELECT DISTINCT property FROM \(Self.nullified) ORDER BY property") { properties.append($0.string(at: 0) ?? "") }
-        if let history {
+        if history != nil {
+            let properties = try connection.collect("SELECT DISTINCT property FROM \(nullified) ORDER BY property", []) { $0.text(at: 0) }
             for property in properties {
-                try connection.run(
-                    """
-                    INSERT INTO \(HistoryTables.changes) (ZTRANSACTION, ZCHANGETYPE, ZENTITY, ZENTITYPK, ZCOLUMNS) \
-                    SELECT \(history.transaction), \(PersistentHistoryChange.ChangeType.update.rawValue), ent, pk, ? FROM \(Self.nullified) WHERE property = ? ORDER BY ent, pk
-                    """, [.text(property), .text(property)])
+                try history?.record(
+                    .update, rowsOf: "SELECT ent, pk FROM \(nullified) WHERE property = \(QueryTranslator.literal(.text(property)))", columns: property)
             }
         }
         let roots = schema.rootTables.compactMap { schema.tables[$0.rootEntity] }
         for root in roots {
             let numbers = root.entityNumbers.map(String.init).joined(separator: ", ")
-            try history?.recordDeletions(from: root, where: "t0.Z_PK IN (SELECT pk FROM \(Self.selected) WHERE ent IN (\(numbers)))", [])
+            try history?.recordDeletions(from: root, where: "t0.Z_PK IN (SELECT pk FROM \(selected) WHERE ent IN (\(numbers)))", [])
         }
         // Foreign keys pointing at deleted objects are cleared; join rows naming them removed.
         for entity in model.entities {
@@ -228,45 +251,31 @@ struct BatchDeleteWriter {
                 guard case .toOne(let destinationName, let orderColumn) = column.kind,
                     let destination = schema.tables[destinationName]
                 else { continue }
-                let targets = "SELECT pk FROM \(Self.selected) WHERE ent IN (\(destination.entityNumbers.map(String.init).joined(separator: ", ")))"
+                let targets = "SELECT pk FROM \(selected) WHERE ent IN (\(destination.entityNumbers.map(String.init).joined(separator: ", ")))"
                 let order = orderColumn.map { ", \($0) = NULL" } ?? ""
                 try connection.run(
-                    "UPDATE \(table.table) SET \(column.name) = NULL\(order) WHERE \(column.name) IN (\(targets)) AND Z_ENT = \(table.number)")
+                    "UPDATE \(table.table) SET \(column.name) = NULL\(order) WHERE \(column.name) IN (\(targets)) AND Z_ENT = \(table.number)", [])
             }
         }
         for join in schema.joinTables {
-            try connection.run("DELETE FROM \(join.name) WHERE \(join.ownerColumn) IN (SELECT pk FROM \(Self.selected)) OR \(join.memberColumn) IN (SELECT pk FROM \(Self.selected))")
+            try connection.run("DELETE FROM \(join.name) WHERE \(join.ownerColumn) IN (SELECT pk FROM \(selected)) OR \(join.memberColumn) IN (SELECT pk FROM \(selected))", [])
         }
         for root in roots {
             let numbers = root.entityNumbers.map(String.init).joined(separator: ", ")
-            try connection.run("UPDATE \(root.table) SET Z_OPT = Z_OPT + 1 WHERE Z_PK IN (SELECT pk FROM \(Self.nullified) WHERE ent IN (\(numbers)))")
-            try noteExternalFiles(of: root, numbers: numbers)
-            try connection.run("DELETE FROM \(root.table) WHERE Z_PK IN (SELECT pk FROM \(Self.selected) WHERE ent IN (\(numbers)))")
-            result.count += connection.changes
+            try connection.run("UPDATE \(root.table) SET Z_OPT = Z_OPT + 1 WHERE Z_PK IN (SELECT pk FROM \(nullified) WHERE ent IN (\(numbers)))", [])
+            let condition = "Z_PK IN (SELECT pk FROM \(selected) WHERE ent IN (\(numbers)))"
+            try willDeleteRows?(root, condition)
+            result.count += try connection.run("DELETE FROM \(root.table) WHERE \(condition)", [])
         }
         if wantsObjectIDs {
-            try connection.query("SELECT ent, pk FROM \(Self.selected) ORDER BY ent, pk") { row in
-                if let id = store.rows.objectID(entityNumber: row.int64(at: 0), key: row.int64(at: 1)) { result.deleted.append(id) }
+            let rows = store.rows
+            result.deleted = try connection.collect("SELECT ent, pk FROM \(selected) ORDER BY ent, pk", []) {
+                rows.objectID(entityNumber: $0.int64(at: 0), key: $0.int64(at: 1))
             }
-            try connection.query("SELECT DISTINCT ent, pk FROM \(Self.nullified) ORDER BY ent, pk") { row in
-                if let id = store.rows.objectID(entityNumber: row.int64(at: 0), key: row.int64(at: 1)) { result.updated.append(id) }
+            result.updated = try connection.collect("SELECT DISTINCT ent, pk FROM \(nullified) ORDER BY ent, pk", []) {
+                rows.objectID(entityNumber: $0.int64(at: 0), key: $0.int64(at: 1))
             }
         }
         return result
-    }
-
-    /// Files of external-storage attributes of the rows about to be deleted, removed once the delete commits.
-    private mutating func noteExternalFiles(of root: EntityTable, numbers: String) throws {
-        guard let storage = store.externalStorage else { return }
-        var seen: Set<String> = []
-        for name in root.entityNumbers.compactMap({ schema.entityNames[$0] }) {
-            guard let table = schema.tables[name] else { continue }
-            for column in table.columns where seen.insert(column.name).inserted {
-                guard case .attribute(_, true) = column.kind else { continue }
-                try connection.query("SELECT \(column.name) FROM \(root.table) WHERE Z_PK IN (SELECT pk FROM \(Self.selected) WHERE ent IN (\(numbers))) AND \(column.name) IS NOT NULL") { row in
-                    if let data = row.data(at: 0), let file = storage.file(for: data) { files.obsolete.append(file) }
-                }
-            }
-        }
     }
 }
