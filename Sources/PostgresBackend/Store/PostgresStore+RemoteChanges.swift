@@ -12,7 +12,7 @@ extension PostgresStore: ChangeObservableStore {
     /// listening connection — in any process, on any machine — when the transaction commits. The
     /// same statement reads the transaction's ID, which a `COMMIT` cut off needs
     /// (``ServerConnection/transaction(_:resolveLostCommit:_:)``), saving a round trip.
-    func notifyCommit(on connection: ServerConnection) throws {
+    package func announceCommit(on connection: ServerConnection) throws {
         let row = try connection.query("SELECT pg_notify($1, $2), txid_current()", [.text(notificationChannel), .text(identifier)]).first
         if case .integer(let id)? = row?.value(at: 1) { connection.transactionID = id }
     }

@@ -213,6 +213,16 @@ extension PostgresStore: SQLStore {
 
     package func isUniqueViolation(_ error: any Error) -> Bool { (error as? PostgresServerError)?.isUniqueViolation == true }
 
+    /// Streams the rows with `COPY` (``ServerBatchInsert``).
+    package func insert(
+        _ insert: StoreBatchRequest.Insert, history: inout SQLHistoryWriter<PostgresStore>?, wantsObjectIDs: Bool, on connection: ServerConnection,
+        files: SQLWriteFiles
+    ) throws -> StoreBatchResult {
+        var writer = ServerBatchInsert(store: self, connection: connection, history: history, wantsObjectIDs: wantsObjectIDs)
+        defer { history = writer.history }
+        return try writer.write(insert)
+    }
+
     /// As many rows per `INSERT` as PostgreSQL's 65,535 parameters allow (at most 1,000).
     package func insert(_ rows: [[SQLValue]], into table: EntityTable, on connection: ServerConnection) throws {
         let width = table.columns.count + 2

@@ -13,9 +13,9 @@ struct BatchInsertWriter {
     var history: SQLHistoryWriter<SQLiteStore>?
     let wantsObjectIDs: Bool
     /// Where external files written for the rows are noted.
-    let files: FileChanges
+    let files: SQLWriteFiles
 
-    init(store: SQLiteStore, connection: SQLiteConnection, history: SQLHistoryWriter<SQLiteStore>?, files: FileChanges, wantsObjectIDs: Bool) {
+    init(store: SQLiteStore, connection: SQLiteConnection, history: SQLHistoryWriter<SQLiteStore>?, files: SQLWriteFiles, wantsObjectIDs: Bool) {
         self.store = store
         self.connection = connection
         self.history = history

@@ -45,6 +45,17 @@ package protocol SQLStore: PersistentHistoryStore, Sendable {
     func isUniqueViolation(_ error: any Error) -> Bool
     /// Inserts `rows` (`Z_PK`, `Z_ENT`, then the table's columns in order) into `table`.
     func insert(_ rows: [[SQLValue]], into table: EntityTable, on connection: Connection) throws
+    /// Inserts the rows of a batch insert, recording them in `history`, noting files in `files`.
+    func insert(
+        _ insert: StoreBatchRequest.Insert, history: inout SQLHistoryWriter<Self>?, wantsObjectIDs: Bool, on connection: Connection, files: SQLWriteFiles
+    ) throws -> StoreBatchResult
+    /// Sets a save's writer up for what the store keeps outside the database (nothing by default).
+    func prepare(_ writer: inout SQLChangeWriter<Self>, on connection: Connection, files: SQLWriteFiles)
+    /// Sets a batch delete up for what the store keeps outside the database (nothing by default).
+    func prepare(_ deleter: inout SQLBatchDeleter<Self>, on connection: Connection, files: SQLWriteFiles)
+    /// Tells other processes, inside the write's transaction, that it is committing (nothing by
+    /// default: SQLite's readers see the file change).
+    func announceCommit(on connection: Connection) throws
     /// Whether saves record persistent history (the `persistentHistoryTracking` option).
     var isHistoryTrackingEnabled: Bool { get }
     /// Whether the history tables are there (a read-only store may have none).
@@ -59,4 +70,7 @@ package protocol SQLStore: PersistentHistoryStore, Sendable {
 extension SQLStore {
     package var dialect: any SQLDialect { schema.dialect }
     package func lockHistory(on connection: Connection) throws {}
+    package func prepare(_ writer: inout SQLChangeWriter<Self>, on connection: Connection, files: SQLWriteFiles) {}
+    package func prepare(_ deleter: inout SQLBatchDeleter<Self>, on connection: Connection, files: SQLWriteFiles) {}
+    package func announceCommit(on connection: Connection) throws {}
 }

@@ -1,7 +1,92 @@
 import Foundation
 import StoreCore
 
+/// Saving and batch requests, for every SQL store: these are the stores' `PersistentStore` methods.
 extension SQLStore {
+    /// Takes keys from the `Z_PRIMARYKEY` rows in a write transaction of its own; throws `readOnly` for a
+    /// read-only store.
+    public func newObjectIDs(forEntityNames entityNames: [String]) throws -> [ManagedObjectID] {
+        guard !isReadOnly else { throw StoreError(.readOnly, url: url, "the store is read-only") }
+        return try write { try allocateObjectIDs(forEntityNames: entityNames, on: $0) }
+    }
+
+    /// Writes the change set in one transaction, with its history rows when tracking is on;
+    /// `Z_OPT` conflicts throw `MergeConflictError`, a broken unique constraint `uniquenessConstraint`.
+    public func save(_ changes: StoreChangeSet) throws {
+        _ = try save(newObjectsOf: []) { _ in changes }
+    }
+
+    /// Allocates the new objects' keys and writes the changes (``SQLChangeWriter``) in one write
+    /// transaction, announced to other processes (``announceCommit(on:)``): a save that fails
+    /// spends no keys, and keys taken by a concurrent save (another process's) wait for it.
+    public func save(
+        newObjectsOf entityNames: [String], _ makeChanges: ([ManagedObjectID]) throws -> StoreChangeSet
+    ) throws -> StoreChangeSet {
+        guard !isReadOnly else { throw StoreError(.readOnly, url: url, "the store is read-only; nothing was saved") }
+        let files = SQLWriteFiles()
+        do {
+            let saved = try write { connection in
+                let changes = try makeChanges(allocateObjectIDs(forEntityNames: entityNames, on: connection))
+                var writer = SQLChangeWriter(store: self, connection: connection)
+                if isHistoryTrackingEnabled {
+                    writer.history = try SQLHistoryWriter(store: self, connection: connection, author: changes.transactionAuthor, contextName: changes.contextName)
+                }
+                prepare(&writer, on: connection, files: files)
+                try writer.write(changes)
+                if !(changes.inserted.isEmpty && changes.updated.isEmpty && changes.deleted.isEmpty) { try announceCommit(on: connection) }
+                return changes
+            }
+            files.finish(committed: true)
+            return saved
+        } catch let violation as UniquenessViolation {
+            files.finish(committed: false)
+            throw try uniquenessError(violation)
+        } catch {
+            files.finish(committed: false)
+            throw error
+        }
+    }
+
+    /// Runs a batch request in SQL, in one write transaction that also records its history and is
+    /// announced to other processes: inserts by the driver (``insert(_:history:wantsObjectIDs:on:files:)``),
+    /// updates as one `UPDATE` (``SQLBatchUpdater``), deletes with their delete rules applied in
+    /// SQL (``SQLBatchDeleter``).
+    public func execute(_ request: StoreBatchRequest) throws -> StoreBatchResult {
+        guard !isReadOnly else { throw StoreError(.readOnly, url: url, "the store is read-only; nothing was written") }
+        let files = SQLWriteFiles()
+        let result: StoreBatchResult
+        do {
+            result = try write { connection in
+                var history = isHistoryTrackingEnabled
+                    ? try SQLHistoryWriter(store: self, connection: connection, author: request.transactionAuthor, contextName: request.contextName)
+                    : nil
+                let result: StoreBatchResult
+                switch request.operation {
+                case .insert(let insert):
+                    result = try self.insert(insert, history: &history, wantsObjectIDs: request.wantsObjectIDs, on: connection, files: files)
+                case .update(let update):
+                    var updater = SQLBatchUpdater(store: self, connection: connection, history: history, wantsObjectIDs: request.wantsObjectIDs)
+                    result = try updater.write(update)
+                    history = updater.history
+                case .delete(let target):
+                    var deleter = SQLBatchDeleter(store: self, connection: connection, history: history, wantsObjectIDs: request.wantsObjectIDs)
+                    prepare(&deleter, on: connection, files: files)
+                    result = try deleter.delete(target)
+                    history = deleter.history
+                }
+                try history?.finish()
+                if result.count > 0 { try announceCommit(on: connection) }
+                return result
+            }
+        } catch {
+            files.finish(committed: false)
+            throw error
+        }
+        files.finish(committed: true)
+        prefetched.removeAll()
+        return result
+    }
+
     /// Takes keys for new objects from `Z_PRIMARYKEY`, inside the caller's write transaction (the
     /// rows stay locked until it ends, so concurrent savers — in any process — never get the same key).
     package func allocateObjectIDs(forEntityNames entityNames: [String], on connection: Connection) throws -> [ManagedObjectID] {
