@@ -9,21 +9,36 @@ extension PersistentStoreOption {
     public static let postgresSchema = PersistentStoreOption(rawValue: "StowagePostgresSchema")
     /// The most connections the store opens to the server (default 4; `?pool=` in the URL).
     public static let postgresPoolSize = PersistentStoreOption(rawValue: "StowagePostgresPoolSize")
-    /// TLS: `"disable"` (the default), `"prefer"` or `"require"` (`?sslmode=` in the URL, as libpq
-    /// spells it). `require` verifies the server's certificate against the system's trust roots.
+    /// TLS over TCP, libpq's `sslmode` (`?sslmode=` in the URL): `"disable"` (the default; `"allow"`
+    /// too), `"prefer"` (TLS when the server offers it), `"require"` (TLS, the certificate not
+    /// checked), `"verify-ca"` (TLS, the certificate's chain checked against
+    /// `postgresRootCertificate`) or `"verify-full"` (the chain and the host name). A certificate
+    /// refused fails the connection with `StoreError` code `serverNotTrusted` (docs/postgres.md, "TLS").
     public static let postgresTLS = PersistentStoreOption(rawValue: "StowagePostgresTLS")
+    /// The root certificate (CA) the server's certificate must chain to, libpq's `sslrootcert`
+    /// (`?sslrootcert=` in the URL): the path of a PEM file of one or more CA certificates, or
+    /// `"system"` for the system's trust roots (which asks for `verify-full`). `verify-ca` and
+    /// `verify-full` need one; given with `prefer` or `require`, the chain is checked as well.
+    public static let postgresRootCertificate = PersistentStoreOption(rawValue: "StowagePostgresRootCertificate")
 }
 
 /// Where the server is and how to talk to it, from a store description's URL and options:
 ///
 /// ```
 /// postgres://user:password@host:5432/database?schema=blog&pool=8&sslmode=require
+/// postgres://user@db.example.com/database?sslmode=verify-full&sslrootcert=/etc/ssl/db-ca.pem
 /// postgres://user@localhost/database?host=/var/run/postgresql        (a Unix-domain socket directory)
 /// ```
 ///
 /// Options set on the description win over the URL's query items.
 struct PostgresStoreOptions: Sendable {
-    enum TLSMode: String, Sendable { case disable, prefer, require }
+    /// libpq's `sslmode`s but `allow` (read as `disable`): what TLS is asked for and what of the
+    /// server's certificate is checked (PostgresStoreOptions+TLS.swift).
+    enum TLSMode: String, Sendable {
+        case disable, prefer, require
+        case verifyCA = "verify-ca"
+        case verifyFull = "verify-full"
+    }
 
     var host = "localhost"
     var port = 5432
@@ -34,6 +49,8 @@ struct PostgresStoreOptions: Sendable {
     var schema = "stowage"
     var poolSize = 4
     var tls = TLSMode.disable
+    /// `sslrootcert`: a PEM file's path, or `system`.
+    var rootCertificate: String?
     var connectTimeout: TimeInterval
 
     init(_ description: PersistentStoreDescription) throws {
@@ -54,14 +71,22 @@ struct PostgresStoreOptions: Sendable {
         if let value = description.options[.postgresSchema] { settings["schema"] = value }
         if let value = description.options[.postgresPoolSize] { settings["pool"] = value }
         if let value = description.options[.postgresTLS] { settings["sslmode"] = value }
-        for (name, value) in settings.sorted(by: { $0.key < $1.key }) {
+        if let value = description.options[.postgresRootCertificate] { settings["sslrootcert"] = value }
+        for (name, value) in settings.sorted(by: { $0.key < $1.key }) where name != "sslmode" {
             try apply(name, value)
         }
+        try resolveTLS(settings["sslmode"].map { try Self.text(of: $0, name: "sslmode") })
+    }
+
+    /// A setting's value as text: a string, or a number written as an integer.
+    private static func text(of value: StoreValue, name: String) throws -> String {
+        let text: String? = if case .string(let string) = value { string } else if let number = value.numericValue { String(Int(number)) } else { nil }
+        guard let text else { throw StoreError(.invalidOption, "the PostgreSQL setting \(name) needs a value") }
+        return text
     }
 
     private mutating func apply(_ name: String, _ value: StoreValue) throws {
-        let text: String? = if case .string(let string) = value { string } else if let number = value.numericValue { String(Int(number)) } else { nil }
-        guard let text else { throw StoreError(.invalidOption, "the PostgreSQL setting \(name) needs a value") }
+        let text = try Self.text(of: value, name: name)
         switch name {
         case "schema":
             guard Self.isIdentifier(text) else {
@@ -73,13 +98,9 @@ struct PostgresStoreOptions: Sendable {
                 throw StoreError(.invalidOption, "the PostgreSQL pool size must be between 1 and 64, not \(text)")
             }
             poolSize = size
-        case "sslmode":
-            switch text {
-            case "disable", "allow": tls = .disable
-            case "prefer": tls = .prefer
-            case "require", "verify-ca", "verify-full": tls = .require
-            default: throw StoreError(.invalidOption, "unknown sslmode '\(text)' (disable, prefer or require)")
-            }
+        case "sslrootcert":
+            guard !text.isEmpty else { throw StoreError(.invalidOption, "sslrootcert needs the path of a PEM file of root certificates, or system") }
+            rootCertificate = text
         case "host":
             if text.hasPrefix("/") { socketDirectory = text } else { host = text }
         case "user": username = text
@@ -91,7 +112,7 @@ struct PostgresStoreOptions: Sendable {
             guard let seconds = Double(text), seconds > 0 else { throw StoreError(.invalidOption, "'\(text)' is not a timeout in seconds") }
             connectTimeout = seconds
         default:
-            throw StoreError(.invalidOption, "unknown PostgreSQL URL setting '\(name)' (schema, pool, sslmode, host, port, user, password, connect_timeout)")
+            throw StoreError(.invalidOption, "unknown PostgreSQL URL setting '\(name)' (schema, pool, sslmode, sslrootcert, host, port, user, password, connect_timeout)")
         }
     }
 
@@ -108,13 +129,7 @@ struct PostgresStoreOptions: Sendable {
         if let socketDirectory {
             configuration = .init(unixSocketPath: "\(socketDirectory)/.s.PGSQL.\(port)", username: username, password: password, database: database)
         } else {
-            let tlsSetting: PostgresConnection.Configuration.TLS
-            switch tls {
-            case .disable: tlsSetting = .disable
-            case .prefer: tlsSetting = .prefer(try NIOSSLContext(configuration: .makeClientConfiguration()))
-            case .require: tlsSetting = .require(try NIOSSLContext(configuration: .makeClientConfiguration()))
-            }
-            configuration = .init(host: host, port: port, username: username, password: password, database: database, tls: tlsSetting)
+            configuration = .init(host: host, port: port, username: username, password: password, database: database, tls: try tlsConfiguration())
         }
         configuration.options.connectTimeout = .milliseconds(Int64(connectTimeout * 1000))
         return configuration

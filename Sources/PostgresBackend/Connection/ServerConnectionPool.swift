@@ -142,6 +142,7 @@ final class ServerConnectionPool: @unchecked Sendable {
                 on: PostgresConnection.defaultEventLoopGroup.next(), configuration: configuration, id: id, logger: log.logger
             ).wait()
         } catch {
+            if let refusal = options.tlsRefusal(error) { throw refusal }   // not retried: it would fail the same way
             throw ConnectFailure(error)
         }
         let session = ServerConnection(connection, log: log)

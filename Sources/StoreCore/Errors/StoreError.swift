@@ -95,6 +95,12 @@ extension ErrorCode where Domain == StoreError {
     /// has found out: a save that follows either proceeds (the first one did not commit) or fails
     /// with this code once more, saying the first one did commit — so nothing is written twice.
     public static let commitOutcomeUnknown = Self("commitOutcomeUnknown")
+    /// A TLS connection to the database server could not be made as the store's settings ask
+    /// (PostgreSQL's `sslmode`): the server's certificate does not chain to the root certificate
+    /// given, or is not for the host name connected to (`verify-full`), the handshake failed, or
+    /// the server does not accept TLS where it is required. Not retried, since connecting again
+    /// would fail the same way; `underlyingError` holds the TLS layer's error.
+    public static let serverNotTrusted = Self("serverNotTrusted")
 }
 
 extension ErrorCode where Domain == StoreError {
