@@ -91,6 +91,20 @@ package protocol SQLDialect: Sendable {
     func jsonObject(_ members: [String]) -> String
     /// Binary data as upper-case hexadecimal text.
     func hexText(_ sql: String) -> String
+    /// Whether new stores are laid out exactly as Core Data lays them out, redundant indexes
+    /// included (SQLite: Core Data opens the file); otherwise only what queries use is made.
+    var makesCoreDataTwins: Bool { get }
+    /// What follows a `SELECT` to lock the rows it reads until the transaction ends (`""` where
+    /// a write transaction already excludes other writers).
+    var lockingRows: String { get }
+    /// The column type of a column Core Data declares as `declared` (`INTEGER`, `FLOAT`, `VARCHAR`,
+    /// `TIMESTAMP`, `DECIMAL`, `BLOB`).
+    func columnType(_ declared: String) -> String
+    /// A column of an index, in its order (and collation, and NULL order).
+    func indexColumn(_ name: String, ascending: Bool) -> String
+    /// The statements of an R-tree fetch index, or `nil` where the database has none (a B-tree
+    /// index over the columns is made instead; queries give the same answers through it).
+    func rTreeStatements(_ index: RTreeIndex) -> [String]?
     /// A table that lives as long as the connection, seen by no other: its name, and the statement
     /// creating it (if it does not exist) with `columns` and `primaryKey`.
     func temporaryTable(_ name: String, columns: String, primaryKey: String) -> (name: String, create: String)
@@ -123,6 +137,11 @@ extension SQLDialect {
     package var insertIgnoringDuplicates: (prefix: String, suffix: String) { ("INSERT OR IGNORE", "") }
     package func jsonObject(_ members: [String]) -> String { "json_object(\(members.joined(separator: ", ")))" }
     package func hexText(_ sql: String) -> String { "hex(\(sql))" }
+    package var makesCoreDataTwins: Bool { true }
+    package var lockingRows: String { "" }
+    package func columnType(_ declared: String) -> String { declared }
+    package func indexColumn(_ name: String, ascending: Bool) -> String { "\(name) COLLATE BINARY \(ascending ? "ASC" : "DESC")" }
+    package func rTreeStatements(_ index: RTreeIndex) -> [String]? { nil }
     package func temporaryTable(_ name: String, columns: String, primaryKey: String) -> (name: String, create: String) {
         ("temp.\(name)", "CREATE TEMP TABLE IF NOT EXISTS \(name) (\(columns), PRIMARY KEY (\(primaryKey))) WITHOUT ROWID")
     }

@@ -19,19 +19,8 @@ struct ServerBatchInsert {
     let wantsObjectIDs: Bool
 
     mutating func write(_ insert: StoreBatchRequest.Insert) throws -> StoreBatchResult {
-        let schema = store.schema
-        let table = try schema.table(for: insert.entityName)
-        let root = try schema.table(for: table.rootName).number
-        guard case .integer(let maximum)? = try connection.scalar("SELECT Z_MAX FROM Z_PRIMARYKEY WHERE Z_ENT = $1 FOR UPDATE", [.integer(root)]) else {
-            throw StoreError(.corrupt, url: store.url, "Z_PRIMARYKEY has no row for entity number \(root)")
-        }
-        let columns = try insert.attributes.map { attribute -> Column in
-            guard let column = table.column(for: attribute.name) else {
-                throw StoreError(.corrupt, url: store.url, "entity \(table.name) has no column for \(attribute.name)")
-            }
-            return column
-        }
-        let constraints = table.uniquenessConstraintColumns(entityName: insert.entityName, model: store.model)
+        let target = try SQLBatchInsertTarget(insert, store: store, on: connection)
+        let (table, root, maximum, columns, constraints) = (target.table, target.root, target.maximum, target.columns, target.constraints)
         var result = StoreBatchResult()
         let lastKey: Int64
         if insert.onConflict != .fail, let target = constraints.first {

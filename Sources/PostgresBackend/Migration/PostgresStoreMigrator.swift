@@ -126,7 +126,7 @@ private struct InPlaceMigration {
         try connection.run("CREATE SCHEMA \(staging)")
         try connection.run("SET LOCAL search_path TO \(staging)")
         let compiler = SQLCompiler(schema: destination, model: request.destinationModel)
-        for sql in try ServerFunctions.statements() + destination.postgresCreateStatements(model: request.destinationModel, predicateSQL: { table, format in
+        for sql in try ServerFunctions.statements() + destination.createStatements(model: request.destinationModel, predicateSQL: { table, format in
             try compiler.indexPredicate(format, on: table)
         }) {
             try connection.run(sql)
@@ -136,7 +136,7 @@ private struct InPlaceMigration {
             request.progress?(Double(done + 1) / Double(copies.count + 1))
         }
         for sql in copier.cleanupStatements() { try connection.run(sql) }
-        try rewritePrimaryKeys(destination, stored: stored, keys: keys)
+        try destination.rewritePrimaryKeys(destinationModel: request.destinationModel, mapping: request.mapping, stored: stored, keys: keys, on: connection)
         try PostgresStoreOpener.writeMetadata(metadata, on: connection)
         for table in [HistoryTables.transactions, HistoryTables.changes] {
             if try connection.scalar("SELECT to_regclass($1) IS NOT NULL", [.text("\(schema).\(table.lowercased())")]) == .integer(1) {
@@ -152,20 +152,6 @@ private struct InPlaceMigration {
     private func readMetadata() throws -> StoreMetadata {
         try connection.run("SET LOCAL search_path TO \(schema)")
         return try PostgresStoreOpener.readMetadata(on: connection)
-    }
-
-    /// One row per destination entity (``StoreSQL/SQLSchema/migratedPrimaryKeys(destinationModel:mapping:stored:keys:highestKey:)``).
-    private func rewritePrimaryKeys(_ destination: SQLSchema, stored: [String: StoredEntity], keys: KeyOffsets) throws {
-        let rows = try destination.migratedPrimaryKeys(destinationModel: request.destinationModel, mapping: request.mapping, stored: stored, keys: keys) { table in
-            if case .integer(let highest)? = try connection.scalar("SELECT MAX(Z_PK) FROM \(table)") { return highest }
-            return nil
-        }
-        try connection.run("DELETE FROM Z_PRIMARYKEY")
-        for row in rows {
-            try connection.run(
-                "INSERT INTO Z_PRIMARYKEY (Z_ENT, Z_NAME, Z_SUPER, Z_MAX) VALUES ($1, $2, $3, $4)",
-                [.integer(row.number), .text(row.name), .integer(row.superNumber), .integer(row.max)])
-        }
     }
 
     /// The statement with its `?` placeholders numbered `$1`, `$2`… (quoted text left alone).

@@ -55,6 +55,8 @@ struct PostgresDialect: SQLDialect {
         "unnest(\(parameter)::BIGINT[]) WITH ORDINALITY AS \(alias)(key, position)"
     }
     var insertIgnoringDuplicates: (prefix: String, suffix: String) { ("INSERT", " ON CONFLICT DO NOTHING") }
+    var lockingRows: String { " FOR UPDATE" }
+    var makesCoreDataTwins: Bool { false }
     func jsonObject(_ members: [String]) -> String { "CAST(json_build_object(\(members.joined(separator: ", "))) AS TEXT)" }
     func hexText(_ sql: String) -> String { "upper(encode(\(sql), 'hex'))" }
     func temporaryTable(_ name: String, columns: String, primaryKey: String) -> (name: String, create: String) {
@@ -77,14 +79,19 @@ struct PostgresDialect: SQLDialect {
     /// The column type PostgreSQL gets for the type Core Data declares (`INTEGER`, `FLOAT`,
     /// `VARCHAR`, `TIMESTAMP`, `DECIMAL`, `BLOB`): every integer is 64-bit, dates stay seconds
     /// since 2001 (so they compare as numbers with bound values, as in SQLite).
-    static func columnType(_ declared: String) -> String {
+    func columnType(_ declared: String) -> String {
         switch declared {
         case "INTEGER": "BIGINT"
         case "FLOAT", "TIMESTAMP", "REAL": "DOUBLE PRECISION"
-        case "VARCHAR", "TEXT": "TEXT"
+        case "TEXT": "TEXT"
+        case _ where declared.hasPrefix("VARCHAR"): "TEXT"
         case "DECIMAL": "NUMERIC"
         default: "BYTEA"
         }
     }
+
+    /// In the NULL order the store's sorts ask for (NULL first ascending, last descending), so
+    /// that an ORDER BY in either direction can walk the index (backwards for the other one).
+    func indexColumn(_ name: String, ascending: Bool) -> String { "\(name) \(ascending ? "ASC" : "DESC")" + nullOrdering(ascending: ascending) }
 }
 #endif

@@ -7,7 +7,7 @@ import Synchronization
 /// A connection of its own holding a repeatable-read, read-only transaction open for a query
 /// generation: every statement on it sees the snapshot the transaction's first statement took
 /// (``StoreSQL/PinnedSession`` ends it and closes the connection when released or past its lifetime).
-final class PinnedServerReader: Sendable {
+package final class PinnedServerReader: Sendable {
     let pool: ServerConnectionPool
     let session: PinnedSession<ServerConnection>
     private let onEnd: @Sendable () -> Void
@@ -35,31 +35,14 @@ final class PinnedServerReader: Sendable {
     }
 }
 
-/// A PostgreSQL store's pinned query generation: the store's own reads, on the pinned connection.
-final class PostgresGenerationView: StoreReading {
-    let store: PostgresStore
-    let reader: PinnedServerReader
-
-    init(store: PostgresStore, reader: PinnedServerReader) {
-        self.store = store
-        self.reader = reader
-    }
-
-    var identifier: String { store.identifier }
-
-    private func pinned<T>(_ body: () throws -> T) throws -> T {
+extension PostgresStore {
+    /// Runs `body` with the store's reads on the pinned connection (``StoreSQL/SQLGenerationView``).
+    package func reading<T>(pinnedTo reader: PinnedServerReader, _ body: () throws -> T) throws -> T {
         do {
             return try PinnedServerReader.$current.withValue(reader, operation: body)
         } catch let expired as PinnedSession<ServerConnection>.Expired {
-            throw StoreError(.queryGenerationUnavailable, url: store.url, "the pinned query generation was released after \(Int(expired.lifetime)) s; move to a new one with setQueryGenerationFrom(.current)")
+            throw StoreError(.queryGenerationUnavailable, url: url, "the pinned query generation was released after \(Int(expired.lifetime)) s; move to a new one with setQueryGenerationFrom(.current)")
         }
-    }
-
-    func execute(_ request: StoreFetchRequest) throws -> StoreFetchResult { try pinned { try store.execute(request) } }
-    func snapshot(for objectID: ManagedObjectID) throws -> StoreSnapshot? { try pinned { try store.snapshot(for: objectID) } }
-    func snapshots(for objectIDs: [ManagedObjectID]) throws -> [StoreSnapshot] { try pinned { try store.snapshots(for: objectIDs) } }
-    func objectIDs(forRelationship name: String, of objectID: ManagedObjectID) throws -> [ManagedObjectID] {
-        try pinned { try store.objectIDs(forRelationship: name, of: objectID) }
     }
 }
 
@@ -85,7 +68,7 @@ extension PostgresStore: QueryGenerationStore {
             let reader = try server {
                 try PinnedServerReader(pool: pool, lifetime: Self.pinnedGenerationLifetime) { [weak self] in self?.pinnedGenerations.withLock { $0 -= 1 } }
             }
-            return PostgresGenerationView(store: self, reader: reader)
+            return SQLGenerationView(store: self, pin: reader)
         } catch {
             pinnedGenerations.withLock { $0 -= 1 }
             throw error

@@ -14,12 +14,7 @@ struct PostgresStoreOpener {
     let readOnly: Bool
     let history: Bool
 
-    struct Opened {
-        let schema: SQLSchema
-        let metadata: StoreMetadata
-    }
-
-    func open() throws -> Opened {
+    func open() throws -> SQLOpenedStore {
         try pool.withConnection { connection in
             if try storeExists(on: connection) {
                 let opened = try connection.transaction("REPEATABLE READ") { try openExisting(on: connection) }
@@ -44,7 +39,7 @@ struct PostgresStoreOpener {
         try connection.scalar("SELECT to_regclass($1) IS NOT NULL", [.text("\(options.schema).z_metadata")]) == .integer(1)
     }
 
-    private func create(on connection: ServerConnection) throws -> Opened {
+    private func create(on connection: ServerConnection) throws -> SQLOpenedStore {
         let existing = try connection.scalar(
             "SELECT COUNT(*) FROM information_schema.tables WHERE table_schema = $1", [.text(options.schema)])
         guard existing == .integer(0) else {
@@ -52,16 +47,16 @@ struct PostgresStoreOpener {
         }
         let schema = SQLSchema(model: model, entityNumbers: nil, dialect: PostgresDialect())
         let compiler = SQLCompiler(schema: schema, model: model)
-        let statements = try ServerFunctions.statements() + schema.postgresCreateStatements(model: model) { table, format in
+        let statements = try ServerFunctions.statements() + schema.createStatements(model: model) { table, format in
             try compiler.indexPredicate(format, on: table)
         }
         for statement in statements { try connection.run(statement) }
         let metadata = StoreMetadata(storeType: PersistentStoreType.postgres.rawValue, modelVersionHashes: model.coreDataEntityVersionHashesByName)
         try Self.writeMetadata(metadata, on: connection)
-        return Opened(schema: schema, metadata: metadata)
+        return SQLOpenedStore(schema: schema, metadata: metadata)
     }
 
-    private func openExisting(on connection: ServerConnection) throws -> Opened {
+    private func openExisting(on connection: ServerConnection) throws -> SQLOpenedStore {
         var stored: [String: Int64] = [:]
         for row in try connection.query("SELECT Z_ENT, Z_NAME FROM Z_PRIMARYKEY") {
             if case .text(let name) = row.value(at: 1) { stored[name] = row.int64(at: 0) }
@@ -82,7 +77,7 @@ struct PostgresStoreOpener {
         {
             try checkLayout(schema, numbers: numbers, on: connection)
         }
-        return Opened(schema: schema, metadata: metadata)
+        return SQLOpenedStore(schema: schema, metadata: metadata)
     }
 
     /// Every entity numbered, every table and column present.

@@ -24,19 +24,8 @@ struct BatchInsertWriter {
     }
 
     mutating func write(_ insert: StoreBatchRequest.Insert) throws -> StoreBatchResult {
-        let schema = store.schema
-        let table = try schema.table(for: insert.entityName)
-        let root = try schema.table(for: table.rootName).number
-        guard case .integer(let maximum)? = try connection.scalar("SELECT Z_MAX FROM Z_PRIMARYKEY WHERE Z_ENT = ?", [.integer(root)]) else {
-            throw StoreError(.corrupt, url: store.url, "Z_PRIMARYKEY has no row for entity number \(root)")
-        }
-        let columns = try insert.attributes.map { attribute -> Column in
-            guard let column = table.column(for: attribute.name) else {
-                throw StoreError(.corrupt, url: store.url, "entity \(table.name) has no column for \(attribute.name)")
-            }
-            return column
-        }
-        let constraints = table.uniquenessConstraintColumns(entityName: insert.entityName, model: store.model)
+        let target = try SQLBatchInsertTarget(insert, store: store, on: connection)
+        let (table, root, maximum, columns, constraints) = (target.table, target.root, target.maximum, target.columns, target.constraints)
         let upserting = insert.onConflict != .fail && !constraints.isEmpty
         var sql = "INSERT INTO \(table.table) (Z_PK, Z_ENT, Z_OPT\(columns.map { ", " + $0.name }.joined())) VALUES (?, \(table.number), 1\(String(repeating: ", ?", count: columns.count)))"
         if upserting {

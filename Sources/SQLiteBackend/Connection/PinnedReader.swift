@@ -11,7 +11,7 @@ import StoreSQL
 /// let pinned = try pool.pinReader()
 /// let count = try ConnectionPool.$pinned.withValue(pinned) { try pool.read { try $0.scalar("SELECT COUNT(*) FROM ZPOST") } }
 /// ```
-final class PinnedReader: Sendable {
+package final class PinnedReader: Sendable {
     enum Refusal: Error {
         case inMemory
         case limit(Int)

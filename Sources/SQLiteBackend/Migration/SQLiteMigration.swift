@@ -72,7 +72,7 @@ struct SQLiteMigration {
         for sql in others { try connection.execute(sql) }
         try fillRTrees(of: destination)
         for trigger in destination.derivedAttributeTriggers(model: destinationModel) { try connection.execute(trigger.sql) }
-        try rewritePrimaryKeys(destination, stored: stored, keys: keys)
+        try destination.rewritePrimaryKeys(destinationModel: destinationModel, mapping: mapping, stored: stored, keys: keys, on: connection)
         try rewriteMetadata()
     }
 
@@ -119,20 +119,6 @@ struct SQLiteMigration {
                 INSERT INTO \(Self.quoted(index.tableName)) (Z_PK, \(bounds.joined(separator: ", "))) \
                 SELECT Z_PK, \(values.joined(separator: ", ")) FROM \(table.table) WHERE \(conditions.joined(separator: " AND "))
                 """)
-        }
-    }
-
-    /// One row per destination entity (``StoreSQL/SQLSchema/migratedPrimaryKeys(destinationModel:mapping:stored:keys:highestKey:)``).
-    private func rewritePrimaryKeys(_ destination: SQLSchema, stored: [String: StoredEntity], keys: KeyOffsets) throws {
-        let rows = try destination.migratedPrimaryKeys(destinationModel: destinationModel, mapping: mapping, stored: stored, keys: keys) { table in
-            if case .integer(let highest)? = try connection.scalar("SELECT MAX(Z_PK) FROM \(table)") { return highest }
-            return nil
-        }
-        try connection.execute("DELETE FROM Z_PRIMARYKEY")
-        for row in rows {
-            try connection.run(
-                "INSERT INTO Z_PRIMARYKEY (Z_ENT, Z_NAME, Z_SUPER, Z_MAX) VALUES (?, ?, ?, ?)",
-                [.integer(row.number), .text(row.name), .integer(row.superNumber), .integer(row.max)])
         }
     }
 

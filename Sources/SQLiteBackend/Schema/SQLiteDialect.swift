@@ -26,6 +26,29 @@ struct SQLiteDialect: SQLDialect {
     func encode(_ value: StoreValue) -> SQLValue { SQLiteValueCoder.encode(value) }
     func decode(_ value: SQLValue, as type: AttributeType) -> StoreValue { SQLiteValueCoder.decode(value, as: type) }
     func inlineBinary(_ data: Data) -> SQLValue { .blob(Data([ExternalBinaryStorage.inlineMarker]) + data) }
+
+    /// A virtual table with a min and max column per indexed property, kept in step with the
+    /// entity's table by triggers, as Core Data makes it.
+    func rTreeStatements(_ index: RTreeIndex) -> [String]? {
+        let table = index.entity
+        let name = quoted(index.tableName)
+        let bounds = index.columns.flatMap { ["\($0)_MIN", "\($0)_MAX"] }
+        let values = index.columns.flatMap { ["NEW.\($0)", "NEW.\($0)"] }
+        let entityFilter = table.sharesTable ? " AND NEW.Z_ENT IN (\(table.entityNumbers.map(String.init).joined(separator: ", ")))" : ""
+        let present = index.columns.map { "NEW.\($0) IS NOT NULL" }.joined(separator: " AND ") + entityFilter
+        let insert = "INSERT OR REPLACE INTO \(name) (Z_PK, \(bounds.joined(separator: ", "))) SELECT NEW.Z_PK, \(values.joined(separator: ", ")) WHERE \(present)"
+        let trigger = { (suffix: String) in quoted("Z_RT_\(index.tableName)_\(suffix)") }
+        return [
+            "CREATE VIRTUAL TABLE \(name) USING rtree (Z_PK, \(bounds.joined(separator: ", ")))",
+            "CREATE TRIGGER \(trigger("INSERT")) AFTER INSERT ON \(table.table) FOR EACH ROW BEGIN \(insert); END",
+            "CREATE TRIGGER \(trigger("UPDATE")) AFTER UPDATE OF \(index.columns.joined(separator: ", ")) ON \(table.table) FOR EACH ROW BEGIN DELETE FROM \(name) WHERE Z_PK = OLD.Z_PK; \(insert); END",
+            "CREATE TRIGGER \(trigger("DELETE")) AFTER DELETE ON \(table.table) FOR EACH ROW BEGIN DELETE FROM \(name) WHERE Z_PK = OLD.Z_PK; END",
+        ]
+    }
+
+    private func quoted(_ identifier: String) -> String {
+        "\"" + identifier.replacingOccurrences(of: "\"", with: "\"\"") + "\""
+    }
 }
 
 extension SQLSchema {

@@ -14,12 +14,7 @@ struct StoreOpener {
     let url: URL
     let readOnly: Bool
 
-    struct Opened {
-        let schema: SQLSchema
-        let metadata: StoreMetadata
-    }
-
-    func open() throws -> Opened {
+    func open() throws -> SQLOpenedStore {
         try pool.write { connection in
             let exists = try connection.scalar("SELECT COUNT(*) FROM sqlite_master WHERE name = 'Z_METADATA'") == .integer(1)
             if !exists { return try create(on: connection) }
@@ -35,11 +30,11 @@ struct StoreOpener {
                 try checkLayout(schema, numbers: numbers, on: connection)
             }
             if !readOnly { try addMissingDerivedAttributeTriggers(schema, on: connection) }
-            return Opened(schema: schema, metadata: metadata)
+            return SQLOpenedStore(schema: schema, metadata: metadata)
         }
     }
 
-    private func create(on connection: SQLiteConnection) throws -> Opened {
+    private func create(on connection: SQLiteConnection) throws -> SQLOpenedStore {
         if readOnly {
             throw StoreError(.io, url: url, "there is no store here to open read-only")
         }
@@ -58,7 +53,7 @@ struct StoreOpener {
             for statement in statements { try connection.execute(statement) }
             try Self.writeMetadata(metadata, on: connection)
         }
-        return Opened(schema: schema, metadata: metadata)
+        return SQLOpenedStore(schema: schema, metadata: metadata)
     }
 
     /// Creates the triggers of derived attributes that have none — neither ours nor Core Data's

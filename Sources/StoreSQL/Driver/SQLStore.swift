@@ -21,6 +21,8 @@ import StoreCore
 /// ```
 package protocol SQLStore: PersistentHistoryStore, Sendable {
     associatedtype Connection: SQLConnection
+    /// What holds a pinned query generation's connection (``SQLGenerationView``).
+    associatedtype GenerationPin: Sendable
 
     var model: ManagedObjectModel { get }
     var schema: SQLSchema { get }
@@ -34,6 +36,8 @@ package protocol SQLStore: PersistentHistoryStore, Sendable {
 
     /// Runs `body` on a connection for reading (the pinned generation's, when there is one).
     func read<T>(_ body: (Connection) throws -> T) throws -> T
+    /// Runs `body` with this thread's reads going to the pinned generation's connection.
+    func reading<T>(pinnedTo pin: GenerationPin, _ body: () throws -> T) throws -> T
     /// Runs `body` on a connection whose statements all see one state of the database.
     func readConsistently<T>(_ body: (Connection) throws -> T) throws -> T
     /// Runs `body` in a write transaction: committed when it returns, rolled back when it throws.
@@ -73,4 +77,16 @@ extension SQLStore {
     package func prepare(_ writer: inout SQLChangeWriter<Self>, on connection: Connection, files: SQLWriteFiles) {}
     package func prepare(_ deleter: inout SQLBatchDeleter<Self>, on connection: Connection, files: SQLWriteFiles) {}
     package func announceCommit(on connection: Connection) throws {}
+}
+
+/// What a driver's opener found (or made) when a SQL store opened: the layout of its model in
+/// the database, and the metadata from `Z_METADATA`.
+package struct SQLOpenedStore {
+    package let schema: SQLSchema
+    package let metadata: StoreMetadata
+
+    package init(schema: SQLSchema, metadata: StoreMetadata) {
+        self.schema = schema
+        self.metadata = metadata
+    }
 }

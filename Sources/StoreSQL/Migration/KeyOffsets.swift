@@ -116,3 +116,23 @@ extension SQLSchema {
         return rows
     }
 }
+
+extension SQLSchema {
+    /// Replaces `Z_PRIMARYKEY` with one row per destination entity (``migratedPrimaryKeys(destinationModel:mapping:stored:keys:highestKey:)``),
+    /// inside the migration's transaction on `connection`.
+    package func rewritePrimaryKeys(
+        destinationModel: ManagedObjectModel, mapping: MappingModel, stored: [String: StoredEntity], keys: KeyOffsets, on connection: some SQLConnection
+    ) throws {
+        let rows = try migratedPrimaryKeys(destinationModel: destinationModel, mapping: mapping, stored: stored, keys: keys) { table in
+            if case .integer(let highest)? = try connection.scalar("SELECT MAX(Z_PK) FROM \(table)", []) { return highest }
+            return nil
+        }
+        try connection.run("DELETE FROM Z_PRIMARYKEY", [])
+        let parameters = (1...4).map { dialect.parameter($0, declaredType: nil) }.joined(separator: ", ")
+        for row in rows {
+            try connection.run(
+                "INSERT INTO Z_PRIMARYKEY (Z_ENT, Z_NAME, Z_SUPER, Z_MAX) VALUES (\(parameters))",
+                [.integer(row.number), .text(row.name), .integer(row.superNumber), .integer(row.max)])
+        }
+    }
+}

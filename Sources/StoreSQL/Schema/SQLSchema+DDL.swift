@@ -1,23 +1,24 @@
 import StoreCore
-import StoreSQL
 
 extension SQLSchema {
     /// The statements that create an empty store for `model`: entity tables, join tables,
-    /// Core Data's bookkeeping tables, and the indexes the model asks for.
+    /// Core Data's bookkeeping tables, and the indexes the model asks for — Core Data's layout,
+    /// with the column types the dialect gives Core Data's (``SQLDialect/columnType(_:)``).
     ///
     /// Partial-index predicates are compiled by `predicateSQL`, which must inline constants
     /// (an index definition cannot take bound parameters).
-    func createStatements(model: ManagedObjectModel, predicateSQL: (EntityTable, String) throws -> String) throws -> [String] {
+    package func createStatements(model: ManagedObjectModel, predicateSQL: (EntityTable, String) throws -> String) throws -> [String] {
+        let integer = dialect.columnType("INTEGER")
         var statements: [String] = [
-            "CREATE TABLE Z_PRIMARYKEY (Z_ENT INTEGER PRIMARY KEY, Z_NAME VARCHAR, Z_SUPER INTEGER, Z_MAX INTEGER)",
-            "CREATE TABLE Z_METADATA (Z_VERSION INTEGER PRIMARY KEY, Z_UUID VARCHAR(255), Z_PLIST BLOB)",
+            "CREATE TABLE Z_PRIMARYKEY (Z_ENT \(integer) PRIMARY KEY, Z_NAME \(dialect.columnType("VARCHAR")), Z_SUPER \(integer), Z_MAX \(integer))",
+            "CREATE TABLE Z_METADATA (Z_VERSION \(integer) PRIMARY KEY, Z_UUID \(dialect.columnType("VARCHAR(255)")), Z_PLIST \(dialect.columnType("BLOB")))",
         ]
         for table in rootTables {
-            let columns = ["Z_PK INTEGER PRIMARY KEY", "Z_ENT INTEGER", "Z_OPT INTEGER"] + table.columns.map { "\($0.name) \($0.type)" }
+            let columns = ["Z_PK \(integer) PRIMARY KEY", "Z_ENT \(integer)", "Z_OPT \(integer)"] + table.columns.map { "\($0.name) \(dialect.columnType($0.type))" }
             statements.append("CREATE TABLE \(table.name) ( \(columns.joined(separator: ", ")) )")
         }
         for join in joinTables {
-            let columns = ["\(join.ownerColumn) INTEGER", "\(join.memberColumn) INTEGER"] + join.orderColumns.map { "\($0) INTEGER" }
+            let columns = ["\(join.ownerColumn) \(integer)", "\(join.memberColumn) \(integer)"] + join.orderColumns.map { "\($0) \(integer)" }
             statements.append("CREATE TABLE \(join.name) ( \(columns.joined(separator: ", ")), PRIMARY KEY (\(join.ownerColumn), \(join.memberColumn)) )")
             statements.append("CREATE INDEX \(join.name)_\(join.memberColumn)_INDEX ON \(join.name) (\(join.memberColumn), \(join.ownerColumn))")
         }
@@ -55,7 +56,8 @@ extension SQLSchema {
         }
     }
 
-    /// Fetch indexes (binary, partial, R-tree) and uniqueness constraints declared on `entity`.
+    /// Fetch indexes (binary, partial, R-tree — ``SQLDialect/rTreeStatements(_:)``) and uniqueness
+    /// constraints declared on `entity`.
     private func indexStatements(
         for entity: EntityDescription, table: EntityTable, predicateSQL: (EntityTable, String) throws -> String
     ) throws -> [String] {
@@ -71,24 +73,26 @@ extension SQLSchema {
             let name = "Z_\(entity.name)_\(index.name)"
             switch index.kind {
             case .binary:
-                let columns = try index.elements.map { "\(try columnName($0.property)) COLLATE BINARY \($0.ascending ? "ASC" : "DESC")" }
+                let columns = try index.elements.map { dialect.indexColumn(try columnName($0.property), ascending: $0.ascending) }
                 var sql = "CREATE INDEX \(quoted(name)) ON \(table.table) (\(columns.joined(separator: ", ")))"
                 if let predicate = index.partialIndexPredicate { sql += " WHERE " + (try predicateSQL(table, predicate)) }
                 statements.append(sql)
                 // Core Data also indexes the property of a single-property fetch index on its own,
                 // as `Z_<Entity>_<property>` (it maps such an index to the property's "indexed" flag).
-                if index.elements.count == 1, index.partialIndexPredicate == nil, let element = index.elements.first,
+                if dialect.makesCoreDataTwins, index.elements.count == 1, index.partialIndexPredicate == nil, let element = index.elements.first,
                     names.insert("Z_\(entity.name)_\(element.property)").inserted
                 {
-                    statements.append("CREATE INDEX \(quoted("Z_\(entity.name)_\(element.property)")) ON \(table.table) (\(try columnName(element.property)) COLLATE BINARY ASC)")
+                    statements.append("CREATE INDEX \(quoted("Z_\(entity.name)_\(element.property)")) ON \(table.table) (\(dialect.indexColumn(try columnName(element.property), ascending: true)))")
                 }
             case .rTree:
-                statements += rTreeStatements(try RTreeIndex(entity: table, index: index, columnName: columnName))
+                let rTree = try RTreeIndex(entity: table, index: index, columnName: columnName)
+                statements += dialect.rTreeStatements(rTree)
+                    ?? ["CREATE INDEX \(quoted(name)) ON \(table.table) (\(rTree.columns.map { dialect.indexColumn($0, ascending: true) }.joined(separator: ", ")))"]
             }
         }
         for constraint in entity.uniquenessConstraints {
             // Named and declared as Core Data does: `Z_<Entity>_UNIQUE_<keys joined by _>`.
-            let columns = try constraint.map { "\(try columnName($0)) COLLATE BINARY ASC" }
+            let columns = try constraint.map { dialect.indexColumn(try columnName($0), ascending: true) }
             var name = "Z_\(entity.name)_UNIQUE_" + constraint.joined(separator: "_")
             while !names.insert(name).inserted { name += "_" }
             statements.append("CREATE UNIQUE INDEX \(quoted(name)) ON \(table.table) (\(columns.joined(separator: ", ")))")
@@ -96,26 +100,7 @@ extension SQLSchema {
         return statements
     }
 
-    /// An R-tree index: a virtual table with a min and max column per indexed property, kept in
-    /// step with the entity's table by triggers.
-    private func rTreeStatements(_ index: RTreeIndex) -> [String] {
-        let table = index.entity
-        let name = quoted(index.tableName)
-        let bounds = index.columns.flatMap { ["\($0)_MIN", "\($0)_MAX"] }
-        let values = index.columns.flatMap { ["NEW.\($0)", "NEW.\($0)"] }
-        let entityFilter = table.sharesTable ? " AND NEW.Z_ENT IN (\(table.entityNumbers.map(String.init).joined(separator: ", ")))" : ""
-        let present = index.columns.map { "NEW.\($0) IS NOT NULL" }.joined(separator: " AND ") + entityFilter
-        let insert = "INSERT OR REPLACE INTO \(name) (Z_PK, \(bounds.joined(separator: ", "))) SELECT NEW.Z_PK, \(values.joined(separator: ", ")) WHERE \(present)"
-        let trigger = { (suffix: String) in quoted("Z_RT_\(index.tableName)_\(suffix)") }
-        return [
-            "CREATE VIRTUAL TABLE \(name) USING rtree (Z_PK, \(bounds.joined(separator: ", ")))",
-            "CREATE TRIGGER \(trigger("INSERT")) AFTER INSERT ON \(table.table) FOR EACH ROW BEGIN \(insert); END",
-            "CREATE TRIGGER \(trigger("UPDATE")) AFTER UPDATE OF \(index.columns.joined(separator: ", ")) ON \(table.table) FOR EACH ROW BEGIN DELETE FROM \(name) WHERE Z_PK = OLD.Z_PK; \(insert); END",
-            "CREATE TRIGGER \(trigger("DELETE")) AFTER DELETE ON \(table.table) FOR EACH ROW BEGIN DELETE FROM \(name) WHERE Z_PK = OLD.Z_PK; END",
-        ]
-    }
-
-    private func quoted(_ identifier: String) -> String {
+    package func quoted(_ identifier: String) -> String {
         "\"" + identifier.replacingOccurrences(of: "\"", with: "\"\"") + "\""
     }
 }
