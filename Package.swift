@@ -106,6 +106,8 @@ let package = Package(
             name: "PostgresBackendTests",
             dependencies: testSupport + ["PostgresBackend", "StoreSQL", .product(name: "PostgresNIO", package: "postgres-nio", condition: postgres)]
         ),
+        // The shared SQL store logic against a recording driver, in each dialect: its SQL and statement order, no server.
+        .testTarget(name: "StoreSQLTests", dependencies: ["StoreCore", "StoreSQL", "SQLiteBackend", .target(name: "PostgresBackend", condition: postgres)]),
         .testTarget(name: "BinaryBackendTests", dependencies: testSupport + ["BinaryBackend"]),
         .testTarget(name: "ModelFilesTests", dependencies: testSupport + ["ModelFiles", "SQLiteBackend"]),
         .testTarget(name: "XMLBackendTests", dependencies: testSupport + ["XMLBackend", "CXML"]),

@@ -94,4 +94,10 @@ struct PostgresDialect: SQLDialect {
     /// that an ORDER BY in either direction can walk the index (backwards for the other one).
     func indexColumn(_ name: String, ascending: Bool) -> String { "\(name) \(ascending ? "ASC" : "DESC")" + nullOrdering(ascending: ascending) }
 }
+
+/// PostgreSQL's dialect, for code outside this module that checks the shared store logic's SQL (the
+/// recording driver of `StoreSQLTests`).
+package enum PostgresDialects {
+    package static var dialect: any SQLDialect { PostgresDialect() }
+}
 #endif

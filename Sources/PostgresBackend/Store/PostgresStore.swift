@@ -119,17 +119,6 @@ public final class PostgresStore: PersistentStore {
     /// The metadata read from `Z_METADATA` when the store opened, or last set through `setMetadata(_:)`.
     public var metadata: StoreMetadata { storedMetadata.withLock { $0 } }
 
-    /// Writes the metadata to `Z_METADATA` in one transaction, keeping the store's own UUID and type;
-    /// throws `readOnly` for a read-only store.
-    public func setMetadata(_ metadata: StoreMetadata) throws {
-        guard !isReadOnly else { throw StoreError(.readOnly, url: url, "the store is read-only") }
-        var updated = metadata
-        updated.storeUUID = identifier
-        updated.storeType = PersistentStoreType.postgres.rawValue
-        try write { try PostgresStoreOpener.writeMetadata(updated, on: $0) }
-        storedMetadata.withLock { $0 = updated }
-    }
-
     /// Stops listening for other writers' commits and closes every pooled connection.
     public func unload() throws {
         stopListening()
@@ -207,6 +196,12 @@ extension PostgresStore: SQLStore {
     package func lockHistory(on connection: ServerConnection) throws {
         try HistoryTables.lock(on: connection, schema: schemaName)
     }
+
+    package func writeMetadata(_ metadata: StoreMetadata, on connection: ServerConnection) throws {
+        try PostgresStoreOpener.writeMetadata(metadata, on: connection)
+    }
+
+    package func didWriteMetadata(_ metadata: StoreMetadata) { storedMetadata.withLock { $0 = metadata } }
 
     /// Binary values are kept in the row (`BYTEA`), whatever the attribute allows.
     package var externalBinaryReader: (@Sendable (Data) throws -> Data)? { nil }

@@ -63,3 +63,9 @@ extension SQLiteStatement: SQLRow {
         SQLiteValueCoder.read(self, at: index, as: type)
     }
 }
+
+/// SQLite's dialect, for code outside this module that checks the shared store logic's SQL (the
+/// recording driver of `StoreSQLTests`).
+package enum SQLiteDialects {
+    package static var dialect: any SQLDialect { SQLiteDialect() }
+}

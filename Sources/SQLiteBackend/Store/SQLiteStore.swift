@@ -114,17 +114,6 @@ public final class SQLiteStore: PersistentStore {
     /// The metadata read from `Z_METADATA` when the store opened, or last set through `setMetadata(_:)`.
     public var metadata: StoreMetadata { storedMetadata.withLock { $0 } }
 
-    /// Writes the metadata to `Z_METADATA` on the writer connection, keeping the store's own UUID and type
-    /// (and old plist keys it cannot represent); throws `readOnly` for a read-only store.
-    public func setMetadata(_ metadata: StoreMetadata) throws {
-        guard !isReadOnly else { throw StoreError(.readOnly, url: url, "the store is read-only") }
-        var updated = metadata
-        updated.storeUUID = identifier
-        updated.storeType = PersistentStoreType.sqlite.rawValue
-        try sqlite { try pool.write { try StoreOpener.writeMetadata(updated, on: $0) } }
-        storedMetadata.withLock { $0 = updated }
-    }
-
     /// Closes the pool's idle reader connections; the writer closes when the store is released.
     public func unload() throws {
         pool.close()
@@ -164,6 +153,12 @@ extension SQLiteStore: SQLStore {
     package var lastHistoryTransactionQuery: String {
         "SELECT seq FROM sqlite_sequence WHERE name = '\(SQLHistoryTables.transactions)'"
     }
+
+    package func writeMetadata(_ metadata: StoreMetadata, on connection: SQLiteConnection) throws {
+        try StoreOpener.writeMetadata(metadata, on: connection)
+    }
+
+    package func didWriteMetadata(_ metadata: StoreMetadata) { storedMetadata.withLock { $0 = metadata } }
 
     /// The column holds a marker byte, then the bytes or the name of their file (``ExternalBinaryStorage``).
     package var externalBinaryReader: (@Sendable (Data) throws -> Data)? {

@@ -60,6 +60,10 @@ package protocol SQLStore: PersistentHistoryStore, Sendable {
     /// Tells other processes, inside the write's transaction, that it is committing (nothing by
     /// default: SQLite's readers see the file change).
     func announceCommit(on connection: Connection) throws
+    /// Writes the metadata to `Z_METADATA`, inside a write transaction.
+    func writeMetadata(_ metadata: StoreMetadata, on connection: Connection) throws
+    /// Keeps the metadata just written as the store's ``PersistentStore/metadata``.
+    func didWriteMetadata(_ metadata: StoreMetadata)
     /// Whether saves record persistent history (the `persistentHistoryTracking` option).
     var isHistoryTrackingEnabled: Bool { get }
     /// Whether the history tables are there (a read-only store may have none).

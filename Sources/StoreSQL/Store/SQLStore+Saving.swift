@@ -3,6 +3,17 @@ import StoreCore
 
 /// Saving and batch requests, for every SQL store: these are the stores' `PersistentStore` methods.
 extension SQLStore {
+    /// Writes the metadata to `Z_METADATA` in one write transaction, keeping the store's own UUID and type
+    /// (and old plist keys it cannot represent); throws `readOnly` for a read-only store.
+    public func setMetadata(_ metadata: StoreMetadata) throws {
+        guard !isReadOnly else { throw StoreError(.readOnly, url: url, "the store is read-only") }
+        var updated = metadata
+        updated.storeUUID = identifier
+        updated.storeType = type.rawValue
+        try write { try writeMetadata(updated, on: $0) }
+        didWriteMetadata(updated)
+    }
+
     /// Takes keys from the `Z_PRIMARYKEY` rows in a write transaction of its own; throws `readOnly` for a
     /// read-only store.
     public func newObjectIDs(forEntityNames entityNames: [String]) throws -> [ManagedObjectID] {
