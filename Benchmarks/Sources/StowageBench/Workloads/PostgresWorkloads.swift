@@ -36,6 +36,10 @@ enum PostgresWorkloads {
                     Side(name: "raw-postgres-nio") { try RawPostgres.batchInsert(copy: false) },
                     Side(name: "copy") { try RawPostgres.batchInsert(copy: true) },
                 ]),
+            Workload(
+                name: "postgres.batch-delete-1m", baselineName: "raw-postgres-nio",
+                ours: { try batchDelete() },
+                baseline: { try RawPostgres.batchDelete() }),
         ]
     }
 
@@ -133,6 +137,27 @@ enum PostgresWorkloads {
         let time = try measure { _ = try context.performAndWait { try context.execute(BatchWorkloads.handlerRequest()) } }
         let count = try context.performAndWait { try context.count(for: FetchRequest<ManagedObject>(entityName: "Reading")) }
         guard count == BatchWorkloads.rowCount else { throw BenchmarkError.wrongResultCount(found: count, expected: BatchWorkloads.rowCount) }
+        return time
+    }
+}
+
+extension PostgresWorkloads {
+    /// Timed: a batch delete of every one of a million readings (inserted untimed, by a batch
+    /// insert into a new schema), in one transaction, counted.
+    static func batchDelete() throws -> Duration {
+        let schema = freshSchema("ours_delete")
+        defer { RawPostgres.drop(schema) }
+        let container = PersistentContainer(name: "Readings", managedObjectModel: try BatchWorkloads.makeModel())
+        container.persistentStoreDescriptions = [PersistentStoreDescription(url: try PostgresServer.url(schema: schema))]
+        try container.loadPersistentStores()
+        let context = container.newBackgroundContext()
+        _ = try context.performAndWait { try context.execute(BatchWorkloads.handlerRequest()) }
+        try RawPostgres.analyze(schema)
+        var request = BatchDeleteRequest(fetchRequest: FetchRequest<ManagedObject>(entityName: "Reading"))
+        request.resultType = .count
+        var deleted = 0
+        let time = try measure { deleted = try context.performAndWait { try context.execute(request).count ?? 0 } }
+        guard deleted == BatchWorkloads.rowCount else { throw BenchmarkError.wrongResultCount(found: deleted, expected: BatchWorkloads.rowCount) }
         return time
     }
 }

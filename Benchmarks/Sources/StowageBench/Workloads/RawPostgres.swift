@@ -226,6 +226,27 @@ enum RawPostgres {
         return elapsed
     }
 
+    /// Timed: one `DELETE FROM reading` of the batch workload's million rows (copied in untimed).
+    static func batchDelete() throws -> Duration {
+        let schema = PostgresWorkloads.freshSchema("raw_delete")
+        defer { drop(schema) }
+        let setup = try connect()
+        _ = try setup.query("CREATE SCHEMA \(unescaped: schema)", logger: logger).wait()
+        _ = try setup.query("CREATE TABLE \(unescaped: schema).reading (id BIGINT PRIMARY KEY, value DOUBLE PRECISION, count BIGINT, label TEXT, time DOUBLE PRECISION)", logger: logger).wait()
+        setup.closeNow()
+        let connection = try connect(schema: schema)
+        defer { connection.closeNow() }
+        let count = BatchWorkloads.rowCount
+        _ = try connection.query("BEGIN", logger: logger).wait()
+        try copyRows(count, on: connection)
+        _ = try connection.query("COMMIT", logger: logger).wait()
+        try analyze(schema)
+        var deleted = 0
+        let elapsed = try measure { deleted = try connection.query("DELETE FROM reading", logger: logger).wait().metadata.rows ?? 0 }
+        guard deleted == count else { throw BenchmarkError.wrongResultCount(found: deleted, expected: count) }
+        return elapsed
+    }
+
     /// `COPY reading FROM STDIN`, the rows streamed as text in 64 KiB buffers (postgres-nio's
     /// COPY is async only: run in a task, waited for here).
     private static func copyRows(_ count: Int, on connection: PostgresConnection) throws {
