@@ -39,7 +39,7 @@ final class AppleStoreModelFileTests: XCTestCase {
 
     private func metadata(of url: URL) throws -> StoreMetadata {
         let connection = try SQLiteConnection(path: url.path, mode: .readOnly, log: .disabled)
-        return try StoreOpener.readMetadata(on: connection, url: url)
+        return try SQLiteStoreOpener.readMetadata(on: connection, url: url)
     }
 
     func testEveryFixtureStoreOpensWithTheVersionThatWroteItAndEveryRowReads() throws {

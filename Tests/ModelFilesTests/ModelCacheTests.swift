@@ -57,7 +57,7 @@ import Testing
         #expect(difference == nil, "\(difference ?? "")")
         // Core Data's hashes of the cached model are the ones the store records.
         let connection = try SQLiteConnection(path: store.path, mode: .readOnly, log: .disabled)
-        let metadata = try StoreOpener.readMetadata(on: connection, url: store)
+        let metadata = try SQLiteStoreOpener.readMetadata(on: connection, url: store)
         #expect(cached.model.coreDataEntityVersionHashesByName == metadata.modelVersionHashes)
     }
 

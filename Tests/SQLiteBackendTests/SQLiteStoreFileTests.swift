@@ -30,7 +30,7 @@ final class SQLiteStoreFileTests: XCTestCase {
         var earlier = store.metadata
         earlier.modelVersionHashes = try BlogModel.make().entityVersionHashesByName
         let connection = try SQLiteConnection(path: stack.url.path, mode: .readWrite, log: .disabled)
-        try StoreOpener.writeMetadata(earlier, on: connection)
+        try SQLiteStoreOpener.writeMetadata(earlier, on: connection)
         let again = try TestStack.sqliteContainer(at: stack.url)
         XCTAssertEqual(again.persistentStoreCoordinator.persistentStores.first?.metadata.modelVersionHashes, earlier.modelVersionHashes)
     }

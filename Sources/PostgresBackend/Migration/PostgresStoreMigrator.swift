@@ -36,7 +36,7 @@ public struct PostgresStoreMigrator: PersistentStoreMigrator {
         description.options.merge(request.options) { $1 }
         var options = try PostgresStoreOptions(description)
         options.poolSize = 1
-        let pool = try ServerConnectionPool(options: options, log: .fromEnvironment)
+        let pool = try PostgresSessionPool(options: options, log: .fromEnvironment)
         defer { pool.close() }
         let staging = String("\(options.schema)_migrating".prefix(63))
         do {
@@ -56,7 +56,7 @@ public struct PostgresStoreMigrator: PersistentStoreMigrator {
     }
 
     /// The migration manager's way: objects carried into a staging store, swapped in.
-    private func migrateThroughContexts(_ request: StoreMigrationRequest, pool: ServerConnectionPool, schema: String, staging: String) throws {
+    private func migrateThroughContexts(_ request: StoreMigrationRequest, pool: PostgresSessionPool, schema: String, staging: String) throws {
         _ = try pool.withConnection { try $0.run("DROP SCHEMA IF EXISTS \(staging) CASCADE") }
         var stagingOptions = request.options
         stagingOptions[.postgresSchema] = .string(staging)
@@ -86,7 +86,7 @@ public struct PostgresStoreMigrator: PersistentStoreMigrator {
 /// One migration by SQL, inside the migrator's transaction.
 private struct InPlaceMigration {
     let request: StoreMigrationRequest
-    let connection: ServerConnection
+    let connection: PostgresSession
     let schema: String
     let staging: String
 
@@ -126,7 +126,7 @@ private struct InPlaceMigration {
         try connection.run("CREATE SCHEMA \(staging)")
         try connection.run("SET LOCAL search_path TO \(staging)")
         let compiler = SQLCompiler(schema: destination, model: request.destinationModel)
-        for sql in try ServerFunctions.statements() + destination.createStatements(model: request.destinationModel, predicateSQL: { table, format in
+        for sql in try PostgresFunctions.statements() + destination.createStatements(model: request.destinationModel, predicateSQL: { table, format in
             try compiler.indexPredicate(format, on: table)
         }) {
             try connection.run(sql)
@@ -138,7 +138,7 @@ private struct InPlaceMigration {
         for sql in copier.cleanupStatements() { try connection.run(sql) }
         try destination.rewritePrimaryKeys(destinationModel: request.destinationModel, mapping: request.mapping, stored: stored, keys: keys, on: connection)
         try PostgresStoreOpener.writeMetadata(metadata, on: connection)
-        for table in [HistoryTables.transactions, HistoryTables.changes] {
+        for table in [PostgresHistoryTables.transactions, PostgresHistoryTables.changes] {
             if try connection.scalar("SELECT to_regclass($1) IS NOT NULL", [.text("\(schema).\(table.lowercased())")]) == .integer(1) {
                 try connection.run("ALTER TABLE \(schema).\(table) SET SCHEMA \(staging)")
             }

@@ -5,7 +5,7 @@ import StoreSQL
 
 /// How PostgreSQL spells what the shared SQL compiler needs: `$1` parameters, `IS [NOT] DISTINCT
 /// FROM`, `strpos`/`right`, `BIGINT` and `DOUBLE PRECISION`, `LIMIT ALL`, `NULLS FIRST`, and the store's own
-/// functions and collations (``ServerFunctions``, created in the store's schema). Values are kept
+/// functions and collations (``PostgresFunctions``, created in the store's schema). Values are kept
 /// in Core Data's storage classes, as in SQLite, except decimals, which are `NUMERIC`.
 ///
 /// For example, `title BEGINSWITH[c] 'ada'` compiles to

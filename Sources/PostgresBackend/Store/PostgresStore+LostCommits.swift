@@ -83,7 +83,7 @@ extension PostgresStore {
         }
     }
 
-    private static func status(of transactionID: Int64, on connection: ServerConnection) throws -> CommitStatus {
+    private static func status(of transactionID: Int64, on connection: PostgresSession) throws -> CommitStatus {
         switch try connection.scalar("SELECT txid_status($1)", [.integer(transactionID)]) {
         case .text("committed")?: .committed
         case .text("aborted")?: .aborted

@@ -7,12 +7,12 @@ import Synchronization
 /// A connection of its own holding a repeatable-read, read-only transaction open for a query
 /// generation: every statement on it sees the snapshot the transaction's first statement took
 /// (``StoreSQL/PinnedSession`` ends it and closes the connection when released or past its lifetime).
-package final class PinnedServerReader: Sendable {
-    let pool: ServerConnectionPool
-    let session: PinnedSession<ServerConnection>
+package final class PostgresPinnedReader: Sendable {
+    let pool: PostgresSessionPool
+    let session: PinnedSession<PostgresSession>
     private let onEnd: @Sendable () -> Void
 
-    init(pool: ServerConnectionPool, lifetime: Double, onEnd: @escaping @Sendable () -> Void) throws {
+    init(pool: PostgresSessionPool, lifetime: Double, onEnd: @escaping @Sendable () -> Void) throws {
         self.pool = pool
         self.onEnd = onEnd
         let connection = try pool.makeDedicatedConnection(role: "generation")
@@ -25,9 +25,9 @@ package final class PinnedServerReader: Sendable {
     }
 
     /// The task-local pinned reader the current reads use.
-    @TaskLocal static var current: PinnedServerReader?
+    @TaskLocal static var current: PostgresPinnedReader?
 
-    func use<T>(_ body: (ServerConnection) throws -> T) throws -> T { try session.use(body) }
+    func use<T>(_ body: (PostgresSession) throws -> T) throws -> T { try session.use(body) }
 
     deinit {
         session.end()
@@ -37,10 +37,10 @@ package final class PinnedServerReader: Sendable {
 
 extension PostgresStore {
     /// Runs `body` with the store's reads on the pinned connection (``StoreSQL/SQLGenerationView``).
-    package func reading<T>(pinnedTo reader: PinnedServerReader, _ body: () throws -> T) throws -> T {
+    package func reading<T>(pinnedTo reader: PostgresPinnedReader, _ body: () throws -> T) throws -> T {
         do {
-            return try PinnedServerReader.$current.withValue(reader, operation: body)
-        } catch let expired as PinnedSession<ServerConnection>.Expired {
+            return try PostgresPinnedReader.$current.withValue(reader, operation: body)
+        } catch let expired as PinnedSession<PostgresSession>.Expired {
             throw StoreError(.queryGenerationUnavailable, url: url, "the pinned query generation was released after \(Int(expired.lifetime)) s; move to a new one with setQueryGenerationFrom(.current)")
         }
     }
@@ -66,7 +66,7 @@ extension PostgresStore: QueryGenerationStore {
         }
         do {
             let reader = try server {
-                try PinnedServerReader(pool: pool, lifetime: Self.pinnedGenerationLifetime) { [weak self] in self?.pinnedGenerations.withLock { $0 -= 1 } }
+                try PostgresPinnedReader(pool: pool, lifetime: Self.pinnedGenerationLifetime) { [weak self] in self?.pinnedGenerations.withLock { $0 -= 1 } }
             }
             return SQLGenerationView(store: self, pin: reader)
         } catch {

@@ -11,8 +11,8 @@ extension PostgresStore: ChangeObservableStore {
     /// Sends the store's notification inside a save's transaction; PostgreSQL delivers it to every
     /// listening connection — in any process, on any machine — when the transaction commits. The
     /// same statement reads the transaction's ID, which a `COMMIT` cut off needs
-    /// (``ServerConnection/transaction(_:resolveLostCommit:_:)``), saving a round trip.
-    package func announceCommit(on connection: ServerConnection) throws {
+    /// (``PostgresSession/transaction(_:resolveLostCommit:_:)``), saving a round trip.
+    package func announceCommit(on connection: PostgresSession) throws {
         let row = try connection.query("SELECT pg_notify($1, $2), txid_current()", [.text(notificationChannel), .text(identifier)]).first
         if case .integer(let id)? = row?.value(at: 1) { connection.transactionID = id }
     }
@@ -28,11 +28,11 @@ extension PostgresStore: ChangeObservableStore {
         return { String(listener.count) }
     }
 
-    private func changeListenerStarting() throws -> ChangeListener {
+    private func changeListenerStarting() throws -> PostgresChangeListener {
         try listenerState.withLock { state in
             if let listener = state { return listener }
             let pool = self.pool
-            let listener = ChangeListener(channel: notificationChannel) { try pool.makeDedicatedConnection(role: "listener") }
+            let listener = PostgresChangeListener(channel: notificationChannel) { try pool.makeDedicatedConnection(role: "listener") }
             do {
                 try listener.start()
             } catch {
@@ -60,26 +60,26 @@ extension PostgresStore: ChangeObservableStore {
 /// For example:
 ///
 /// ```swift
-/// let listener = ChangeListener(channel: "stowage_blog") { try pool.makeDedicatedConnection(role: "listener") }
+/// let listener = PostgresChangeListener(channel: "stowage_blog") { try pool.makeDedicatedConnection(role: "listener") }
 /// try listener.start()
 /// listener.count      // grows with every commit announced on the channel
 /// ```
-final class ChangeListener: Sendable {
+final class PostgresChangeListener: Sendable {
     private struct State {
-        var connection: ServerConnection?
+        var connection: PostgresSession?
         var context: PostgresListenContext?
         var isStopped = false
     }
 
     let channel: String
-    private let connect: @Sendable () throws -> ServerConnection
+    private let connect: @Sendable () throws -> PostgresSession
     private let received = Atomic<Int>(0)
     private let state = Mutex(State())
     /// How long to wait before the next attempt to connect again, doubling to ``maximumDelay``.
     static let firstDelay = 0.05
     static let maximumDelay = 2.0
 
-    init(channel: String, connect: @escaping @Sendable () throws -> ServerConnection) {
+    init(channel: String, connect: @escaping @Sendable () throws -> PostgresSession) {
         self.channel = channel
         self.connect = connect
     }
@@ -91,7 +91,7 @@ final class ChangeListener: Sendable {
         try listen(on: connect())
     }
 
-    private func listen(on connection: ServerConnection) throws {
+    private func listen(on connection: PostgresSession) throws {
         let listenContext = connection.connection.addListener(channel: channel) { [weak self] _, _ in
             self?.received.add(1, ordering: .relaxed)
         }
@@ -120,10 +120,10 @@ final class ChangeListener: Sendable {
     /// Connects and listens again after `lost` closed, until it works or the listener is stopped;
     /// then moves the count once, since notifications may have been missed meanwhile. (If the new
     /// connection fails while it starts to listen, its own close handler takes over.)
-    private func reconnect(after lost: ServerConnection) {
+    private func reconnect(after lost: PostgresSession) {
         var delay = Self.firstDelay
         while state.withLock({ !$0.isStopped && $0.connection === lost }) {
-            let connection: ServerConnection
+            let connection: PostgresSession
             do {
                 connection = try connect()
             } catch {

@@ -42,13 +42,13 @@ public final class PostgresStore: PersistentStore {
     package let model: ManagedObjectModel
     package let schema: SQLSchema
     package let compiler: SQLCompiler
-    let pool: ServerConnectionPool
+    let pool: PostgresSessionPool
     package let rows: RowReader
     /// Multi-row INSERT statements by entity number and row count, built once each.
     private let insertStatements = Mutex<[Int64: [Int: String]]>([:])
     private let storedMetadata: Mutex<StoreMetadata>
     /// The connection listening for other writers' commits, once a coordinator asked for them.
-    let listenerState = Mutex<ChangeListener?>(nil)
+    let listenerState = Mutex<PostgresChangeListener?>(nil)
     /// Rows loaded by prefetching, handed out once to the faults that ask for them.
     package let prefetched = PrefetchCache()
     /// How many query generations are pinned now.
@@ -70,7 +70,7 @@ public final class PostgresStore: PersistentStore {
         isReadOnly = description.isReadOnly
         isHistoryTrackingEnabled = description.isHistoryTrackingEnabled
         schemaName = options.schema
-        pool = try ServerConnectionPool(options: options, log: .fromEnvironment)
+        pool = try PostgresSessionPool(options: options, log: .fromEnvironment)
         do {
             let opened = try PostgresStoreOpener(pool: pool, model: model, options: options, readOnly: isReadOnly,
                                                   history: isHistoryTrackingEnabled).open()
@@ -102,7 +102,7 @@ public final class PostgresStore: PersistentStore {
         description.options.merge(storeOptions) { $1 }
         var options = try PostgresStoreOptions(description)
         options.poolSize = 1
-        let pool = try ServerConnectionPool(options: options, log: .fromEnvironment)
+        let pool = try PostgresSessionPool(options: options, log: .fromEnvironment)
         defer { pool.close() }
         do {
             return try pool.withConnection { connection in
@@ -128,21 +128,21 @@ public final class PostgresStore: PersistentStore {
     // MARK: Connections
 
     /// Runs a read of one statement on a pooled connection (a statement sees one committed state).
-    package func read<T>(_ body: (ServerConnection) throws -> T) throws -> T {
-        if let pinned = PinnedServerReader.current, pinned.pool === pool { return try server { try pinned.use(body) } }
+    package func read<T>(_ body: (PostgresSession) throws -> T) throws -> T {
+        if let pinned = PostgresPinnedReader.current, pinned.pool === pool { return try server { try pinned.use(body) } }
         return try server { try pool.withConnection(body) }
     }
 
     /// Runs a read of several statements on a pooled connection, in one read-only transaction,
     /// so they all see the same committed state.
-    package func readConsistently<T>(_ body: (ServerConnection) throws -> T) throws -> T {
-        if let pinned = PinnedServerReader.current, pinned.pool === pool { return try server { try pinned.use(body) } }
+    package func readConsistently<T>(_ body: (PostgresSession) throws -> T) throws -> T {
+        if let pinned = PostgresPinnedReader.current, pinned.pool === pool { return try server { try pinned.use(body) } }
         return try server { try pool.withConnection { connection in try connection.transaction("REPEATABLE READ READ ONLY") { try body(connection) } } }
     }
 
     /// Runs a write on a pooled connection, in one transaction; a connection lost after `COMMIT`
     /// was sent is resolved by asking the server (``resolveLostCommit(_:_:)``).
-    package func write<T>(_ body: (ServerConnection) throws -> T) throws -> T {
+    package func write<T>(_ body: (PostgresSession) throws -> T) throws -> T {
         try checkEarlierCommit()
         return try server {
             try pool.withConnection { connection in try connection.transaction(resolveLostCommit: resolveLostCommit) { try body(connection) } }
@@ -181,7 +181,7 @@ public final class PostgresStore: PersistentStore {
 
 /// PostgreSQL as a driver of the shared SQL store (``StoreSQL/SQLStore``).
 extension PostgresStore: SQLStore {
-    package var isReadingPinnedGeneration: Bool { PinnedServerReader.current?.pool === pool }
+    package var isReadingPinnedGeneration: Bool { PostgresPinnedReader.current?.pool === pool }
 
     /// The opener creates the history tables with the store when tracking is on.
     package var hasHistoryTables: Bool { isHistoryTrackingEnabled }
@@ -193,11 +193,11 @@ extension PostgresStore: SQLStore {
     /// Numbers are taken under a transaction-scoped advisory lock held until commit, so
     /// transactions become visible in the order of their numbers: a reader that saw number n
     /// never later finds a smaller one.
-    package func lockHistory(on connection: ServerConnection) throws {
-        try HistoryTables.lock(on: connection, schema: schemaName)
+    package func lockHistory(on connection: PostgresSession) throws {
+        try PostgresHistoryTables.lock(on: connection, schema: schemaName)
     }
 
-    package func writeMetadata(_ metadata: StoreMetadata, on connection: ServerConnection) throws {
+    package func writeMetadata(_ metadata: StoreMetadata, on connection: PostgresSession) throws {
         try PostgresStoreOpener.writeMetadata(metadata, on: connection)
     }
 
@@ -208,18 +208,18 @@ extension PostgresStore: SQLStore {
 
     package func isUniqueViolation(_ error: any Error) -> Bool { (error as? PostgresServerError)?.isUniqueViolation == true }
 
-    /// Streams the rows with `COPY` (``ServerBatchInsert``).
+    /// Streams the rows with `COPY` (``PostgresBatchInsert``).
     package func insert(
-        _ insert: StoreBatchRequest.Insert, history: inout SQLHistoryWriter<PostgresStore>?, wantsObjectIDs: Bool, on connection: ServerConnection,
+        _ insert: StoreBatchRequest.Insert, history: inout SQLHistoryWriter<PostgresStore>?, wantsObjectIDs: Bool, on connection: PostgresSession,
         files: SQLWriteFiles
     ) throws -> StoreBatchResult {
-        var writer = ServerBatchInsert(store: self, connection: connection, history: history, wantsObjectIDs: wantsObjectIDs)
+        var writer = PostgresBatchInsert(store: self, connection: connection, history: history, wantsObjectIDs: wantsObjectIDs)
         defer { history = writer.history }
         return try writer.write(insert)
     }
 
     /// As many rows per `INSERT` as PostgreSQL's 65,535 parameters allow (at most 1,000).
-    package func insert(_ rows: [[SQLValue]], into table: EntityTable, on connection: ServerConnection) throws {
+    package func insert(_ rows: [[SQLValue]], into table: EntityTable, on connection: PostgresSession) throws {
         let width = table.columns.count + 2
         let rowsPerStatement = max(1, min(1000, 65_000 / width))
         for start in stride(from: 0, to: rows.count, by: rowsPerStatement) {

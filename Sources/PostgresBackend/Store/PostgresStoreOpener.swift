@@ -8,7 +8,7 @@ import StoreSQL
 /// model fits it. Creation runs in one transaction holding an advisory lock on the schema's
 /// name, so processes opening a new store at once create it once.
 struct PostgresStoreOpener {
-    let pool: ServerConnectionPool
+    let pool: PostgresSessionPool
     let model: ManagedObjectModel
     let options: PostgresStoreOptions
     let readOnly: Bool
@@ -29,17 +29,17 @@ struct PostgresStoreOpener {
                 try connection.run("CREATE SCHEMA IF NOT EXISTS \(options.schema)")
                 // Another process may have created it while this one waited for the lock.
                 let opened = try storeExists(on: connection) ? try openExisting(on: connection) : try create(on: connection)
-                if history { try HistoryTables.create(on: connection) }
+                if history { try PostgresHistoryTables.create(on: connection) }
                 return opened
             }
         }
     }
 
-    private func storeExists(on connection: ServerConnection) throws -> Bool {
+    private func storeExists(on connection: PostgresSession) throws -> Bool {
         try connection.scalar("SELECT to_regclass($1) IS NOT NULL", [.text("\(options.schema).z_metadata")]) == .integer(1)
     }
 
-    private func create(on connection: ServerConnection) throws -> SQLOpenedStore {
+    private func create(on connection: PostgresSession) throws -> SQLOpenedStore {
         let existing = try connection.scalar(
             "SELECT COUNT(*) FROM information_schema.tables WHERE table_schema = $1", [.text(options.schema)])
         guard existing == .integer(0) else {
@@ -47,7 +47,7 @@ struct PostgresStoreOpener {
         }
         let schema = SQLSchema(model: model, entityNumbers: nil, dialect: PostgresDialect())
         let compiler = SQLCompiler(schema: schema, model: model)
-        let statements = try ServerFunctions.statements() + schema.createStatements(model: model) { table, format in
+        let statements = try PostgresFunctions.statements() + schema.createStatements(model: model) { table, format in
             try compiler.indexPredicate(format, on: table)
         }
         for statement in statements { try connection.run(statement) }
@@ -56,7 +56,7 @@ struct PostgresStoreOpener {
         return SQLOpenedStore(schema: schema, metadata: metadata)
     }
 
-    private func openExisting(on connection: ServerConnection) throws -> SQLOpenedStore {
+    private func openExisting(on connection: PostgresSession) throws -> SQLOpenedStore {
         var stored: [String: Int64] = [:]
         for row in try connection.query("SELECT Z_ENT, Z_NAME FROM Z_PRIMARYKEY") {
             if case .text(let name) = row.value(at: 1) { stored[name] = row.int64(at: 0) }
@@ -81,7 +81,7 @@ struct PostgresStoreOpener {
     }
 
     /// Every entity numbered, every table and column present.
-    private func checkLayout(_ schema: SQLSchema, numbers: [String: Int64], on connection: ServerConnection) throws {
+    private func checkLayout(_ schema: SQLSchema, numbers: [String: Int64], on connection: PostgresSession) throws {
         var problems: [String] = []
         for entity in model.entities where numbers[entity.name] == nil {
             problems.append("entity \(entity.name) has no row in Z_PRIMARYKEY")
@@ -115,20 +115,20 @@ struct PostgresStoreOpener {
     /// Creates the history tables of a store opened with history for the first time. The catalog
     /// is read first, without a lock, and nothing else runs when they are there: DDL on a history
     /// table (even `CREATE INDEX IF NOT EXISTS`) would wait behind every save in flight.
-    /// ``HistoryTables/create(on:)`` makes the tables and indexes in one transaction, so its
+    /// ``PostgresHistoryTables/create(on:)`` makes the tables and indexes in one transaction, so its
     /// last index present means all of it is.
-    private func createHistoryTablesIfMissing(on connection: ServerConnection) throws {
-        let last = "\(options.schema).\(HistoryTables.lastCreatedIndex)".lowercased()
+    private func createHistoryTablesIfMissing(on connection: PostgresSession) throws {
+        let last = "\(options.schema).\(PostgresHistoryTables.lastCreatedIndex)".lowercased()
         guard try connection.scalar("SELECT to_regclass($1) IS NULL", [.text(last)]) == .integer(1) else { return }
         try connection.transaction {
             try connection.run("SELECT pg_advisory_xact_lock(hashtext($1))", [.text("stowage." + options.schema)])
-            try HistoryTables.create(on: connection)
+            try PostgresHistoryTables.create(on: connection)
         }
     }
 
     // MARK: Metadata
 
-    static func readMetadata(on connection: ServerConnection) throws -> StoreMetadata {
+    static func readMetadata(on connection: PostgresSession) throws -> StoreMetadata {
         guard let row = try connection.query("SELECT Z_UUID, Z_PLIST FROM Z_METADATA WHERE Z_VERSION = 1").first,
             case .text(let uuid) = row.value(at: 0)
         else { throw StoreError(.corrupt, "Z_METADATA has no row; the store's identity is unknown") }
@@ -145,7 +145,7 @@ struct PostgresStoreOpener {
         return metadata
     }
 
-    static func writeMetadata(_ metadata: StoreMetadata, on connection: ServerConnection) throws {
+    static func writeMetadata(_ metadata: StoreMetadata, on connection: PostgresSession) throws {
         var old: [String: PropertyListValue] = [:]
         if case .blob(let data)? = try connection.scalar("SELECT Z_PLIST FROM Z_METADATA WHERE Z_VERSION = 1"),
             case .dictionary(let entries)? = try? BinaryPropertyListReader().read(data)

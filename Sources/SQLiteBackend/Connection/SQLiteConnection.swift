@@ -19,10 +19,10 @@ package final class SQLiteConnection: SQLConnection {
 
     let handle: OpaquePointer
     let path: String
-    let log: SQLLog
+    let log: SQLiteLog
     private var statements: [String: SQLiteStatement] = [:]
 
-    init(path: String, mode: Mode, log: SQLLog) throws {
+    init(path: String, mode: Mode, log: SQLiteLog) throws {
         var handle = try Self.open(path, flags: mode == .readOnly ? SQLITE_OPEN_READONLY : (SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE))
         // A WAL database on read-only media cannot be read normally: SQLite must create its
         // `-shm` file. Read-only, such a file is opened as immutable (no locks, no shared memory),
@@ -40,7 +40,7 @@ package final class SQLiteConnection: SQLConnection {
         self.path = path
         self.log = log
         sqlite3_extended_result_codes(handle, 1)
-        SQLFunctions.register(on: self)
+        SQLiteFunctions.register(on: self)
     }
 
     private static func open(_ path: String, flags: Int32) throws -> OpaquePointer {

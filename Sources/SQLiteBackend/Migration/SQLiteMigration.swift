@@ -39,7 +39,7 @@ struct SQLiteMigration {
             if case .integer(let key)? = try connection.scalar("SELECT MAX(Z_PK) FROM \(table)") { return key }
             return nil
         }
-        var copier = RowCopier(request: request, source: source, destination: destination, keys: keys, convertFunction: SQLFunctions.convertName)
+        var copier = RowCopier(request: request, source: source, destination: destination, keys: keys, convertFunction: SQLiteFunctions.convertName)
         var alterations: [String] = []
         for root in destination.rootTables {
             guard let changes = try copier.inPlaceChanges(of: root) else { continue }
@@ -125,9 +125,9 @@ struct SQLiteMigration {
     /// The destination's version hashes (everything else the metadata holds is kept); a model
     /// cache Core Data stored describes the old model, so it goes.
     private func rewriteMetadata() throws {
-        var metadata = try StoreOpener.readMetadata(on: connection, url: request.url)
+        var metadata = try SQLiteStoreOpener.readMetadata(on: connection, url: request.url)
         metadata.modelVersionHashes = destinationModel.coreDataEntityVersionHashesByName
-        try StoreOpener.writeMetadata(metadata, on: connection)
+        try SQLiteStoreOpener.writeMetadata(metadata, on: connection)
         if try connection.scalar("SELECT COUNT(*) FROM sqlite_master WHERE type = 'table' AND name = 'Z_MODELCACHE'") == .integer(1) {
             try connection.execute("DELETE FROM Z_MODELCACHE")
         }

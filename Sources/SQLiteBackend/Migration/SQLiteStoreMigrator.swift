@@ -38,7 +38,7 @@ public struct SQLiteStoreMigrator: PersistentStoreMigrator {
             throw MigrationError(.migrationFailed, url: url, "the store cannot be opened for migrating: \(error)")
         }
         connection.setBusyTimeout(5)
-        SQLFunctions.register(on: connection)
+        SQLiteFunctions.register(on: connection)
         do {
             try connection.transaction { try SQLiteMigration(request: request, connection: connection).run() }
             request.progress?(1)

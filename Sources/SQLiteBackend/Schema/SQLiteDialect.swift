@@ -3,7 +3,7 @@ import StoreCore
 import StoreSQL
 
 /// SQLite's dialect of the shared SQL compiler: the `stowage_…` functions and `STOWAGE_…`
-/// collations ``SQLFunctions`` registers on every connection, values stored as
+/// collations ``SQLiteFunctions`` registers on every connection, values stored as
 /// ``SQLiteValueCoder`` writes them, and external-storage markers.
 ///
 /// For example:
@@ -12,16 +12,16 @@ import StoreSQL
 /// let schema = SQLSchema(model: model)    // SQLite's dialect
 /// ```
 struct SQLiteDialect: SQLDialect {
-    var foldFunction: String { SQLFunctions.foldName }
-    var likeFunction: String { SQLFunctions.likeName }
-    var matchesFunction: String { SQLFunctions.matchesName }
-    var lowercaseFunction: String { SQLFunctions.lowercaseName }
-    var uppercaseFunction: String { SQLFunctions.uppercaseName }
-    var castFunction: String { SQLFunctions.castName }
-    var selectorFunction: String { SQLFunctions.functionName }
-    var caseInsensitiveCollation: String { SQLFunctions.caseInsensitiveCollation }
-    var localizedCollation: String { SQLFunctions.localizedCollation }
-    var localizedCaseInsensitiveCollation: String { SQLFunctions.localizedCaseInsensitiveCollation }
+    var foldFunction: String { SQLiteFunctions.foldName }
+    var likeFunction: String { SQLiteFunctions.likeName }
+    var matchesFunction: String { SQLiteFunctions.matchesName }
+    var lowercaseFunction: String { SQLiteFunctions.lowercaseName }
+    var uppercaseFunction: String { SQLiteFunctions.uppercaseName }
+    var castFunction: String { SQLiteFunctions.castName }
+    var selectorFunction: String { SQLiteFunctions.functionName }
+    var caseInsensitiveCollation: String { SQLiteFunctions.caseInsensitiveCollation }
+    var localizedCollation: String { SQLiteFunctions.localizedCollation }
+    var localizedCaseInsensitiveCollation: String { SQLiteFunctions.localizedCaseInsensitiveCollation }
 
     func encode(_ value: StoreValue) -> SQLValue { SQLiteValueCoder.encode(value) }
     func decode(_ value: SQLValue, as type: AttributeType) -> StoreValue { SQLiteValueCoder.decode(value, as: type) }

@@ -28,7 +28,7 @@ enum SQLiteMetadataReader {
             guard tables == .integer(1) else {
                 throw StoreError(.wrongFormat, url: url, "the SQLite database has no Z_METADATA table, so it is not a Core Data store")
             }
-            return try StoreOpener.readMetadata(on: connection, url: url)
+            return try SQLiteStoreOpener.readMetadata(on: connection, url: url)
         }
     }
 }

@@ -35,12 +35,12 @@ extension SQLiteStore {
         }
     }
 
-    /// Inserts through one prepared statement (upserts with `ON CONFLICT … DO UPDATE`): ``BatchInsertWriter``.
+    /// Inserts through one prepared statement (upserts with `ON CONFLICT … DO UPDATE`): ``SQLiteBatchInsert``.
     package func insert(
         _ insert: StoreBatchRequest.Insert, history: inout SQLHistoryWriter<SQLiteStore>?, wantsObjectIDs: Bool, on connection: SQLiteConnection,
         files: SQLWriteFiles
     ) throws -> StoreBatchResult {
-        var writer = BatchInsertWriter(store: self, connection: connection, history: history, files: files, wantsObjectIDs: wantsObjectIDs)
+        var writer = SQLiteBatchInsert(store: self, connection: connection, history: history, files: files, wantsObjectIDs: wantsObjectIDs)
         defer { history = writer.history }
         return try writer.write(insert)
     }

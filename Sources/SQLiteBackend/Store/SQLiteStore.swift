@@ -41,7 +41,7 @@ public final class SQLiteStore: PersistentStore {
     package let model: ManagedObjectModel
     package let schema: SQLSchema
     package let compiler: SQLCompiler
-    let pool: ConnectionPool
+    let pool: SQLiteConnectionPool
     package let rows: RowReader
     let externalStorage: ExternalBinaryStorage?
     /// Each entity's INSERT statement by entity number, built once.
@@ -71,17 +71,17 @@ public final class SQLiteStore: PersistentStore {
         let options = try SQLiteStoreOptions(description)
         if !inMemory { try Self.checkIsDatabase(url) }
         do {
-            pool = try ConnectionPool(path: inMemory ? ":memory:" : url.path, configuration: options.poolConfiguration(inMemory: inMemory))
-            let opened = try StoreOpener(pool: pool, model: model, url: url, readOnly: isReadOnly).open()
+            pool = try SQLiteConnectionPool(path: inMemory ? ":memory:" : url.path, configuration: options.poolConfiguration(inMemory: inMemory))
+            let opened = try SQLiteStoreOpener(pool: pool, model: model, url: url, readOnly: isReadOnly).open()
             // Only now that the store accepted the file may the file change (WAL is in its header).
             try pool.setJournalMode()
             schema = opened.schema
             storedMetadata = Mutex(opened.metadata)
             identifier = opened.metadata.storeUUID
             if isHistoryTrackingEnabled && !isReadOnly {
-                try pool.write { connection in try connection.transaction { try HistoryTables.create(on: connection) } }
+                try pool.write { connection in try connection.transaction { try SQLiteHistoryTables.create(on: connection) } }
             }
-            hasHistoryTables = try pool.read { try HistoryTables.exist(on: $0) }
+            hasHistoryTables = try pool.read { try SQLiteHistoryTables.exist(on: $0) }
         } catch let error as SQLiteError {
             throw StoreError(error.isCorruption ? .corrupt : .io, url: url, "cannot open the SQLite store: \(error)", underlying: error)
         }
@@ -147,7 +147,7 @@ extension SQLiteStore: SQLStore {
     /// A read already runs in one read transaction.
     package func readConsistently<T>(_ body: (SQLiteConnection) throws -> T) throws -> T { try read(body) }
 
-    package var isReadingPinnedGeneration: Bool { ConnectionPool.pinned != nil }
+    package var isReadingPinnedGeneration: Bool { SQLiteConnectionPool.pinned != nil }
 
     /// The last number `AUTOINCREMENT` handed out, which deleting history does not take back.
     package var lastHistoryTransactionQuery: String {
@@ -155,7 +155,7 @@ extension SQLiteStore: SQLStore {
     }
 
     package func writeMetadata(_ metadata: StoreMetadata, on connection: SQLiteConnection) throws {
-        try StoreOpener.writeMetadata(metadata, on: connection)
+        try SQLiteStoreOpener.writeMetadata(metadata, on: connection)
     }
 
     package func didWriteMetadata(_ metadata: StoreMetadata) { storedMetadata.withLock { $0 = metadata } }

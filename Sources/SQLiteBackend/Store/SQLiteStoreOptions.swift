@@ -96,8 +96,8 @@ struct SQLiteStoreOptions {
         !text.isEmpty && text.unicodeScalars.allSatisfy { ($0.isASCII && CharacterSet.alphanumerics.contains($0)) || extra.unicodeScalars.contains($0) }
     }
 
-    func poolConfiguration(inMemory: Bool) -> ConnectionPool.Configuration {
-        var configuration = ConnectionPool.Configuration()
+    func poolConfiguration(inMemory: Bool) -> SQLiteConnectionPool.Configuration {
+        var configuration = SQLiteConnectionPool.Configuration()
         configuration.readOnly = readOnly
         configuration.maximumReaders = maximumReaders
         configuration.maximumPinnedReaders = maximumQueryGenerations

@@ -5,7 +5,7 @@ import StoreCore
 /// database — run a statement with bound values, read rows by column index, read one value.
 /// Transactions are the driver's own (the store's `read`/`write` open them), so are savepoints.
 ///
-/// SQLite's driver is `SQLiteConnection`; PostgreSQL's is `ServerConnection`. A third engine's
+/// SQLite's driver is `SQLiteConnection`; PostgreSQL's is `PostgresSession`. A third engine's
 /// driver implements this protocol, ``SQLRow`` and ``SQLDialect`` (docs/writing-a-store.md,
 /// "Writing a SQL driver").
 ///

@@ -12,9 +12,9 @@ import StoreSQL
 ///
 /// PostgreSQL takes one conflict target per statement: an upsert updates through the entity's
 /// first uniqueness constraint, and a row breaking another one fails the request.
-struct ServerBatchInsert {
+struct PostgresBatchInsert {
     let store: PostgresStore
-    let connection: ServerConnection
+    let connection: PostgresSession
     var history: SQLHistoryWriter<PostgresStore>?
     let wantsObjectIDs: Bool
 
@@ -89,7 +89,7 @@ struct ServerBatchInsert {
                 guard let row = try insert.nextRow() else { return false }
                 state.key += 1
                 state.count += 1
-                ServerConnection.copyRow([.integer(state.key)] + prefix + row.map(PostgresDialect.encode), into: &buffer)
+                PostgresSession.copyRow([.integer(state.key)] + prefix + row.map(PostgresDialect.encode), into: &buffer)
                 if state.ids != nil, let id = rows.objectID(entityNumber: table.number, key: state.key) { state.ids?.append(id) }
                 return true
             }

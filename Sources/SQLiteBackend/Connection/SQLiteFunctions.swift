@@ -31,7 +31,7 @@ import StoreSQL
 ///
 /// `options` is ``/StoreCore/StoreComparison/Options``' raw value. A bad regular expression fails the
 /// statement with the same message as the in-memory evaluator.
-enum SQLFunctions {
+enum SQLiteFunctions {
     static let foldName = "stowage_fold"
     static let likeName = "stowage_like"
     static let matchesName = "stowage_matches"
@@ -163,9 +163,9 @@ enum SQLFunctions {
                 let body = Unmanaged<Body>.fromOpaque(user).takeUnretainedValue()
                 var arguments: [SQLValue] = []
                 arguments.reserveCapacity(Int(count))
-                for index in 0..<Int(count) { arguments.append(SQLFunctions.value(values?[index])) }
+                for index in 0..<Int(count) { arguments.append(SQLiteFunctions.value(values?[index])) }
                 do {
-                    SQLFunctions.result(try body.call(arguments), in: context)
+                    SQLiteFunctions.result(try body.call(arguments), in: context)
                 } catch {
                     sqlite3_result_error(context, String(describing: error), -1)
                 }

@@ -15,7 +15,7 @@
 ///
 /// `CAST(…)` and `FUNCTION(…)` of column values have no server-side counterpart; fetches that use
 /// them are refused with `FetchError.unsupported`.
-enum ServerFunctions {
+enum PostgresFunctions {
     static func statements() -> [String] {
         [
             """

@@ -5,7 +5,7 @@ import StoreSQL
 
 /// SQL logging for the PostgreSQL store, switched on by `STOWAGE_SQL_DEBUG` as for SQLite (1:
 /// statements, 2: and their values), through swift-log (label `stowage.postgres`).
-struct StatementLog: Sendable {
+struct PostgresStatementLog: Sendable {
     let level: Int
     let logger: Logger
 
@@ -16,8 +16,8 @@ struct StatementLog: Sendable {
         self.logger = logger
     }
 
-    static var fromEnvironment: StatementLog {
-        StatementLog(level: ProcessInfo.processInfo.environment["STOWAGE_SQL_DEBUG"].flatMap { Int($0) } ?? 0)
+    static var fromEnvironment: PostgresStatementLog {
+        PostgresStatementLog(level: ProcessInfo.processInfo.environment["STOWAGE_SQL_DEBUG"].flatMap { Int($0) } ?? 0)
     }
 
     func statement(_ sql: String, _ values: [SQLValue]) {

@@ -10,11 +10,11 @@ import Foundation
 /// For example:
 ///
 /// ```swift
-/// let pool = try ConnectionPool(path: path, configuration: configuration)
+/// let pool = try SQLiteConnectionPool(path: path, configuration: configuration)
 /// let count = try pool.read { try $0.scalar("SELECT COUNT(*) FROM ZPOST") }
 /// try pool.write { connection in try connection.transaction { … } }
 /// ```
-final class ConnectionPool: @unchecked Sendable {
+final class SQLiteConnectionPool: @unchecked Sendable {
     // @unchecked: the writer is only touched under `writerLock`; idle readers only under
     // `readersLock`; a borrowed reader belongs to the one caller that took it.
 
@@ -24,7 +24,7 @@ final class ConnectionPool: @unchecked Sendable {
         var busyTimeout: Double = 240
         /// `PRAGMA name = value` lines run on every connection, in order.
         var pragmas: [(name: String, value: String)] = []
-        var log: SQLLog = .disabled
+        var log: SQLiteLog = .disabled
         /// Readers held for query generations, at most.
         var maximumPinnedReaders = 4
         /// Seconds a pinned reader keeps its transaction.
@@ -41,7 +41,7 @@ final class ConnectionPool: @unchecked Sendable {
     private let readerSlots: DispatchSemaphore
     private var pinnedCount = 0
     /// The pinned reader the current thread's reads use, while a query generation reads.
-    @TaskLocal static var pinned: PinnedReader?
+    @TaskLocal static var pinned: SQLitePinnedReader?
 
     init(path: String, configuration: Configuration) throws {
         self.path = path
@@ -95,20 +95,20 @@ final class ConnectionPool: @unchecked Sendable {
     /// A reader of its own holding a read transaction open, so that every read through it sees
     /// the state committed now (a query generation), until released or past its lifetime.
     ///
-    /// - Throws: ``PinnedReader/Refusal`` when the pool holds as many as it allows, or is in memory.
-    func pinReader() throws -> PinnedReader {
-        guard !isInMemory else { throw PinnedReader.Refusal.inMemory }
+    /// - Throws: ``SQLitePinnedReader/Refusal`` when the pool holds as many as it allows, or is in memory.
+    func pinReader() throws -> SQLitePinnedReader {
+        guard !isInMemory else { throw SQLitePinnedReader.Refusal.inMemory }
         let allowed = readersLock.withLock { () -> Bool in
             guard pinnedCount < configuration.maximumPinnedReaders else { return false }
             pinnedCount += 1
             return true
         }
-        guard allowed else { throw PinnedReader.Refusal.limit(configuration.maximumPinnedReaders) }
+        guard allowed else { throw SQLitePinnedReader.Refusal.limit(configuration.maximumPinnedReaders) }
         do {
             let reader = try takeReader()
             try reader.execute("BEGIN DEFERRED")
             _ = try reader.scalar("SELECT COUNT(*) FROM sqlite_master", [])   // the read snapshot starts here
-            return PinnedReader(pool: self, connection: reader, lifetime: configuration.pinnedReaderLifetime)
+            return SQLitePinnedReader(pool: self, connection: reader, lifetime: configuration.pinnedReaderLifetime)
         } catch {
             unpin()
             throw error
@@ -139,7 +139,7 @@ final class ConnectionPool: @unchecked Sendable {
     }
 
     /// The log every connection of the pool writes to.
-    var log: SQLLog { configuration.log }
+    var log: SQLiteLog { configuration.log }
 
     /// Closes the idle readers; the writer closes when the pool is released.
     func close() {

@@ -7,7 +7,7 @@ import StoreSQL
 ///
 /// `AUTOINCREMENT` keeps transaction numbers (tokens) and change IDs growing even after history
 /// is deleted.
-enum HistoryTables {
+enum SQLiteHistoryTables {
     static let transactions = SQLHistoryTables.transactions
     static let changes = SQLHistoryTables.changes
 

@@ -15,37 +15,37 @@ import StoreSQL
 /// let rows = try connection.query("SELECT Z_PK, Z_ENT FROM ZPOST WHERE ZTITLE = $1", [.text("Hello")])
 /// let changed = try connection.run("UPDATE ZPOST SET Z_OPT = Z_OPT + 1 WHERE Z_PK = $1", [.integer(7)])
 /// ```
-package final class ServerConnection: SQLConnection, @unchecked Sendable {
+package final class PostgresSession: SQLConnection, @unchecked Sendable {
     // @unchecked: the pool hands a connection to one caller at a time; postgres-nio's connection
     // itself is thread-safe.
     let connection: PostgresConnection
-    let log: StatementLog
+    let log: PostgresStatementLog
     /// Whether a statement failed in a way that leaves the session unusable (a lost connection).
     private(set) var isBroken = false
     /// The ID of the transaction in progress (`txid_current()`), once a statement read it.
     var transactionID: Int64?
 
-    init(_ connection: PostgresConnection, log: StatementLog) {
+    init(_ connection: PostgresConnection, log: PostgresStatementLog) {
         self.connection = connection
         self.log = log
     }
 
     /// Runs a statement and returns its rows.
     @discardableResult
-    func query(_ sql: String, _ bindings: [SQLValue] = []) throws -> [ServerRow] {
-        try send(sql, bindings) { try answer(connection.query($0, logger: log.logger)).rows.map { ServerRow($0.makeRandomAccess()) } }
+    func query(_ sql: String, _ bindings: [SQLValue] = []) throws -> [PostgresSessionRow] {
+        try send(sql, bindings) { try answer(connection.query($0, logger: log.logger)).rows.map { PostgresSessionRow($0.makeRandomAccess()) } }
     }
 
     /// Runs a statement and returns what `transform` makes of each row, reading rows as they
     /// arrive (no row is kept after its turn: a million-row result costs what the values cost).
     /// `transform` runs on the connection's event loop while this thread waits.
-    package func collect<T>(_ sql: String, _ bindings: [SQLValue] = [], _ transform: @escaping @Sendable (ServerRow) throws -> T?) throws -> [T] {
+    package func collect<T>(_ sql: String, _ bindings: [SQLValue] = [], _ transform: @escaping @Sendable (PostgresSessionRow) throws -> T?) throws -> [T] {
         let box = CollectedValues<T>()
         try send(sql, bindings) { query in
             _ = try answer(connection.query(query, logger: log.logger) { row in
                 guard box.failure == nil else { return }
                 do {
-                    if let value = try transform(ServerRow(row.makeRandomAccess())) { box.values.append(value) }
+                    if let value = try transform(PostgresSessionRow(row.makeRandomAccess())) { box.values.append(value) }
                 } catch {
                     box.failure = error
                 }
@@ -81,9 +81,9 @@ package final class ServerConnection: SQLConnection, @unchecked Sendable {
         }
     }
 
-    /// Waits for a request's answer, giving up once the connection is closed (``ServerAnswer``).
+    /// Waits for a request's answer, giving up once the connection is closed (``PostgresAnswer``).
     func answer<T>(_ future: EventLoopFuture<T>) throws -> T {
-        let answer = ServerAnswer<T>()
+        let answer = PostgresAnswer<T>()
         future.whenComplete { answer.complete($0) }
         return try answer.wait { !connection.isClosed }
     }
@@ -143,7 +143,7 @@ package final class ServerConnection: SQLConnection, @unchecked Sendable {
         // Off an event loop, wait (boundedly) until it is, so the server sees the session end.
         let closing: EventLoopFuture<Void> = connection.close()
         guard MultiThreadedEventLoopGroup.currentEventLoop == nil else { return }
-        let answer = ServerAnswer<Void>()
+        let answer = PostgresAnswer<Void>()
         closing.whenComplete { answer.complete($0) }
         _ = try? answer.wait { !connection.isClosed }
     }
@@ -176,7 +176,7 @@ private final class CollectedValues<T>: @unchecked Sendable {
 }
 
 /// One result row, read by column index.
-package struct ServerRow: SQLRow {
+package struct PostgresSessionRow: SQLRow {
     let row: PostgresRandomAccessRow
 
     init(_ row: PostgresRandomAccessRow) { self.row = row }

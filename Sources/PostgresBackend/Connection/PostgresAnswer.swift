@@ -11,11 +11,11 @@ import Foundation
 /// For example:
 ///
 /// ```swift
-/// let answer = ServerAnswer<Int>()
+/// let answer = PostgresAnswer<Int>()
 /// future.whenComplete { answer.complete($0) }
 /// let rows = try answer.wait(whileOpen: { !connection.isClosed })
 /// ```
-final class ServerAnswer<T>: @unchecked Sendable {
+final class PostgresAnswer<T>: @unchecked Sendable {
     // @unchecked: `result` is only touched while `condition` is locked.
     private let condition = NSCondition()
     private var result: Result<T, any Error>?

@@ -20,7 +20,7 @@ internal import CSQLite
 /// ```
 ///
 /// Lines go through swift-log (label `stowage.sql`) at `info` level.
-struct SQLLog: Sendable {
+struct SQLiteLog: Sendable {
     /// 0 (off) to 4.
     let level: Int
     private let logger: Logger
@@ -34,11 +34,11 @@ struct SQLLog: Sendable {
     }
 
     /// The level the environment asks for.
-    static var fromEnvironment: SQLLog {
-        SQLLog(level: ProcessInfo.processInfo.environment["STOWAGE_SQL_DEBUG"].flatMap { Int($0) } ?? 0)
+    static var fromEnvironment: SQLiteLog {
+        SQLiteLog(level: ProcessInfo.processInfo.environment["STOWAGE_SQL_DEBUG"].flatMap { Int($0) } ?? 0)
     }
 
-    static let disabled = SQLLog(level: 0)
+    static let disabled = SQLiteLog(level: 0)
 
     var isEnabled: Bool { level > 0 }
 

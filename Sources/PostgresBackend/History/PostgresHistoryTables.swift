@@ -8,7 +8,7 @@ import StoreSQL
 /// keep growing after history is deleted) and are taken under a transaction-scoped advisory
 /// lock held until commit, so transactions become visible in the order of their numbers — a
 /// reader that saw number n never later finds a smaller one.
-enum HistoryTables {
+enum PostgresHistoryTables {
     static let transactions = SQLHistoryTables.transactions
     static let changes = SQLHistoryTables.changes
 
@@ -29,12 +29,12 @@ enum HistoryTables {
     /// The object the last statement of ``ddl`` creates.
     static let lastCreatedIndex = "Z_HISTORYCHANGE_OBJECT"
 
-    static func create(on connection: ServerConnection) throws {
+    static func create(on connection: PostgresSession) throws {
         for statement in ddl { try connection.run(statement) }
     }
 
     /// Takes the store's history lock until the current transaction ends.
-    static func lock(on connection: ServerConnection, schema: String) throws {
+    static func lock(on connection: PostgresSession, schema: String) throws {
         try connection.run("SELECT pg_advisory_xact_lock(hashtext($1))", [.text("stowage.history." + schema)])
     }
 }

@@ -7,7 +7,7 @@ import StoreSQL
 /// end. On an entity with uniqueness constraints, a conflicting row updates the stored object
 /// (`ON CONFLICT (…) DO UPDATE SET …, Z_OPT = Z_OPT + 1 RETURNING Z_PK`) or leaves it
 /// (`DO NOTHING`), or fails the request naming the row.
-struct BatchInsertWriter {
+struct SQLiteBatchInsert {
     let store: SQLiteStore
     let connection: SQLiteConnection
     var history: SQLHistoryWriter<SQLiteStore>?

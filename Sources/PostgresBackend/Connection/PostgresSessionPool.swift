@@ -20,28 +20,28 @@ import StoreCore
 /// For example:
 ///
 /// ```swift
-/// let pool = try ServerConnectionPool(options: options, log: .fromEnvironment)
+/// let pool = try PostgresSessionPool(options: options, log: .fromEnvironment)
 /// let count = try pool.withConnection { try $0.scalar("SELECT COUNT(*) FROM ZPOST") }
 /// ```
-final class ServerConnectionPool: @unchecked Sendable {
+final class PostgresSessionPool: @unchecked Sendable {
     // @unchecked: `idle`, `open` and `isClosed` are only touched while `condition` is locked.
     let options: PostgresStoreOptions
-    let log: StatementLog
+    let log: PostgresStatementLog
     private let configuration: PostgresConnection.Configuration
     private let condition = NSCondition()
-    private var idle: [ServerConnection] = []
+    private var idle: [PostgresSession] = []
     private var open = 0
     private var isClosed = false
     private var nextID = 0
 
-    init(options: PostgresStoreOptions, log: StatementLog) throws {
+    init(options: PostgresStoreOptions, log: PostgresStatementLog) throws {
         self.options = options
         self.log = log
         configuration = try options.connectionConfiguration()
     }
 
     /// Runs `body` with a connection of the pool, returning it afterwards (a broken one is closed).
-    func withConnection<T>(_ body: (ServerConnection) throws -> T) throws -> T {
+    func withConnection<T>(_ body: (PostgresSession) throws -> T) throws -> T {
         let connection = try checkOut()
         defer { checkIn(connection) }
         return try body(connection)
@@ -49,7 +49,7 @@ final class ServerConnectionPool: @unchecked Sendable {
 
     /// A new connection outside the pool (for `LISTEN` or a pinned query generation), with the
     /// store's search path; `role` is added to its `application_name`.
-    func makeDedicatedConnection(role: String) throws -> ServerConnection {
+    func makeDedicatedConnection(role: String) throws -> PostgresSession {
         try connect(until: Date(timeIntervalSinceNow: options.connectTimeout), role: role)
     }
 
@@ -63,7 +63,7 @@ final class ServerConnectionPool: @unchecked Sendable {
         for connection in connections { connection.close() }
     }
 
-    private func checkOut() throws -> ServerConnection {
+    private func checkOut() throws -> PostgresSession {
         if MultiThreadedEventLoopGroup.currentEventLoop != nil {
             throw StoreError(.invalidOption, "the PostgreSQL store was called on a SwiftNIO event-loop thread, where it cannot wait for the server; call it from a context's queue or a task")
         }
@@ -103,7 +103,7 @@ final class ServerConnectionPool: @unchecked Sendable {
         }
     }
 
-    private func checkIn(_ connection: ServerConnection) {
+    private func checkIn(_ connection: PostgresSession) {
         condition.lock()
         if connection.isBroken || isClosed {
             open -= 1
@@ -119,12 +119,12 @@ final class ServerConnectionPool: @unchecked Sendable {
 
     /// Connects, retrying with backoff (50 ms doubling to 1 s) while the server cannot be reached
     /// or says it is starting or shutting down, until `deadline`.
-    private func connect(until deadline: Date, role: String? = nil) throws -> ServerConnection {
+    private func connect(until deadline: Date, role: String? = nil) throws -> PostgresSession {
         var delay = 0.05
         while true {
             do {
                 return try connect(role: role)
-            } catch let failure as ConnectFailure {
+            } catch let failure as PostgresConnectFailure {
                 guard failure.isRetryable, Date(timeIntervalSinceNow: delay) < deadline, !condition.withLock({ isClosed }) else {
                     throw StoreError(.serverUnavailable, "cannot connect to PostgreSQL at \(options.location): \(failure.description)", underlying: failure.error)
                 }
@@ -134,7 +134,7 @@ final class ServerConnectionPool: @unchecked Sendable {
         }
     }
 
-    private func connect(role: String?) throws -> ServerConnection {
+    private func connect(role: String?) throws -> PostgresSession {
         let id = condition.withLock { nextID += 1; return nextID }
         let connection: PostgresConnection
         do {
@@ -143,15 +143,15 @@ final class ServerConnectionPool: @unchecked Sendable {
             ).wait()
         } catch {
             if let refusal = options.tlsRefusal(error) { throw refusal }   // not retried: it would fail the same way
-            throw ConnectFailure(error)
+            throw PostgresConnectFailure(error)
         }
-        let session = ServerConnection(connection, log: log)
+        let session = PostgresSession(connection, log: log)
         let name = "stowage \(options.schema)" + (role.map { " \($0)" } ?? "")
         do {
             try session.run("SELECT set_config('search_path', $1, false), set_config('application_name', $2, false)", [.text(options.schema), .text(name)])
         } catch let failure as PostgresServerError where failure.isConnectionLost {
             session.close()
-            throw ConnectFailure(failure)
+            throw PostgresConnectFailure(failure)
         } catch {
             session.close()
             throw StoreError(.io, "cannot use schema \(options.schema) on PostgreSQL at \(options.location): \(error)", underlying: error)
@@ -163,7 +163,7 @@ final class ServerConnectionPool: @unchecked Sendable {
 /// Why a connection could not be opened, and whether trying again may help: the server could not
 /// be reached, or answered that it is starting up or shutting down (`57P03`), as opposed to
 /// refusing the credentials or the database.
-struct ConnectFailure: Error, CustomStringConvertible {
+struct PostgresConnectFailure: Error, CustomStringConvertible {
     let error: any Error
 
     init(_ error: any Error) { self.error = error }

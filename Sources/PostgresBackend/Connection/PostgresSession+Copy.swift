@@ -3,7 +3,7 @@ import Foundation
 import PostgresNIO
 import StoreSQL
 
-extension ServerConnection {
+extension PostgresSession {
     /// Streams rows into `table` with `COPY … FROM STDIN` (text format), inside the caller's
     /// transaction: `produce` appends the next row (``copyRow(_:into:)``) and returns false when
     /// there is none. postgres-nio's COPY is async only, so it runs in a task this thread waits
@@ -11,7 +11,7 @@ extension ServerConnection {
     /// names, so they are passed as PostgreSQL folds the unquoted ones: in lower case.
     func copy(into table: String, columns: [String], _ produce: @escaping (inout ByteBuffer) throws -> Bool) throws {
         log.statement("COPY \(table) (\(columns.joined(separator: ", "))) FROM STDIN", [])
-        let done = ServerAnswer<Void>()
+        let done = PostgresAnswer<Void>()
         let job = CopyJob(connection: connection, produce: produce, logger: log.logger)
         Task {
             await job.run(table: table.lowercased(), columns: columns.map { $0.lowercased() })

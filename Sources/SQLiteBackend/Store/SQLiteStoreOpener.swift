@@ -8,8 +8,8 @@ import StoreSQL
 /// A store matches the model when its recorded version hashes equal the model's (Stowage's, or
 /// Core Data's for a store Apple's Core Data wrote with this model), or otherwise when every
 /// entity of the model has its `Z_PRIMARYKEY` row and every stored property its column.
-struct StoreOpener {
-    let pool: ConnectionPool
+struct SQLiteStoreOpener {
+    let pool: SQLiteConnectionPool
     let model: ManagedObjectModel
     let url: URL
     let readOnly: Bool

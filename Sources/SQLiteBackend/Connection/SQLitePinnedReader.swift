@@ -9,18 +9,18 @@ import StoreSQL
 ///
 /// ```swift
 /// let pinned = try pool.pinReader()
-/// let count = try ConnectionPool.$pinned.withValue(pinned) { try pool.read { try $0.scalar("SELECT COUNT(*) FROM ZPOST") } }
+/// let count = try SQLiteConnectionPool.$pinned.withValue(pinned) { try pool.read { try $0.scalar("SELECT COUNT(*) FROM ZPOST") } }
 /// ```
-package final class PinnedReader: Sendable {
+package final class SQLitePinnedReader: Sendable {
     enum Refusal: Error {
         case inMemory
         case limit(Int)
     }
 
-    let pool: ConnectionPool
+    let pool: SQLiteConnectionPool
     let session: PinnedSession<SQLiteConnection>
 
-    init(pool: ConnectionPool, connection: SQLiteConnection, lifetime: Double) {
+    init(pool: SQLiteConnectionPool, connection: SQLiteConnection, lifetime: Double) {
         self.pool = pool
         session = PinnedSession(connection: connection, lifetime: lifetime) { connection in
             if connection.isInTransaction { try? connection.execute("COMMIT") }
