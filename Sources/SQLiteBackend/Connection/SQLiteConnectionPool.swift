@@ -52,6 +52,10 @@ final class SQLiteConnectionPool: @unchecked Sendable {
         try prepare(writer)
     }
 
+    /// Whether the store's options set `auto_vacuum` themselves; a new store otherwise gets Core
+    /// Data's incremental mode.
+    var setsAutoVacuum: Bool { configuration.pragmas.contains { $0.name.lowercased() == "auto_vacuum" } }
+
     /// Every pragma but `journal_mode`, which changes the file itself: it waits for
     /// ``setJournalMode()``, once the store has accepted the file.
     private func prepare(_ connection: SQLiteConnection) throws {

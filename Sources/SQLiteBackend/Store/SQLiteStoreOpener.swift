@@ -47,11 +47,16 @@ struct SQLiteStoreOpener {
         let statements = try schema.createStatements(model: model) { table, format in
             try compiler.indexPredicate(format, on: table)
         } + schema.derivedAttributeTriggers(model: model).map(\.sql)
+        // Core Data makes its stores with incremental auto-vacuum and records the mode as
+        // `_NSAutoVacuumLevel`; the mode can only be chosen before the first table exists.
+        if !pool.setsAutoVacuum { try connection.execute("PRAGMA auto_vacuum = 2") }
+        let autoVacuum = try connection.scalar("PRAGMA auto_vacuum")
         // Core Data's hashes, so that Core Data on Apple platforms opens the store without migrating it.
-        let metadata = StoreMetadata(storeType: PersistentStoreType.sqlite.rawValue, modelVersionHashes: model.coreDataEntityVersionHashesByName)
+        var metadata = StoreMetadata(storeType: PersistentStoreType.sqlite.rawValue, modelVersionHashes: model.coreDataEntityVersionHashesByName)
+        if case .integer(let level)? = autoVacuum { metadata.userInfo["_NSAutoVacuumLevel"] = .string(String(level)) }
         try connection.transaction {
             for statement in statements { try connection.execute(statement) }
-            try Self.writeMetadata(metadata, on: connection)
+            try Self.writeMetadata(metadata, on: connection, modelVersionIdentifiers: model.versionIdentifiers)
         }
         return SQLOpenedStore(schema: schema, metadata: metadata)
     }
@@ -151,12 +156,14 @@ struct SQLiteStoreOpener {
         }
     }
 
-    static func writeMetadata(_ metadata: StoreMetadata, on connection: SQLiteConnection) throws {
+    /// Writes `metadata` over the stored one, keeping the keys Stowage does not model;
+    /// `modelVersionIdentifiers` (a new store's model's) replaces the recorded identifiers.
+    static func writeMetadata(_ metadata: StoreMetadata, on connection: SQLiteConnection, modelVersionIdentifiers: Set<String>? = nil) throws {
         let existing = try connection.scalar("SELECT Z_PLIST FROM Z_METADATA WHERE Z_VERSION = 1")
         var preserved: Data?
         if case .blob(let data) = existing { preserved = data }
+        let plist = StoreMetadataCoder.encode(metadata, preserving: preserved, modelVersionIdentifiers: modelVersionIdentifiers)
         try connection.run(
-            "INSERT OR REPLACE INTO Z_METADATA (Z_VERSION, Z_UUID, Z_PLIST) VALUES (1, ?, ?)",
-            [.text(metadata.storeUUID), .blob(StoreMetadataCoder.encode(metadata, preserving: preserved))])
+            "INSERT OR REPLACE INTO Z_METADATA (Z_VERSION, Z_UUID, Z_PLIST) VALUES (1, ?, ?)", [.text(metadata.storeUUID), .blob(plist)])
     }
 }

@@ -2,7 +2,8 @@ import Foundation
 import StoreCore
 
 /// Store metadata as the binary property list Core Data keeps in `Z_METADATA.Z_PLIST` (the
-/// dictionary itself is described by `StoreMetadata.propertyList(storeTypeName:preserving:)`).
+/// dictionary itself is described by `StoreMetadata.propertyList(storeTypeName:preserving:)`),
+/// without `NSStoreUUID`: the UUID is `Z_METADATA.Z_UUID`, and Core Data's plists do not repeat it.
 ///
 /// For example:
 ///
@@ -21,9 +22,18 @@ enum StoreMetadataCoder {
         return metadata
     }
 
-    static func encode(_ metadata: StoreMetadata, preserving previous: Data?) -> Data {
+    /// The plist for `metadata`, keeping what `previous` holds that Stowage does not model;
+    /// `modelVersionIdentifiers`, when given, replaces `NSStoreModelVersionIdentifiers` (Core Data
+    /// records the model's identifiers, `[""]` for a model without any).
+    static func encode(_ metadata: StoreMetadata, preserving previous: Data?, modelVersionIdentifiers: Set<String>? = nil) -> Data {
         var old: [String: PropertyListValue] = [:]
         if let previous, case .dictionary(let entries)? = try? BinaryPropertyListReader().read(previous) { old = entries }
-        return BinaryPropertyListWriter().write(.dictionary(metadata.propertyList(storeTypeName: "SQLite", preserving: old)))
+        if let modelVersionIdentifiers {
+            let identifiers = modelVersionIdentifiers.isEmpty ? [""] : modelVersionIdentifiers.sorted()
+            old["NSStoreModelVersionIdentifiers"] = .array(identifiers.map(PropertyListValue.string))
+        }
+        var entries = metadata.propertyList(storeTypeName: "SQLite", preserving: old)
+        entries["NSStoreUUID"] = nil
+        return BinaryPropertyListWriter().write(.dictionary(entries))
     }
 }

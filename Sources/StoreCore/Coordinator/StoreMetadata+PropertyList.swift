@@ -3,7 +3,10 @@ import Foundation
 /// Store metadata as the property-list dictionary Core Data writes into every store (SQLite's
 /// `Z_METADATA`, the XML store's `<metadata>`, the binary store's header): `NSStoreType`,
 /// `NSStoreUUID`, `NSStoreModelVersionHashes` (entity name → hash),
-/// `NSStoreModelVersionHashesVersion`, and the application's own keys beside them.
+/// `NSStoreModelVersionHashesVersion`, the two digests of the hashes Core Data records beside them
+/// (`NSStoreModelVersionHashesDigest`, `NSStoreModelVersionChecksumKey`: ``CoreDataModelDigests``),
+/// `NSPersistenceFrameworkVersion` (kept when the store has one, else
+/// ``coreDataFrameworkVersion``), and the application's own keys.
 ///
 /// Keys Stowage does not model (Core Data's private `_NS…` keys, arrays, dictionaries) are kept
 /// as they were when the metadata is rewritten: pass the dictionary that was read as `preserving`.
@@ -19,7 +22,16 @@ extension StoreMetadata {
     package static let reservedPropertyListKeys: Set<String> = [
         "NSStoreType", "NSStoreUUID", "NSStoreModelVersionHashes", "NSStoreModelVersionHashesVersion",
         "NSStoreModelVersionIdentifiers", "NSPersistenceFrameworkVersion", "NSStoreModelVersionHashesDigest",
+        "NSStoreModelVersionChecksumKey",
     ]
+
+    /// The `NSPersistenceFrameworkVersion` Stowage records in a store that has none: the build of
+    /// Core Data whose metadata Stowage writes (1338, the newest in the Apple-written fixture stores
+    /// with the same keys — `NSStoreModelVersionChecksumKey`, no
+    /// `NSPersistenceMaximumFrameworkVersion`). It cannot be derived from the model; Core Data
+    /// reads it only to treat stores from its own builds up to 386 (macOS 10.7) with their old
+    /// hashes, and records its own build when it next writes the metadata.
+    package static let coreDataFrameworkVersion: Int64 = 1338
 
     /// Reads the metadata dictionary of a store; `storeUUID` is used when the dictionary has none.
     package init(propertyList entries: [String: PropertyListValue], storeUUID: String, storeType: String) {
@@ -45,7 +57,9 @@ extension StoreMetadata {
         entries["NSStoreUUID"] = .string(storeUUID)
         entries["NSStoreModelVersionHashes"] = .dictionary(modelVersionHashes.mapValues(PropertyListValue.data))
         entries["NSStoreModelVersionHashesVersion"] = .integer(3)
-        entries["NSStoreModelVersionHashesDigest"] = nil  // describes hashes this store no longer has
+        entries["NSStoreModelVersionHashesDigest"] = .string(CoreDataModelDigests.hashesDigest(of: modelVersionHashes))
+        entries["NSStoreModelVersionChecksumKey"] = .string(CoreDataModelDigests.versionChecksum(of: modelVersionHashes))
+        if entries["NSPersistenceFrameworkVersion"] == nil { entries["NSPersistenceFrameworkVersion"] = .integer(Self.coreDataFrameworkVersion) }
         if entries["NSStoreModelVersionIdentifiers"] == nil { entries["NSStoreModelVersionIdentifiers"] = .array([.string("")]) }
         return entries
     }

@@ -13,7 +13,8 @@ import StoreCore
 /// ```
 package struct EntityTable: Sendable {
     package let name: String
-    /// `Z_ENT`: 1-based, in entity-name order.
+    /// `Z_ENT`: the store's number for the entity (a new store's: Core Data's,
+    /// ``SQLSchema/coreDataEntityNumbers(of:)``).
     package let number: Int64
     /// The super-entity's number, 0 for a root entity (`Z_PRIMARYKEY.Z_SUPER`).
     package let superNumber: Int64

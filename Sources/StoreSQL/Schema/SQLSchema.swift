@@ -35,15 +35,11 @@ package struct SQLSchema: Sendable {
     }
 
     /// The layout of `model`; `entityNumbers` are those an existing store recorded in
-    /// `Z_PRIMARYKEY` (a new store numbers the entities in name order from 1).
+    /// `Z_PRIMARYKEY` (a new store numbers the entities as Core Data does:
+    /// ``coreDataEntityNumbers(of:)``).
     package init(model: ManagedObjectModel, entityNumbers: [String: Int64]? = nil, dialect: any SQLDialect) {
         self.dialect = dialect
-        var numbers: [String: Int64] = entityNumbers ?? [:]
-        if entityNumbers == nil {
-            for (offset, entity) in model.entities.sorted(by: { $0.name < $1.name }).enumerated() {
-                numbers[entity.name] = Int64(offset + 1)
-            }
-        }
+        let numbers = entityNumbers ?? Self.coreDataEntityNumbers(of: model)
         var names: [Int64: String] = [:]
         for (name, number) in numbers { names[number] = name }
 
