@@ -7,7 +7,7 @@ import StoreSQL
 
 /// One connection to the PostgreSQL server, used synchronously by one caller at a time (the
 /// pool hands it out): each call sends a statement with its parameters bound and waits for the
-/// answer on the caller's thread — never an event-loop thread, which `ConnectionPool` checks.
+/// answer on the caller's thread — never an event-loop thread, which `PostgresSessionPool` checks.
 ///
 /// For example:
 ///
