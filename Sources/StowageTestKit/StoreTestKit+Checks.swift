@@ -12,9 +12,11 @@ extension StoreTestKit {
     }
 
     /// The shared query-case table (``QueryCases``): every predicate gives the set of objects
-    /// every other store gives (or the same error), after a reopen.
+    /// every other store gives (or the same error), after a reopen; and requests that cannot run
+    /// (a predicate literal that does not parse, an unknown key) are refused even by an empty store.
     public func checkQueryCases() {
         ConformanceSuite(kit: self).testTheSharedQueryTableMatchesAfterReopening()
+        RefusedQuerySuite(kit: self).run()
     }
 
     /// `#Predicate` and `SortDescriptor` requests: the same posts as their format-string twins,

@@ -148,6 +148,31 @@ final class BatchRequestsAndHistoryExamples: XCTestCase {
             try reader.execute(PersistentHistoryChangeRequest.fetchHistory(after: nil as PersistentHistoryToken?)).transactions ?? []
         }
         XCTAssertEqual(left.count, 0, "the history up to the newest token is gone")
+
+        // Two more saves, then history up to the newest is deleted: lastToken is behind it.
+        for title in ["Later", "Latest"] {
+            try writer.performAndWait {
+                let post = try Post(context: writer)
+                post.title = title
+                try writer.save()
+            }
+        }
+        let behind = lastToken
+        try reader.performAndWait {
+            _ = try reader.execute(PersistentHistoryChangeRequest.deleteHistory(before: try tracked.persistentStoreCoordinator.currentPersistentHistoryToken()))
+        }
+        do {
+            let missed = try reader.performAndWait {
+                try reader.execute(PersistentHistoryChangeRequest.fetchHistory(after: lastToken)).transactions ?? []
+            }
+            print(missed.count)
+        } catch StoreError.Code.persistentHistoryTokenExpired {
+            tracked.viewContext.reset()                  // history after lastToken is gone: refetch what you show
+            lastToken = try tracked.persistentStoreCoordinator.currentPersistentHistoryToken()
+        }
+
+        XCTAssertNotEqual(lastToken, behind, "the token expired and the reader started again")
+        XCTAssertEqual(lastToken, try tracked.persistentStoreCoordinator.currentPersistentHistoryToken())
         ExampleStack.close(tracked)
     }
 }

@@ -41,6 +41,47 @@ final class SQLiteHistoryTests: XCTestCase {
         XCTAssertEqual(changes.map(\.changedObjectID), [id])
     }
 
+    /// A file written before history deletions were recorded has no `Z_HISTORYPURGE`: opened
+    /// read-only it still answers token fetches; opened for writing it gets the table, and from
+    /// then on deletions make older tokens expire.
+    func testAStoreWithoutTheTableOfDeletionsGetsItWhenOpenedForWriting() throws {
+        let test = try quakeStore()
+        let context = test.container.newBackgroundContext()
+        try context.performAndWait {
+            for rows in [1, 2, 3] { _ = try context.execute(BatchInsertRequest(entityName: "Quake", objects: QuakeModel.rows(rows).suffix(1))) }
+        }
+        let tokens = try context.performAndWait {
+            try context.execute(PersistentHistoryChangeRequest.fetchHistory(after: nil as PersistentHistoryToken?)).transactions?.map(\.token) ?? []
+        }
+        XCTAssertEqual(tokens.count, 3)
+        let coordinator = test.container.persistentStoreCoordinator
+        for store in coordinator.persistentStores { try coordinator.removePersistentStore(store) }
+        let connection = try SQLiteConnection(path: test.url.path, mode: .readWrite, log: .disabled)
+        try connection.execute("DROP TABLE Z_HISTORYPURGE")
+        try connection.execute("DELETE FROM Z_HISTORYTRANSACTION WHERE Z_PK = \(tokens[0].transactionNumber)")
+
+        let readOnly = try TestStack.sqliteContainer(QuakeModel.make(), at: test.url) {
+            $0.isHistoryTrackingEnabled = true
+            $0.isReadOnly = true
+        }
+        let reader = readOnly.newBackgroundContext()
+        let after = try reader.performAndWait {
+            try reader.execute(PersistentHistoryChangeRequest.fetchHistory(after: tokens[0])).transactions?.count
+        }
+        XCTAssertEqual(after, 2, "no record of the deletion: the token still reads")
+
+        let writable = try TestStack.sqliteContainer(QuakeModel.make(), at: test.url) { $0.isHistoryTrackingEnabled = true }
+        let writer = writable.newBackgroundContext()
+        try writer.performAndWait {
+            _ = try writer.execute(PersistentHistoryChangeRequest.deleteHistory(before: tokens[1]))
+            XCTAssertThrowsError(try writer.execute(PersistentHistoryChangeRequest.fetchHistory(after: tokens[0]))) { error in
+                XCTAssertEqual((error as? StoreError)?.code, .persistentHistoryTokenExpired, "\(error)")
+            }
+            XCTAssertEqual(try writer.execute(PersistentHistoryChangeRequest.fetchHistory(after: tokens[1])).transactions?.map(\.token), [tokens[2]])
+        }
+        XCTAssertEqual(try test.column("SELECT ZTRANSACTION FROM Z_HISTORYPURGE"), [.integer(tokens[1].transactionNumber)], "one row")
+    }
+
     func testAFailedSaveWritesNoHistory() throws {
         let test = try quakeStore()
         let context = test.container.newBackgroundContext()

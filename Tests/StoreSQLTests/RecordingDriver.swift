@@ -64,6 +64,7 @@ final class RecordingStore: SQLStore, @unchecked Sendable {
     let isReadOnly = false
     var isHistoryTrackingEnabled = false
     let hasHistoryTables = true
+    let hasHistoryPurgeTable = true
     let lastHistoryTransactionQuery = "SELECT MAX(Z_PK) FROM Z_HISTORYTRANSACTION"
     let model: ManagedObjectModel
     let schema: SQLSchema

@@ -7,10 +7,12 @@ import StoreSQL
 /// transaction as the changes they describe. Transaction numbers come from a sequence (so they
 /// keep growing after history is deleted) and are taken under a transaction-scoped advisory
 /// lock held until commit, so transactions become visible in the order of their numbers — a
-/// reader that saw number n never later finds a smaller one.
+/// reader that saw number n never later finds a smaller one. `Z_HISTORYPURGE` remembers the
+/// newest transaction a deletion removed, which older tokens have outlived.
 enum PostgresHistoryTables {
     static let transactions = SQLHistoryTables.transactions
     static let changes = SQLHistoryTables.changes
+    static let purges = SQLHistoryTables.purges
 
     static let ddl = [
         """
@@ -23,11 +25,13 @@ enum PostgresHistoryTables {
         ZCHANGETYPE BIGINT NOT NULL, ZENTITY BIGINT NOT NULL, ZENTITYPK BIGINT NOT NULL, ZCOLUMNS TEXT, ZTOMBSTONE TEXT)
         """,
         "CREATE INDEX IF NOT EXISTS Z_HISTORYCHANGE_TRANSACTION ON \(changes) (ZTRANSACTION)",
-        "CREATE INDEX IF NOT EXISTS \(lastCreatedIndex) ON \(changes) (ZENTITY, ZENTITYPK, ZTRANSACTION)",
+        "CREATE INDEX IF NOT EXISTS Z_HISTORYCHANGE_OBJECT ON \(changes) (ZENTITY, ZENTITYPK, ZTRANSACTION)",
+        "CREATE TABLE IF NOT EXISTS \(lastCreated) (ZTRANSACTION BIGINT NOT NULL)",
     ]
 
-    /// The object the last statement of ``ddl`` creates.
-    static let lastCreatedIndex = "Z_HISTORYCHANGE_OBJECT"
+    /// The object the last statement of ``ddl`` creates (the table of deletions, added last, so
+    /// that a store made before it had one gets it).
+    static let lastCreated = purges
 
     static func create(on connection: PostgresSession) throws {
         for statement in ddl { try connection.run(statement) }

@@ -138,7 +138,7 @@ private struct InPlaceMigration {
         for sql in copier.cleanupStatements() { try connection.run(sql) }
         try destination.rewritePrimaryKeys(destinationModel: request.destinationModel, mapping: request.mapping, stored: stored, keys: keys, on: connection)
         try PostgresStoreOpener.writeMetadata(metadata, on: connection)
-        for table in [PostgresHistoryTables.transactions, PostgresHistoryTables.changes] {
+        for table in [PostgresHistoryTables.transactions, PostgresHistoryTables.changes, PostgresHistoryTables.purges] {
             if try connection.scalar("SELECT to_regclass($1) IS NOT NULL", [.text("\(schema).\(table.lowercased())")]) == .integer(1) {
                 try connection.run("ALTER TABLE \(schema).\(table) SET SCHEMA \(staging)")
             }

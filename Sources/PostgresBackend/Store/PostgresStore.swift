@@ -38,6 +38,9 @@ public final class PostgresStore: PersistentStore {
     public let isHistoryTrackingEnabled: Bool
     /// The PostgreSQL schema holding the store's tables.
     public let schemaName: String
+    /// Whether the schema records history deletions (`Z_HISTORYPURGE`; a store made before
+    /// Stowage recorded them, opened read-only, may not).
+    package let hasHistoryPurgeTable: Bool
 
     package let model: ManagedObjectModel
     package let schema: SQLSchema
@@ -77,6 +80,11 @@ public final class PostgresStore: PersistentStore {
             schema = opened.schema
             storedMetadata = Mutex(opened.metadata)
             identifier = opened.metadata.storeUUID
+            // A writable store with history has it: the opener creates what is missing.
+            let purges = "\(options.schema).\(PostgresHistoryTables.purges)".lowercased()
+            hasHistoryPurgeTable = try isHistoryTrackingEnabled && (!isReadOnly || pool.withConnection { connection in
+                try connection.scalar("SELECT to_regclass($1) IS NOT NULL", [.text(purges)]) == .integer(1)
+            })
         } catch {
             pool.close()
             throw Self.storeError(error, url: url)

@@ -116,9 +116,9 @@ struct PostgresStoreOpener {
     /// is read first, without a lock, and nothing else runs when they are there: DDL on a history
     /// table (even `CREATE INDEX IF NOT EXISTS`) would wait behind every save in flight.
     /// ``PostgresHistoryTables/create(on:)`` makes the tables and indexes in one transaction, so its
-    /// last index present means all of it is.
+    /// last object present means all of it is (a store made before the last was added gets it).
     private func createHistoryTablesIfMissing(on connection: PostgresSession) throws {
-        let last = "\(options.schema).\(PostgresHistoryTables.lastCreatedIndex)".lowercased()
+        let last = "\(options.schema).\(PostgresHistoryTables.lastCreated)".lowercased()
         guard try connection.scalar("SELECT to_regclass($1) IS NULL", [.text(last)]) == .integer(1) else { return }
         try connection.transaction {
             try connection.run("SELECT pg_advisory_xact_lock(hashtext($1))", [.text("stowage." + options.schema)])

@@ -6,10 +6,12 @@ import StoreSQL
 /// transaction as the changes they describe (docs/sqlite-layout.md, "Persistent history").
 ///
 /// `AUTOINCREMENT` keeps transaction numbers (tokens) and change IDs growing even after history
-/// is deleted.
+/// is deleted; `Z_HISTORYPURGE` remembers the newest transaction a deletion removed, which older
+/// tokens have outlived.
 enum SQLiteHistoryTables {
     static let transactions = SQLHistoryTables.transactions
     static let changes = SQLHistoryTables.changes
+    static let purges = SQLHistoryTables.purges
 
     static let ddl = [
         """
@@ -23,6 +25,7 @@ enum SQLiteHistoryTables {
         """,
         "CREATE INDEX IF NOT EXISTS Z_HISTORYCHANGE_TRANSACTION ON \(changes) (ZTRANSACTION)",
         "CREATE INDEX IF NOT EXISTS Z_HISTORYCHANGE_OBJECT ON \(changes) (ZENTITY, ZENTITYPK, ZTRANSACTION)",
+        "CREATE TABLE IF NOT EXISTS \(purges) (ZTRANSACTION INTEGER NOT NULL)",
     ]
 
     static func create(on connection: SQLiteConnection) throws {
@@ -30,6 +33,16 @@ enum SQLiteHistoryTables {
     }
 
     static func exist(on connection: SQLiteConnection) throws -> Bool {
-        try connection.scalar("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ?", [.text(changes)]) != nil
+        try tableExists(changes, on: connection)
+    }
+
+    /// Whether the table of history deletions is there (a file written before Stowage recorded
+    /// them, opened read-only, has none).
+    static func purgesExist(on connection: SQLiteConnection) throws -> Bool {
+        try tableExists(purges, on: connection)
+    }
+
+    private static func tableExists(_ name: String, on connection: SQLiteConnection) throws -> Bool {
+        try connection.scalar("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ?", [.text(name)]) != nil
     }
 }

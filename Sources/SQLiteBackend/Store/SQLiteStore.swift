@@ -37,6 +37,9 @@ public final class SQLiteStore: PersistentStore {
     public let isHistoryTrackingEnabled: Bool
     /// Whether the file has history tables (a read-only store with tracking on may not).
     package let hasHistoryTables: Bool
+    /// Whether the file records history deletions (`Z_HISTORYPURGE`; an older file opened
+    /// read-only may not).
+    package let hasHistoryPurgeTable: Bool
 
     package let model: ManagedObjectModel
     package let schema: SQLSchema
@@ -81,7 +84,7 @@ public final class SQLiteStore: PersistentStore {
             if isHistoryTrackingEnabled && !isReadOnly {
                 try pool.write { connection in try connection.transaction { try SQLiteHistoryTables.create(on: connection) } }
             }
-            hasHistoryTables = try pool.read { try SQLiteHistoryTables.exist(on: $0) }
+            (hasHistoryTables, hasHistoryPurgeTable) = try pool.read { (try SQLiteHistoryTables.exist(on: $0), try SQLiteHistoryTables.purgesExist(on: $0)) }
         } catch let error as SQLiteError {
             throw StoreError(error.isCorruption ? .corrupt : .io, url: url, "cannot open the SQLite store: \(error)", underlying: error)
         }

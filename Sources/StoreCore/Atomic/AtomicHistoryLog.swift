@@ -9,6 +9,8 @@ struct AtomicHistoryLog: Sendable {
     private(set) var transactions: [PersistentHistoryTransaction] = []
     private(set) var lastTransactionNumber: Int64 = 0
     private(set) var lastChangeID: Int64 = 0
+    /// The newest transaction a deletion removed (0: none): a token before it has expired.
+    private(set) var purgedThrough: Int64 = 0
     let storeIdentifier: String
 
     init(storeIdentifier: String) {
@@ -38,7 +40,11 @@ struct AtomicHistoryLog: Sendable {
     /// Removes the transactions the delete request selects; returns how many.
     mutating func delete(_ filter: PersistentHistoryFilter) -> Int {
         let before = transactions.count
-        transactions.removeAll { filter.isWithinBound($0) }
+        transactions.removeAll { transaction in
+            guard filter.isWithinBound(transaction) else { return false }
+            purgedThrough = max(purgedThrough, transaction.transactionNumber)
+            return true
+        }
         return before - transactions.count
     }
 }
@@ -50,6 +56,7 @@ extension AtomicHistoryLog {
         .dictionary([
             "lastTransactionNumber": .integer(lastTransactionNumber),
             "lastChangeID": .integer(lastChangeID),
+            "purgedThrough": .integer(purgedThrough),
             "transactions": .array(transactions.map(Self.propertyList(of:))),
         ])
     }
@@ -117,6 +124,9 @@ extension AtomicHistoryLog {
                 token: token, timestamp: timestamp, author: entry["author"]?.stringValue, contextName: entry["contextName"]?.stringValue,
                 processID: Int32(clamping: entry["processID"]?.integerValue ?? 0), changes: decoded))
         }
+        // Files written before deletions were recorded: numbers are consecutive, so whatever lies
+        // below the oldest transaction kept (or up to the last number, when none is) was deleted.
+        purgedThrough = propertyList["purgedThrough"]?.integerValue ?? ((transactions.first?.transactionNumber).map { $0 - 1 } ?? last)
     }
 }
 

@@ -290,7 +290,8 @@ extension AtomicStore: PersistentHistoryStore {
     public var isHistoryTrackingEnabled: Bool { state.withLock { $0.history != nil } }
 
     /// Fetches or deletes transactions from the in-memory history log; a deletion that removes any rewrites
-    /// the file. Throws `unsupportedRequest` unless history tracking is on.
+    /// the file. Throws `unsupportedRequest` unless history tracking is on, and
+    /// `persistentHistoryTokenExpired` for a fetch after a token older than deleted history.
     public func execute(_ request: PersistentHistoryChangeRequest) throws -> PersistentHistoryResult {
         let filter = PersistentHistoryFilter(request, storeIdentifier: identifier)
         return try state.withLock { state in
@@ -299,6 +300,7 @@ extension AtomicStore: PersistentHistoryStore {
             }
             switch request.operation {
             case .fetch:
+                try filter.checkToken(purgedThrough: history.purgedThrough, url: url)
                 return try filter.result(from: history.transactions)
             case .delete:
                 guard !isReadOnly else { throw StoreError(.readOnly, url: url, "the store is read-only; no history was deleted") }

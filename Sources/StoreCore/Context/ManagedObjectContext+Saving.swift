@@ -20,7 +20,8 @@ extension ManagedObjectContext {
     /// import-and-dedupe pattern: under `.mergeByPropertyObjectTrump` or `.overwrite` the stored
     /// object takes the new values, under `.mergeByPropertyStoreTrump` or `.rollback` it keeps its
     /// own; either way the first new object becomes the stored object and the other duplicates
-    /// are deleted (see ``MergePolicy/resolve(constraintConflicts:in:)``).
+    /// are deleted (see ``MergePolicy/resolve(constraintConflicts:in:)``). Both kinds of conflict
+    /// reach the policy through ``MergePolicy/resolve(mergeConflicts:in:)``, as in Core Data.
     ///
     /// - Throws: ``ObjectValidationError`` (for constraint conflicts under ``MergePolicy/error``:
     ///   `.uniquenessConstraint` with ``ObjectValidationError/constraintConflicts``),
@@ -42,7 +43,7 @@ extension ManagedObjectContext {
         try checkUnreadRelationships()
         if resolvesConstraintConflictsBeforeSaving {
             let conflicts = try findConstraintConflicts()
-            if !conflicts.isEmpty { try mergePolicy.resolve(constraintConflicts: conflicts, in: self) }
+            if !conflicts.isEmpty { try mergePolicy.resolve(mergeConflicts: conflicts, in: self) }
         }
 
         let inserted = insertedSet.values
@@ -107,7 +108,7 @@ extension ManagedObjectContext {
                 for (object, id) in zip(needingIDs, temporaryIDs) where object.objectID != id { reassign(object, to: id) }
                 guard let conflict = error as? MergeConflictError, attempt < 3 else { throw error }
                 attempt += 1
-                try mergePolicy.resolve(optimisticLockingConflicts: conflict.conflicts, in: self)
+                try mergePolicy.resolve(mergeConflicts: conflict.conflicts, in: self)
             }
         }
     }

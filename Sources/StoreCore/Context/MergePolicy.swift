@@ -2,10 +2,13 @@
 /// saved first (optimistic locking), and with stored objects or other new objects that share a
 /// uniqueness constraint's values (constraint conflicts).
 ///
-/// Use one of the five shared policies, or subclass to decide conflicts yourself: override
-/// ``resolve(optimisticLockingConflicts:in:)`` or ``resolve(constraintConflicts:in:)``, change
-/// the objects through the context, and call `super` for what is left (or throw to refuse the
-/// save, which then changes nothing).
+/// Use one of the five shared policies, or subclass to decide conflicts yourself. A save hands
+/// every list of conflicts to ``resolve(mergeConflicts:in:)`` (Core Data's
+/// `resolve(mergeConflicts:)`), which passes the ``MergeConflict``s to
+/// ``resolve(optimisticLockingConflicts:in:)`` and then the ``ConstraintConflict``s to
+/// ``resolve(constraintConflicts:in:)``. Override any of the three — a ported `NSMergePolicy`
+/// subclass keeps its overrides —, change the objects through the context, and call `super` for
+/// what is left (or throw to refuse the save, which then changes nothing).
 ///
 /// For example:
 ///
@@ -19,6 +22,13 @@
 ///     }
 /// }
 /// context.mergePolicy = KeepHighScore(merge: .mergeByPropertyObjectTrump)
+///
+/// final class LogEveryConflict: MergePolicy {
+///     override func resolve(mergeConflicts conflicts: [Any], in context: ManagedObjectContext) throws {
+///         print("resolving \(conflicts.count) conflicts")
+///         try super.resolve(mergeConflicts: conflicts, in: context)
+///     }
+/// }
 /// ```
 open class MergePolicy: @unchecked Sendable, Hashable, CustomStringConvertible {
     // @unchecked: the shared policies hold one immutable value; a subclass that adds state
@@ -66,7 +76,8 @@ open class MergePolicy: @unchecked Sendable, Hashable, CustomStringConvertible {
     public static let rollback = MergePolicy(merge: .rollback)
 
     /// Resolves objects changed elsewhere since this context read them, so that the save can
-    /// be tried again. Called on the context's queue during a save.
+    /// be tried again. Called by ``resolve(mergeConflicts:in:)``, on the context's queue during a
+    /// save, before ``resolve(constraintConflicts:in:)``.
     ///
     /// - Throws: ``MergeConflictError`` under ``MergeType/error``; anything a subclass throws
     ///   ends the save, which then changes nothing.
@@ -76,8 +87,9 @@ open class MergePolicy: @unchecked Sendable, Hashable, CustomStringConvertible {
     }
 
     /// Resolves new or changed objects that share a uniqueness constraint's values with a stored
-    /// object or with each other, so that the save can go ahead. Called on the context's queue
-    /// during a save, before anything is written.
+    /// object or with each other, so that the save can go ahead. Called by
+    /// ``resolve(mergeConflicts:in:)``, on the context's queue during a save, before anything is
+    /// written.
     ///
     /// - Throws: ``ObjectValidationError`` (`.uniquenessConstraint`, with
     ///   ``ObjectValidationError/constraintConflicts``) under ``MergeType/error``.
@@ -86,9 +98,15 @@ open class MergePolicy: @unchecked Sendable, Hashable, CustomStringConvertible {
         try context.applyConstraintResolution(conflicts, type: mergeType)
     }
 
-    /// Resolves a mixed list, as Core Data's `resolve(mergeConflicts:)`: the
-    /// ``MergeConflict``s through ``resolve(optimisticLockingConflicts:in:)``, the
-    /// ``ConstraintConflict``s through ``resolve(constraintConflicts:in:)``.
+    /// Resolves the conflicts a save met — the method every save calls, as Core Data's
+    /// `resolve(mergeConflicts:)`: the ``MergeConflict``s go to
+    /// ``resolve(optimisticLockingConflicts:in:)`` first, then the ``ConstraintConflict``s to
+    /// ``resolve(constraintConflicts:in:)`` (each only when the list has some). A save calls it
+    /// with constraint conflicts before writing, and with optimistic-locking conflicts when a
+    /// write found objects changed elsewhere (then tries again).
+    ///
+    /// - Throws: What the methods it calls throw; anything an override throws ends the save,
+    ///   which then changes nothing.
     open func resolve(mergeConflicts conflicts: [Any], in context: ManagedObjectContext) throws {
         let locking = conflicts.compactMap { $0 as? MergeConflict }
         let constraints = conflicts.compactMap { $0 as? ConstraintConflict }

@@ -40,10 +40,12 @@ extension ErrorCode where Domain == FetchError {
     /// a `.count` request passed to `fetch` (use `count(for:)`), or a fetched-results controller's
     /// object is not of its `Result` type.
     public static let wrongResultType = Self("wrongResultType")
-    /// A predicate written as a string literal that does not parse.
+    /// A predicate written as a string literal that does not parse; the fetch that uses it
+    /// throws, on every store, even when there is no object to evaluate it on.
     public static let invalidPredicate = Self("invalidPredicate")
     /// A `#Predicate` or `SortDescriptor` with a part no store query can express (a function
-    /// call, a key path to a property that is not in the model); the message names the part.
+    /// call, a key path to a property that is not in the model, such as a computed property);
+    /// the message names the part and where it stands in the predicate.
     public static let untranslatablePredicate = Self("untranslatablePredicate")
     /// A MATCHES pattern that is not a valid regular expression.
     public static let invalidRegularExpression = Self("invalidRegularExpression")

@@ -82,6 +82,11 @@ extension ErrorCode where Domain == StoreError {
     public static let corrupt = Self("corrupt")
     /// The store type cannot run this request (a batch request on an atomic store, for example).
     public static let unsupportedRequest = Self("unsupportedRequest")
+    /// A history fetch asked for the transactions after a token older than history that was
+    /// deleted since (Core Data's `NSPersistentHistoryTokenExpiredError`): transactions after the
+    /// token are gone, so what it would return is incomplete. Start again from the current state:
+    /// refetch your objects and keep `currentPersistentHistoryToken()` as the new token.
+    public static let persistentHistoryTokenExpired = Self("persistentHistoryTokenExpired")
     /// A query generation could not be pinned (the store cannot pin one, or holds as many as it
     /// allows), or a pinned one outlived the store's limit and was released.
     public static let queryGenerationUnavailable = Self("queryGenerationUnavailable")

@@ -24,6 +24,24 @@ package struct PersistentHistoryFilter {
         }
     }
 
+    /// The number of the token a fetch reads after, when it is one of this store's tokens — the
+    /// only bound deleted history can outdate (a date, or `nil` for all history, never expires).
+    package var fetchedAfterTransaction: Int64? {
+        guard request.operation == .fetch, case .token(let token?) = request.bound, token.storeIdentifier == storeIdentifier else { return nil }
+        return token.transactionNumber
+    }
+
+    /// Throws `persistentHistoryTokenExpired` when the fetch reads after a token older than
+    /// history deleted since: `purgedThrough` is the newest transaction any deletion removed, so
+    /// a token below it misses at least that one. A token at or after it is not expired.
+    package func checkToken(purgedThrough: Int64, url: URL?) throws(StoreError) {
+        guard let number = fetchedAfterTransaction, number < purgedThrough else { return }
+        throw StoreError(
+            .persistentHistoryTokenExpired, url: url,
+            "the history token \(storeIdentifier)#\(number) has expired: history up to transaction \(purgedThrough) was deleted after it, so the "
+                + "transactions after it are no longer all there; read the current state again and fetch history after a newer token")
+    }
+
     /// Whether the narrowing fetch request selects a transaction (always, without one or when it is on changes).
     package func selects(_ transaction: PersistentHistoryTransaction) throws -> Bool {
         guard let fetch = request.fetchRequest, fetch.entity == .transaction, let predicate = fetch.predicate else { return true }

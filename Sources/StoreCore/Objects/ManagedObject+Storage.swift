@@ -49,11 +49,12 @@ extension ManagedObject {
 
     // MARK: Attributes
 
-    /// The value of the attribute a typed declaration names (`.null` when the entity has none).
+    /// The value of the attribute a typed declaration names (`.null` when the entity has none;
+    /// on a key-path probe, the value it hands out — see ``ModelKeyPaths``).
     @usableFromInline
     func typedAttributeValue(for storageKeyPath: AnyKeyPath, wrapped: AnyKeyPath, explicitKey: () -> String?) -> StoreValue {
         guard let index = entity.typedPropertyIndexes.index(for: storageKeyPath, wrapped: wrapped, explicitKey: explicitKey(), in: entity)
-        else { return .null }
+        else { return entity.typedPropertyIndexes.probe?.sentinel ?? .null }
         return attributeValue(at: index)
     }
 

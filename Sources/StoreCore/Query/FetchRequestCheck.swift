@@ -1,6 +1,7 @@
 /// Checks a fetch request's key paths against the model before anything is evaluated, as a SQL
 /// store does when it compiles the request: a key the entity does not have is a
-/// ``FetchError`` (`.invalidKeyPath`) whether or not the store holds any object to evaluate.
+/// ``FetchError`` (`.invalidKeyPath`), and a predicate string literal that does not parse an
+/// `.invalidPredicate`, whether or not the store holds any object to evaluate.
 ///
 /// A path is followed from the fetched entity (or, for a key only its sub-entities declare, from
 /// the sub-entity) through relationships to their destinations;
@@ -40,6 +41,9 @@ enum FetchRequestCheck {
         switch expression {
         case .keyPath(let path): try check(path: path, from: entity)
         case .member(let base, _): try check(base, entity: entity)
+        case .function(StorePredicate.syntaxErrorFunction, let items):
+            // A string literal that did not parse fails here, not only when evaluated on a row.
+            throw StorePredicate.literalSyntaxFailure(items)
         case .aggregate(let items), .function(_, let items):
             for item in items { try check(item, entity: entity) }
         case .subquery(let collection, _, _): try check(collection, entity: entity)

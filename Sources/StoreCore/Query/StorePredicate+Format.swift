@@ -53,7 +53,7 @@ extension StoreExpression {
 /// where the string is written.
 extension StorePredicate: ExpressibleByStringLiteral {
     /// The function name of the sentinel expression a literal that does not parse becomes.
-    static let syntaxErrorFunction = "syntaxError:"
+    package static let syntaxErrorFunction = "syntaxError:"
 
     /// Parses the literal as a predicate format string with no arguments; one that does not parse becomes
     /// a predicate whose evaluation throws `invalidPredicate` with the syntax error.
@@ -64,6 +64,13 @@ extension StorePredicate: ExpressibleByStringLiteral {
             self = .comparison(StoreComparison(
                 .function(Self.syntaxErrorFunction, [.constant(.string(error.description))]), .equalTo, .constant(.boolean(true))))
         }
+    }
+
+    /// The error every store throws for the sentinel a literal that does not parse became: its
+    /// function's arguments hold the syntax error.
+    package static func literalSyntaxFailure(_ arguments: [StoreExpression]) -> FetchError {
+        let message = arguments.first.flatMap { if case .constant(.string(let text)) = $0 { text } else { nil } } ?? "syntax error"
+        return FetchError(.invalidPredicate, "the predicate string literal does not parse: \(message)")
     }
 
     /// The syntax error of a predicate made from a string literal that does not parse, if it is one.

@@ -76,10 +76,7 @@ extension QueryTranslator {
     ]
 
     private func function(_ name: String, _ arguments: [StoreExpression], _ scope: QueryScope) throws -> QueryOperand {
-        if name == "syntaxError:" {
-            let message = arguments.first.flatMap { if case .constant(.string(let m)) = $0 { m } else { nil } } ?? "syntax error"
-            throw FetchError(.invalidPredicate, "the predicate string literal does not parse: \(message)")
-        }
+        if name == StorePredicate.syntaxErrorFunction { throw StorePredicate.literalSyntaxFailure(arguments) }
         if name == StoreExpression.indexFunctionName {
             return try indexed(arguments, scope)
         }

@@ -68,6 +68,9 @@ package protocol SQLStore: PersistentHistoryStore, Sendable {
     var isHistoryTrackingEnabled: Bool { get }
     /// Whether the history tables are there (a read-only store may have none).
     var hasHistoryTables: Bool { get }
+    /// Whether the table of history deletions (``SQLHistoryTables/purges``) is there: a store
+    /// written before Stowage recorded them, opened read-only, has none.
+    var hasHistoryPurgeTable: Bool { get }
     /// The query of the number of the newest history transaction others can see.
     var lastHistoryTransactionQuery: String { get }
     /// Takes whatever makes history transactions commit in the order of their numbers, until the

@@ -7,6 +7,9 @@ import StoreCore
 package enum SQLHistoryTables {
     package static let transactions = "Z_HISTORYTRANSACTION"
     package static let changes = "Z_HISTORYCHANGE"
+    /// The newest transaction a history deletion removed (`ZTRANSACTION`, one row kept): a token
+    /// before it has expired (``SQLStore/execute(_:)``).
+    package static let purges = "Z_HISTORYPURGE"
 }
 
 /// Records one persistent-history transaction inside the writer's transaction, for any SQL

@@ -5,7 +5,8 @@ import StoreCore
 extension SQLStore {
     /// Fetches the transactions after the bound from `Z_HISTORYTRANSACTION`/`Z_HISTORYCHANGE` in one query
     /// (``HistoryQuery``), or deletes those up to it in one write; throws `unsupportedRequest` unless history
-    /// tracking is on.
+    /// tracking is on, and `persistentHistoryTokenExpired` for a fetch after a token older than the newest
+    /// transaction a deletion removed (``SQLHistoryTables/purges``).
     public func execute(_ request: PersistentHistoryChangeRequest) throws -> PersistentHistoryResult {
         guard isHistoryTrackingEnabled else {
             throw StoreError(.unsupportedRequest, url: url, "the store does not record persistent history; load it with the persistentHistoryTracking option")
@@ -27,12 +28,15 @@ extension SQLStore {
         return number.map { PersistentHistoryToken(storeIdentifier: identifier, transactionNumber: $0) }
     }
 
-    /// One query read into transactions, then filtered and shaped in memory.
+    /// One query read into transactions, then filtered and shaped in memory. A fetch after a token
+    /// reads the newest deletion after its rows: a deletion that ran before the rows were read is
+    /// seen, so incomplete history is never returned as if it were whole.
     private func fetchHistory(_ request: PersistentHistoryChangeRequest) throws -> PersistentHistoryResult {
         let query = HistoryQuery(request, schema: schema, storeIdentifier: identifier)
+        let filter = PersistentHistoryFilter(request, storeIdentifier: identifier)
         let found = try read { connection in
             guard hasHistoryTables else { return [(HistoryAssembler.Transaction, HistoryAssembler.Change?)]() }
-            return try connection.collect(query.sql, query.arguments) { row in
+            let collected = try connection.collect(query.sql, query.arguments) { row in
                 let transaction = HistoryAssembler.Transaction(
                     number: row.int64(at: 0), timestamp: row.double(at: 1), author: row.text(at: 2), contextName: row.text(at: 3),
                     processID: row.int64(at: 4))
@@ -42,10 +46,16 @@ extension SQLStore {
                     columns: row.text(at: 9), tombstone: row.text(at: 10))
                 return (transaction, change)
             }
+            if filter.fetchedAfterTransaction != nil, hasHistoryPurgeTable,
+                case .integer(let purgedThrough)? = try connection.scalar("SELECT MAX(ZTRANSACTION) FROM \(SQLHistoryTables.purges)", [])
+            {
+                try filter.checkToken(purgedThrough: purgedThrough, url: url)
+            }
+            return collected
         }
         var assembler = HistoryAssembler(storeIdentifier: identifier, rows: rows, model: model)
         for (transaction, change) in found { assembler.add(transaction, change: change) }
-        return try PersistentHistoryFilter(request, storeIdentifier: identifier).result(from: assembler.finish())
+        return try filter.result(from: assembler.finish())
     }
 
     private func deleteHistory(_ request: PersistentHistoryChangeRequest) throws -> PersistentHistoryResult {
@@ -62,6 +72,14 @@ extension SQLStore {
         }
         let count = try write { connection -> Int in
             guard hasHistoryTables else { return 0 }
+            if hasHistoryPurgeTable {
+                // Keep the newest transaction deleted, in one row.
+                let purges = SQLHistoryTables.purges
+                try connection.run(
+                    "INSERT INTO \(purges) (ZTRANSACTION) SELECT Z_PK FROM \(SQLHistoryTables.transactions) WHERE \(condition) ORDER BY Z_PK DESC LIMIT 1",
+                    arguments)
+                try connection.run("DELETE FROM \(purges) WHERE ZTRANSACTION < (SELECT MAX(ZTRANSACTION) FROM \(purges))", [])
+            }
             try connection.run(
                 "DELETE FROM \(SQLHistoryTables.changes) WHERE ZTRANSACTION IN (SELECT Z_PK FROM \(SQLHistoryTables.transactions) WHERE \(condition))", arguments)
             return try connection.run("DELETE FROM \(SQLHistoryTables.transactions) WHERE \(condition)", arguments)

@@ -36,6 +36,10 @@ public final class Post: ManagedObject {
     /// The post's author: a to-one whose inverse, `Author.posts`, has the deny delete rule.
     @Relationship public var author: Author?
 
+    /// The title in capitals: a computed property, which reads `title` but is not a model key
+    /// (a `#Predicate` over it is refused, never translated into one over `title`).
+    public var shoutedTitle: String { title.uppercased() }
+
     /// How many times `awakeFromInsert()` ran on this instance (a lifecycle-hook counter).
     public var awakeFromInsertCalls = 0
     /// How many times `awakeFromFetch()` ran on this instance.

@@ -186,6 +186,48 @@ struct HistorySuite {
         }
     }
 
+    /// Core Data's `NSPersistentHistoryTokenExpiredError`: once history after a token is deleted,
+    /// fetching after that token fails rather than returning what is left as if it were all; a
+    /// token at or after the newest transaction deleted, no token, and dates still work.
+    func testATokenOlderThanDeletedHistoryHasExpired() {
+        forEachBackend { backend in
+            let stack = try stack(backend)
+            try insertUpdateDelete(stack, code: "a")
+            try insertUpdateDelete(stack, code: "b")
+            let all = try transactions(stack)
+            XCTAssertEqual(all.count, 6, "\(backend)")
+            guard all.count == 6 else { return }
+            func expired(after token: PersistentHistoryToken) -> Bool {
+                do {
+                    _ = try history(stack, .fetchHistory(after: token))
+                    return false
+                } catch {
+                    XCTAssertEqual((error as? StoreError)?.code, .persistentHistoryTokenExpired, "\(backend): \(error)")
+                    return true
+                }
+            }
+            XCTAssertFalse(expired(after: all[0].token), "\(backend): nothing deleted yet")
+            _ = try history(stack, .deleteHistory(before: all[2].token))
+            try stack.reopen()
+            XCTAssertTrue(expired(after: all[0].token), "\(backend): transactions 2 and 3 after it are gone")
+            XCTAssertTrue(expired(after: all[1].token), "\(backend): transaction 3 after it is gone")
+            XCTAssertFalse(expired(after: all[2].token), "\(backend): the newest transaction deleted is the boundary")
+            XCTAssertEqual(try transactions(stack, after: all[2].token).map(\.token), Array(all[3...].map(\.token)), "\(backend)")
+            XCTAssertEqual(try transactions(stack, after: all[3].token).count, 2, "\(backend)")
+            XCTAssertEqual(try transactions(stack).count, 3, "\(backend): after no token, what is kept")
+            XCTAssertEqual(try history(stack, .fetchHistory(after: Date.distantPast)).transactions?.count, 3, "\(backend): dates do not expire")
+
+            // Deleting everything: every earlier token but the last has expired; later history is read after the last.
+            _ = try history(stack, .deleteHistory(before: Date.distantFuture))
+            XCTAssertTrue(expired(after: all[4].token), "\(backend)")
+            XCTAssertFalse(expired(after: all[5].token), "\(backend)")
+            try insertUpdateDelete(stack, code: "c")
+            try stack.reopen()
+            XCTAssertEqual(try transactions(stack, after: all[5].token).count, 3, "\(backend)")
+            XCTAssertTrue(expired(after: all[3].token), "\(backend): still expired after more saves and a reopen")
+        }
+    }
+
     func testAStoreWithoutTrackingRefusesHistoryRequests() throws {
         let stack = try kit.makeStack(model: QuakeModel.make())
         XCTAssertThrowsError(try history(stack, .fetchHistory(after: nil as PersistentHistoryToken?))) { error in
@@ -200,6 +242,7 @@ struct HistorySuite {
         testBatchRequestsWriteOneTransactionEach()
         testHistoryOfABatchDeleteMergesIntoALiveContext()
         testDeletingHistoryBeforeATokenKeepsTheRest()
+        testATokenOlderThanDeletedHistoryHasExpired()
         kit.check("testAStoreWithoutTrackingRefusesHistoryRequests") { try testAStoreWithoutTrackingRefusesHistoryRequests() }
     }
 }

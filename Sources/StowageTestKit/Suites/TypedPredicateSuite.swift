@@ -169,6 +169,7 @@ struct TypedPredicateSuite {
             (#Predicate { $0.title.max() != nil }, "SequenceMaximum"),
             (#Predicate { $0.title.count > 3 }, "key path"),
             (#Predicate { $0.willSaveCalls > 0 }, "key path"),
+            (#Predicate { $0.shoutedTitle == "RAIN" }, "reads title but is not it"),
         ]
         for (predicate, construct) in refused {
             XCTAssertThrowsError(try context.fetch(FetchRequest<Post>(predicate: predicate)), "\(kit)") { error in

@@ -6,10 +6,7 @@ import Foundation
 /// `FUNCTION(receiver, 'selector', …)` and `indexed:by:` (which reads as its value in memory).
 extension PredicateEvaluator {
     func evaluateFunction(_ name: String, _ arguments: [StoreExpression], with subject: EvaluatedValue) throws -> EvaluatedValue {
-        if name == StorePredicate.syntaxErrorFunction {
-            let message = arguments.first.flatMap { if case .constant(.string(let m)) = $0 { m } else { nil } } ?? "syntax error"
-            throw FetchError(.invalidPredicate, "the predicate string literal does not parse: \(message)")
-        }
+        if name == StorePredicate.syntaxErrorFunction { throw StorePredicate.literalSyntaxFailure(arguments) }
         if name == StoreExpression.indexFunctionName {
             return try indexedValue(arguments, with: subject)
         }

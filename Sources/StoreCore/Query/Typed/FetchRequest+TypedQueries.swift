@@ -47,7 +47,9 @@ extension StoreSortDescriptor {
             throw FetchError(.untranslatablePredicate, "SortDescriptor: sorts by a comparator, not by a key path a store can sort by")
         }
         guard let key = ModelKeyPaths.key(for: keyPath) else {
-            throw FetchError(.untranslatablePredicate, "SortDescriptor: key path \(keyPath) is not an @Attribute or @Relationship property of a ManagedObject subclass")
+            throw FetchError(
+                .untranslatablePredicate,
+                "SortDescriptor: \(ModelKeyPaths.describe(keyPath)); a store sorts only by @Attribute and @Relationship properties of a ManagedObject subclass")
         }
         var comparison = Comparison.default
         if let strings = descriptor.stringComparator {
@@ -128,8 +130,9 @@ extension StoreTerm {
         key(ModelKeyPaths.key(for: keyPath) ?? Self.unknownKey(keyPath))
     }
 
+    /// A key no entity has, naming the key path (without dots, which would split it into a path).
     private static func unknownKey(_ keyPath: AnyKeyPath) -> String {
-        "<\(keyPath) is not an @Attribute or @Relationship property>"
+        "<\(ModelKeyPaths.describe(keyPath).replacingOccurrences(of: ".", with: "·")), not an @Attribute or @Relationship property>"
     }
 }
 

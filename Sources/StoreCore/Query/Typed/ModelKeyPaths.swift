@@ -1,3 +1,4 @@
+import Foundation
 import Synchronization
 
 /// Finds the model key a Swift key path names (`\Post.title` → `"title"`), for typed predicates,
@@ -6,9 +7,12 @@ import Synchronization
 /// A key path to an `@Attribute` or `@Relationship` property is a computed key path with no name
 /// Swift will tell, so the key path is read once on a blank probe object of its root class: the
 /// property's accessor reports the declaration it went through, with its own key path, and the
-/// key is accepted only when that key path is the one being resolved (or the same declaration
-/// reached through a subclass). A key path to anything else — a stored or computed property of
-/// the class, a chain of properties — names no model key. Results are kept per key path.
+/// key is accepted only when that key path is the one being resolved. A subclass reaching an
+/// inherited declaration (`\Reply.title` for Post's `title`) has a key path of its own, so there
+/// the probe also checks that the key path hands back exactly what the declaration holds, for a
+/// few distinctive values. A key path to anything else — a stored or computed property of the
+/// class (`var shout: String { title.uppercased() }` reads `title`, but is not it), a chain of
+/// properties — names no model key. Results are kept per key path.
 ///
 /// For example:
 ///
@@ -34,6 +38,8 @@ enum ModelKeyPaths {
             let wrapped: AnyKeyPath?
         }
         private(set) var accesses: [Access] = []
+        /// The value every attribute of the probe object reads (`.null` by default).
+        var sentinel: StoreValue?
         func record(key: String, wrapped: AnyKeyPath?) { accesses.append(Access(key: key, wrapped: wrapped)) }
     }
 
@@ -59,24 +65,82 @@ enum ModelKeyPaths {
         return key
     }
 
-    private static func probe(_ keyPath: AnyKeyPath) -> Resolution? {
-        let keyPathType = type(of: keyPath)
-        guard let objectClass = keyPathType.rootType as? ManagedObject.Type else { return nil }
+    /// Reads `keyPath` on a blank object of its root class; `nil` when the root is not a
+    /// ``ManagedObject`` subclass.
+    private static func read(_ keyPath: AnyKeyPath, sentinel: StoreValue? = nil) -> (value: Any?, probe: Probe, objectID: ManagedObjectID)? {
+        guard let objectClass = type(of: keyPath).rootType as? ManagedObject.Type else { return nil }
         let entity = EntityDescription("_KeyPathProbe", class: objectClass)
         let probe = Probe()
+        probe.sentinel = sentinel
         entity.typedPropertyIndexes.probe = probe
         let object = objectClass.init(entity: entity, insertInto: nil)
-        let value = object[keyPath: keyPath]
-        if let id = value as? ManagedObjectID, id == object.objectID, probe.accesses.isEmpty { return .objectID }
+        return (object[keyPath: keyPath], probe, object.objectID)
+    }
+
+    private static func probe(_ keyPath: AnyKeyPath) -> Resolution? {
+        let keyPathType = type(of: keyPath)
+        guard let objectClass = keyPathType.rootType as? ManagedObject.Type, let (value, probe, objectID) = read(keyPath) else { return nil }
+        if let id = value as? ManagedObjectID, id == objectID, probe.accesses.isEmpty { return .objectID }
         let declared = probe.accesses.filter { $0.wrapped != nil }
         guard declared.count == 1, let access = declared.first, let wrapped = access.wrapped else { return nil }
         if wrapped == keyPath { return .key(access.key) }
-        // The same declaration reached through a subclass: `\Reply.title` for Post's `title`.
+        // The same declaration reached through a subclass: `\Reply.title` for Post's `title` — a
+        // strict subclass (on the declaring class itself the key paths would be equal), the same
+        // value type, nothing else read, and the value handed back unchanged.
         let wrappedType = type(of: wrapped)
-        guard let declaringClass = wrappedType.rootType as? ManagedObject.Type,
+        guard let declaringClass = wrappedType.rootType as? ManagedObject.Type, objectClass != declaringClass,
             objectClass.isSubclassOrSame(of: declaringClass), wrappedType.valueType == keyPathType.valueType,
-            probe.accesses.count == 1
+            probe.accesses.count == 1, readsDeclarationUnchanged(keyPath)
         else { return nil }
         return .key(access.key)
+    }
+
+    /// Values an attribute's probe hands out to tell a key path that reads the attribute as it
+    /// is from one that computes something from it: each changes under the usual
+    /// transformations (case, sign, arithmetic, negation, trimming).
+    private static let sentinels: [StoreValue] = [
+        .string(" Probe x "), .string("\u{2}q-R"), .integer(7_919), .integer(-97), .double(2.5), .double(-7.25),
+        .boolean(true), .boolean(false), .date(Date(timeIntervalSinceReferenceDate: 123_456.5)),
+        .uuid(UUID(uuid: (1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16))), .data(Data([1, 2, 3])),
+        .decimal(Decimal(string: "12.5") ?? 12), .uri(URL(fileURLWithPath: "/probe")),
+    ]
+
+    /// Whether `keyPath`, which reads one attribute declaration, returns exactly what that
+    /// attribute holds for each sentinel its value type can hold (a relationship, or a type no
+    /// sentinel fits, cannot be checked this way and passes).
+    private static func readsDeclarationUnchanged(_ keyPath: AnyKeyPath) -> Bool {
+        guard let valueType = type(of: keyPath).valueType as? any StoreValueConvertible.Type else { return true }
+        for sentinel in sentinels {
+            guard let expected = valueType.init(storeValue: sentinel)?.storeValue else { continue }
+            guard let (value, _, _) = read(keyPath, sentinel: sentinel), let read = value as? any StoreValueConvertible,
+                read.storeValue == expected
+            else { return false }
+        }
+        return true
+    }
+
+    /// Names a key path that is no model key as well as the platform allows: its description
+    /// when that carries names (Linux prints only an address for a computed property), its
+    /// root and value types, and what reading it on a blank object went through — so that a
+    /// computed property is named by the properties it reads.
+    ///
+    /// For example, `\Book.shout` (`title.uppercased()`) on Linux: "the key path from Book to
+    /// String, a property of Book that reads title but is not it: …".
+    static func describe(_ keyPath: AnyKeyPath) -> String {
+        let keyPathType = type(of: keyPath)
+        let root = String(describing: keyPathType.rootType), value = String(describing: keyPathType.valueType)
+        let printed = "\(keyPath)"
+        let name = printed.contains("<computed") ? "the key path from \(root) to \(value)" : "key path \(printed) (from \(root) to \(value))"
+        guard let (_, probe, _) = read(keyPath) else {
+            return name + ", a property of \(root), which is not a ManagedObject subclass (of such values only a collection's count and isEmpty, "
+                + "and a string's isEmpty, have a store form)"
+        }
+        let keys = probe.accesses.map(\.key)
+        guard let first = keys.first else {
+            return name + ", a property of \(root) that reads no @Attribute or @Relationship property (a Swift property is not in the model)"
+        }
+        let reads = keys.count == 1 ? first : keys.joined(separator: ", ")
+        return name + ", a property of \(root) that reads \(reads) but is not \(keys.count == 1 ? "it" : "one of them")"
+            + ": a computed property is not a model key (use \(first) itself)"
     }
 }

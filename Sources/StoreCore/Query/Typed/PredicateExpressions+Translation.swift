@@ -51,7 +51,8 @@ extension PredicateExpressions.KeyPath: StoreTranslatableExpression {
         }
         throw FetchError(
             .untranslatablePredicate,
-            "#Predicate: key path \(keyPath) is not an @Attribute or @Relationship property of a ManagedObject subclass, objectID, or a collection's count or isEmpty"
+            "#Predicate: \(ModelKeyPaths.describe(keyPath)); a store query reads only @Attribute and @Relationship properties of a "
+                + "ManagedObject subclass, objectID, and a collection's count or isEmpty"
         )
     }
 }

@@ -29,16 +29,25 @@ struct PredicateTranslator {
 
     private var variables: [PredicateExpressions.VariableID: StoreExpression] = [:]
     private var subqueryVariables = 0
+    /// The nodes being translated, outermost first: where a failure stands in the expression.
+    private var trail = PredicateTrail()
 
     /// A translator for a predicate over `root`, which stands for the fetched object.
     init<Root>(root: PredicateExpressions.Variable<Root>) {
         variables[root.key] = .evaluatedObject
     }
 
-    /// Any node, as a condition or a value.
+    /// Any node, as a condition or a value. A failure says where the node stands in the
+    /// expression (``PredicateTrail``).
     mutating func node(_ expression: Any) throws(FetchError) -> Node {
-        guard let translatable = expression as? any StoreTranslatableExpression else { throw Self.untranslatable(expression) }
-        return try translatable.translate(with: &self)
+        trail.enter(expression)
+        defer { trail.leave() }
+        do throws(FetchError) {
+            guard let translatable = expression as? any StoreTranslatableExpression else { throw Self.untranslatable(expression) }
+            return try translatable.translate(with: &self)
+        } catch {
+            throw trail.placing(error)
+        }
     }
 
     /// A node used as a condition: a Boolean value `v` becomes `v == YES`.
