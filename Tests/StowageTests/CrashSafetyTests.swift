@@ -38,6 +38,10 @@ final class CrashSafetyTests: XCTestCase {
                     try assertIntact(sqliteFile: url, reported: reported, kill: kills)
                 }
                 let state = try SaveLoopStore.check(url, type: backend.type)
+                if backend.type != .sqlite {
+                    let leftovers = try FileManager.default.contentsOfDirectory(atPath: directory.url.path).filter { $0.hasSuffix(".tmp") }
+                    XCTAssertEqual(leftovers, [], "\(backend), kill \(kills): the open after a kill removes the killed writer's temporary file")
+                }
                 let floor = max(lastState, reported ?? lastState)
                 XCTAssertTrue(state == floor || state == floor + 1, "\(backend), kill \(kills): the store holds save \(state), expected \(floor) or \(floor + 1)")
                 if reported != nil { killedAfterSaving += 1 }

@@ -58,11 +58,7 @@ package enum DurableFile {
     package static func replace(_ url: URL, with data: Data) throws(StoreError) {
         let directory = url.deletingLastPathComponent()
         let faults = FaultInjection.injector(for: directory)
-        let temporary = directory.appendingPathComponent(".\(url.lastPathComponent).\(UUID().uuidString).tmp")
-        let descriptor = FaultInjection.perform(.create, faults) { open(temporary.path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644) }
-        guard descriptor >= 0 else { throw failure("cannot create a temporary file in the store's directory", url) }
-        // Held until the descriptor closes: a temporary file nobody holds is a crashed writer's.
-        _ = flock(descriptor, LOCK_EX)
+        let (temporary, descriptor) = try lockedTemporaryFile(for: url, faults: faults)
         var written = 0
         let wroteAll: Bool = data.withUnsafeBytes { buffer in
             guard let base = buffer.baseAddress else { return true }
@@ -88,6 +84,25 @@ package enum DurableFile {
         if directoryDescriptor >= 0 {
             _ = FaultInjection.perform(.directoryFsync, faults) { fsync(directoryDescriptor) }
             close(directoryDescriptor)
+        }
+    }
+
+    /// A new temporary file beside `url` (`.<name>.<UUID>.tmp`), open for writing and locked until
+    /// the descriptor closes: a temporary file nobody holds is a crashed writer's, which an open
+    /// of the store removes (``removeStaleTemporaryFiles(of:)``). Between creating the file and
+    /// locking it, such a removal may take it; the file is then made again under another name.
+    private static func lockedTemporaryFile(for url: URL, faults: (any FaultInjection.Injector)?) throws(StoreError) -> (URL, Int32) {
+        let directory = url.deletingLastPathComponent()
+        while true {
+            let temporary = directory.appendingPathComponent(".\(url.lastPathComponent).\(UUID().uuidString).tmp")
+            let descriptor = FaultInjection.perform(.create, faults) { open(temporary.path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644) }
+            guard descriptor >= 0 else { throw failure("cannot create a temporary file in the store's directory", url) }
+            _ = flock(descriptor, LOCK_EX)
+            var held = stat(), named = stat()
+            if fstat(descriptor, &held) == 0, stat(temporary.path, &named) == 0, held.st_ino == named.st_ino, held.st_dev == named.st_dev {
+                return (temporary, descriptor)
+            }
+            close(descriptor)
         }
     }
 
@@ -139,19 +154,16 @@ package enum DurableFile {
         }
     }
 
-    /// Removes the temporary files crashed writers left beside `url` (`.<name>.<UUID>.tmp`):
-    /// only those no live writer holds (each writer holds a lock on its own until it is renamed
-    /// into place) and that have not been written for a minute. Failures are ignored: a
-    /// leftover is harmless, only untidy.
+    /// Removes the temporary files crashed writers left beside `url` (`.<name>.<UUID>.tmp`): every
+    /// one no live writer holds (each writer holds a lock on its own from the moment it makes it
+    /// until it is renamed into place, and makes another if this took it first). Failures are
+    /// ignored: a leftover is harmless, only untidy.
     package static func removeStaleTemporaryFiles(of url: URL) {
         let directory = url.deletingLastPathComponent()
         let prefix = ".\(url.lastPathComponent)."
         guard let names = try? FileManager.default.contentsOfDirectory(atPath: directory.path) else { return }
         for name in names where name.hasPrefix(prefix) && name.hasSuffix(".tmp") && name.count == prefix.count + 36 + 4 {
             let path = directory.appendingPathComponent(name).path
-            guard let modified = (try? FileManager.default.attributesOfItem(atPath: path))?[.modificationDate] as? Date,
-                Date().timeIntervalSince(modified) > 60
-            else { continue }
             let descriptor = open(path, O_RDONLY | O_CLOEXEC)
             guard descriptor >= 0 else { continue }
             if flock(descriptor, LOCK_EX | LOCK_NB) == 0 { unlink(path) }
