@@ -30,6 +30,7 @@ extension ManagedObjectContext {
             return
         }
         let inserted = Array(pending.inserted.values.filter { $0.state.isInserted })
+        for object in inserted { object.state.insertionReported = true }
         let updated = Array(pending.updated.filter { pending.inserted[$0.key] == nil && pending.deleted[$0.key] == nil }.values)
         let deleted = Array(pending.deleted.values)
         var changes = makeChanges(.objectsDidChange, inserted: inserted, updated: updated, deletedIDs: deleted.map(\.objectID))

@@ -16,6 +16,7 @@ extension ManagedObjectContext {
         registered[object.objectID] = object
         insertedSet.insert(object)
         object.state.isInserted = true
+        object.state.insertionReported = false
         pendingChanges.inserted[ObjectIdentifier(object)] = object
         object.awakeFromInsert()
     }
@@ -156,7 +157,14 @@ extension ManagedObjectContext {
 
     func objectDidChange(_ object: ManagedObject) {
         let id = ObjectIdentifier(object)
-        if object.state.isInserted || object.state.isDeleted { return }
+        if object.state.isDeleted { return }
+        // An inserted object stays inserted (it is saved whole), but a further change to it is
+        // reported as an update by the next objectsDidChange, as Core Data does, so that
+        // controllers and live queries move it.
+        if object.state.isInserted {
+            pendingChanges.updated[id] = object
+            return
+        }
         if !object.state.isUpdated {
             object.state.isUpdated = true
             updatedSet.insert(object)

@@ -35,8 +35,9 @@ extension ManagedObject {
     @inline(__always)
     func noteChange(at index: Int) {
         changedProperties.insert(index)
-        // An inserted object is saved whole: its context has nothing more to record.
-        if !state.isInserted { managedObjectContext?.objectDidChange(self) }
+        // An inserted object is saved whole: its context has nothing more to record, but for
+        // the report of a change made after objectsDidChange announced the insertion.
+        if !state.isInserted || state.insertionReported { managedObjectContext?.objectDidChange(self) }
     }
 
     /// Records that a relationship could not be read from the store. The object is marked

@@ -60,6 +60,9 @@ open class ManagedObject: FetchRequestResult, Hashable, CustomStringConvertible 
 
     struct LifecycleState {
         var isInserted = false
+        /// Whether an objectsDidChange already reported the insertion: later changes of the
+        /// (still inserted) object are then reported as updates.
+        var insertionReported = false
         var isUpdated = false
         var isDeleted = false
         /// What went wrong with the object, rare enough to live in a box of its own (copied on

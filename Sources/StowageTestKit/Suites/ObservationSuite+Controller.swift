@@ -129,8 +129,16 @@ extension ObservationSuite {
                 XCTAssertEqual(controller.sectionIndexTitles, ["A", "B"], "\(backend)")
 
                 step = "inserts into and outside the predicate"
-                _ = try comment("abe", "0", beta)
+                let c0 = try comment("abe", "0", beta)
                 let c5 = try comment("zed", "5", beta)
+                context.processPendingChanges()
+                try check(["alpha": ["1", "2"], "beta": ["0", "4"]])
+
+                step = "a further change to an inserted, unsaved object"
+                c0.text = "9"
+                context.processPendingChanges()
+                try check(["alpha": ["1", "2"], "beta": ["4", "9"]])
+                c0.text = "0"
                 context.processPendingChanges()
                 try check(["alpha": ["1", "2"], "beta": ["0", "4"]])
 
