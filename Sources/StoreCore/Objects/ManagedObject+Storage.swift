@@ -408,7 +408,7 @@ extension ManagedObject {
         var faultRelations = RelationSlot.fault(for: layout)
         if !kept.isEmpty {
             for index in layout.transientIndexes { faultValues[index] = values[index] }
-            for index in layout.transientRelationshipIndexes {
+            for index in layout.transientRelationshipIndexes where index < relations.count {
                 faultValues[index] = values[index]
                 faultRelations[index] = relations[index]
             }
