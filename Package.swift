@@ -55,7 +55,8 @@ let package = Package(
         .package(url: "https://github.com/vapor/postgres-nio", from: "1.33.2"),
     ] + documentationPlugin,
     targets: [
-        .target(name: "StoreCore"),
+        // swift-log for what a model's checks accept with a warning (ModelWarningLog).
+        .target(name: "StoreCore", dependencies: [.product(name: "Logging", package: "swift-log")]),
         .target(name: "MemoryBackend", dependencies: ["StoreCore"]),
         .systemLibrary(
             name: "CSQLite",
@@ -99,7 +100,7 @@ let package = Package(
         // A fault-injecting SQLite VFS for the reliability tests (C, test-only).
         .target(name: "CFaultVFS", dependencies: ["CSQLite"], path: "Tests/CFaultVFS"),
         .target(name: "StoreTestSupport", dependencies: ["StoreCore", "StowageTestKit", "MemoryBackend", "SQLiteBackend", "XMLBackend", "BinaryBackend"], path: "Tests/StoreTestSupport"),
-        .testTarget(name: "StoreCoreTests", dependencies: testSupport + ["MemoryBackend"]),
+        .testTarget(name: "StoreCoreTests", dependencies: testSupport + ["MemoryBackend", .product(name: "Logging", package: "swift-log")]),
         .testTarget(name: "MemoryBackendTests", dependencies: testSupport + ["MemoryBackend"]),
         .testTarget(name: "SQLiteBackendTests", dependencies: testSupport + ["SQLiteBackend", "StoreSQL", "CSQLite", "CFaultVFS"]),
         .testTarget(

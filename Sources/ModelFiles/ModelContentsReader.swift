@@ -19,6 +19,9 @@ struct ModelContentsReader {
         var configurations: [String: [String]] = [:]
         var fetchRequestTemplates: [String: StoreFetchRequest] = [:]
         var versionIdentifiers: Set<String> = []
+        /// The line of each entity (by name) and property (`Entity.property`), for the warnings
+        /// of the model's own checks.
+        var lines: [String: Int] = [:]
     }
 
     let url: URL
@@ -103,6 +106,10 @@ struct ModelContentsReader {
                     throw error(child, "a second entity is named \(entity.name)")
                 }
                 contents.entities.append(entity)
+                contents.lines[entity.name] = child.line
+                for property in child.children where property.name == "attribute" || property.name == "relationship" {
+                    if let name = property.attribute("name") { contents.lines["\(entity.name).\(name)"] = property.line }
+                }
             case "configuration":
                 checkAttributes(of: child, known: ["name", "usedWithCloudKit"])
                 let name = try required("name", of: child)

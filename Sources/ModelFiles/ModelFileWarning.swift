@@ -2,8 +2,10 @@ import Foundation
 
 /// Something in a model file that Stowage read past: an element or attribute it does not know,
 /// a value it could not use (a default that does not fit the type, a predicate it cannot parse),
-/// or a feature it records but does not implement. Loading succeeds; the warnings say what was
-/// left out so nothing is dropped silently.
+/// or a feature it records but does not implement — or a flaw the model's checks accept because
+/// Core Data loads such models too (an inverse that does not point back; see
+/// `ManagedObjectModel.warnings`, which are also logged). Loading succeeds; the warnings say what
+/// was left out or taken as it is, so nothing is dropped silently.
 ///
 /// For example:
 ///

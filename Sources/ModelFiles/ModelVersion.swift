@@ -2,7 +2,8 @@ import Foundation
 import StoreCore
 
 /// One version of a model — an `.xcdatamodel` folder, or a compiled `.mom` file — loaded: its
-/// name, the model and the warnings the reader collected (what it read past).
+/// name, the model and the warnings: what the reader read past, and what the model's checks
+/// accepted as Core Data does (``/StoreCore/ManagedObjectModel/warnings``).
 ///
 /// For example:
 ///
@@ -19,7 +20,8 @@ public struct ModelVersion: Sendable {
     public let url: URL
     /// The model.
     public let model: ManagedObjectModel
-    /// Everything read past, with its line.
+    /// Everything read past, and every flaw the model's checks accepted (an inverse that does not
+    /// point back…), with its line.
     public let warnings: [ModelFileWarning]
 
     /// Loads a `.xcdatamodel` folder, its `contents` file, or a compiled `.mom` file.
@@ -56,11 +58,16 @@ public struct ModelVersion: Sendable {
         self = try CompiledModelFile.decode(data, name: name, url: url)
     }
 
-    init(name: String, url: URL, model: ManagedObjectModel, warnings: [ModelFileWarning]) {
+    /// A loaded version: `warnings` are the reader's; the model's own (``/StoreCore/ManagedObjectModel/warnings``)
+    /// follow them, at the line of the entity or property concerned (from `lines`, else 0).
+    init(name: String, url: URL, model: ManagedObjectModel, warnings: [ModelFileWarning], lines: [String: Int] = [:]) {
         self.name = name
         self.url = url
         self.model = model
-        self.warnings = warnings
+        self.warnings = warnings + model.warnings.map { warning in
+            let line = warning.key.flatMap { key in warning.entity.flatMap { lines["\($0).\(key)"] } } ?? warning.entity.flatMap { lines[$0] }
+            return ModelFileWarning(url: url, line: line ?? 0, warning.description)
+        }
     }
 
     static func load(name: String, contents: URL) throws(ModelFileError) -> ModelVersion {
@@ -73,7 +80,7 @@ public struct ModelVersion: Sendable {
         } catch {
             throw ModelFileError(.invalidModel, url: contents, "the model is not consistent: \(error)", modelError: error)
         }
-        return ModelVersion(name: name, url: contents, model: model, warnings: warnings)
+        return ModelVersion(name: name, url: contents, model: model, warnings: warnings, lines: read.lines)
     }
 
     /// Reads and parses one `contents` file.

@@ -60,4 +60,12 @@ extension StoreTestKit {
     public func checkMergePolicies() {
         MergePolicySuite(kit: self).run()
     }
+
+    /// Transient relationships (to-one and to-many, with inverses) and attributes: held in
+    /// memory, never written, readable and settable on objects read back from the store (their
+    /// inverses kept in step, prefetching through them a no-op), kept by a refresh that merges
+    /// changes and disposed of when the object is turned into a fault, as in Core Data.
+    public func checkTransientProperties() {
+        TransientPropertySuite(kit: self).run()
+    }
 }

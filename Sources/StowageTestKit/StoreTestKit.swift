@@ -29,7 +29,7 @@ import XCTest
 /// reopen), ``checkQueryCases()`` (the shared table of several hundred predicates, which must
 /// give the same answers as every other store), ``checkBatchRequests()``, ``checkHistory()``,
 /// ``checkMergePolicies()``, ``checkConstraints()``, ``checkConstraintConflicts()``,
-/// ``checkObservation()`` and ``checkTypedPredicates()``.
+/// ``checkObservation()``, ``checkTypedPredicates()`` and ``checkTransientProperties()``.
 public struct StoreTestKit: Sendable, CustomStringConvertible {
     /// Makes the description of a fresh store: `name` is unique to the store wanted (use it for
     /// a file name, a database schema…), `directory` a new temporary directory removed afterwards.
@@ -84,6 +84,7 @@ public struct StoreTestKit: Sendable, CustomStringConvertible {
         checkConstraints()
         checkConstraintConflicts()
         checkObservation()
+        checkTransientProperties()
     }
 
     /// Runs one check, turning a thrown error into a failure that names the store and the check.

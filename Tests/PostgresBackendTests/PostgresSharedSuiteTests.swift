@@ -16,5 +16,6 @@ final class PostgresSharedSuiteTests: XCTestCase {
     func testTypedPredicates() throws { try PostgresTestServer.kit().checkTypedPredicates() }
     func testConstraintConflicts() throws { try PostgresTestServer.kit().checkConstraintConflicts() }
     func testConstraints() throws { try PostgresTestServer.kit().checkConstraints() }
+    func testTransientProperties() throws { try PostgresTestServer.kit().checkTransientProperties() }
 }
 #endif

@@ -41,4 +41,8 @@ final class BackendConformanceTests: XCTestCase {
     func testMergePolicies() {
         for backend in StoreBackend.all { backend.kit.checkMergePolicies() }
     }
+
+    func testTransientRelationshipsAreHeldInMemoryAndNeverWritten() {
+        for backend in StoreBackend.all { backend.kit.checkTransientProperties() }
+    }
 }

@@ -10,7 +10,7 @@ extension SnapshotGraph {
         let touched = [changes.inserted, changes.updated, changes.deleted].joined()
         guard touched.contains(where: { derivedAttributes.affectingEntityNames.contains($0.objectID.entityName) }) else { return }
         let saved = Set([changes.inserted, changes.updated].joined().map(\.objectID))
-        let now = StoreValue.date(Date())
+        let now = Date()
         for (entityName, entries) in derivedAttributes.entries {
             guard let count = tables[entityName]?.rows.count else { continue }
             for position in 0..<count {
@@ -21,7 +21,7 @@ extension SnapshotGraph {
                     if let value = entry.derivation.value(for: row, resolve: { self[$0] }) {
                         computed = value
                     } else if saved.contains(row.objectID) {
-                        computed = now
+                        computed = AttributeDerivation.nowValue(at: now, as: entry.attribute.attributeType)
                     } else {
                         continue
                     }

@@ -54,8 +54,8 @@ extension ManagedObjectContext {
     }
 
     /// Re-reads an object's saved values. With `mergeChanges` false the object becomes a fault
-    /// and its unsaved changes are lost; with true its unsaved changes are kept on top of the
-    /// latest saved values.
+    /// and its unsaved changes and transient values are lost; with true its unsaved changes are
+    /// kept on top of the latest saved values, and its transient properties are left as they are.
     public func refresh(_ object: ManagedObject, mergeChanges: Bool) {
         checkQueue(accessing: object)
         guard object.managedObjectContext === self, !object.state.isInserted else { return }
@@ -65,7 +65,8 @@ extension ManagedObjectContext {
                 updatedSet.remove(object)
                 object.state.isUpdated = false
             }
-            if !object.isFault { object.turnIntoFault() }
+            // Core Data: merging leaves transient properties alone; faulting disposes of them.
+            if !object.isFault { object.turnIntoFault(keepingTransientValues: mergeChanges) }
             return
         }
         // A store that cannot answer leaves the object as it is (its changes included).

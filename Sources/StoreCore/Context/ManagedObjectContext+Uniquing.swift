@@ -20,7 +20,7 @@ extension ManagedObjectContext {
         object.objectID = id
         object.managedObjectContext = self
         object.isFault = true
-        object.values = entity.layout.nullValues
+        object.values = entity.layout.faultValues
         if entity.layout.hasRelationships { object.relations = RelationSlot.fault(for: entity.layout) }
         registered[id] = object
         return object
@@ -46,7 +46,7 @@ extension ManagedObjectContext {
         let object = entity.managedObjectClass.init(entity: entity, insertInto: nil)
         object.objectID = id
         object.managedObjectContext = self
-        object.isFault = true   // so that `load` gives transient attributes their initial values
+        object.isFault = true   // made with its initial values, which `load` keeps for transient properties
         registered[id] = object
         object.load(snapshot)
         object.awakeFromFetch()

@@ -1,7 +1,8 @@
 /// A problem with a model, or a name (entity, key, configuration) that a model does not have.
 ///
 /// Thrown when a ``ManagedObjectModel`` is built and fails validation, and whenever a call names
-/// an entity or property that does not exist.
+/// an entity or property that does not exist; a flaw Core Data loads a model with (an inverse
+/// that does not point back) is one of the model's ``ManagedObjectModel/warnings`` instead.
 ///
 /// For example:
 ///
@@ -66,14 +67,17 @@ extension ErrorCode where Domain == ModelError {
     public static let inheritanceCycle = Self("inheritanceCycle")
     /// A relationship's destination entity is not in the model.
     public static let unknownDestination = Self("unknownDestination")
-    /// A relationship names an inverse that the destination entity does not have.
+    /// A relationship names an inverse that the destination entity does not have — a warning
+    /// (``ManagedObjectModel/warnings``): the relationship is linked one way, as Core Data loads it.
     public static let missingInverse = Self("missingInverse")
-    /// A relationship's inverse does not point back to it (its own inverse or destination is another).
+    /// A relationship's inverse does not point back to it (its own inverse or destination is
+    /// another) — a warning (``ManagedObjectModel/warnings``), as Core Data loads such models.
     public static let inverseMismatch = Self("inverseMismatch")
     /// An attribute's default value is not a valid value of the attribute's type.
     public static let invalidDefaultValue = Self("invalidDefaultValue")
-    /// A validation rule that cannot apply: a minimum or maximum that is not a number or a date, a
-    /// negative length limit, or a pattern that is not a valid regular expression.
+    /// A validation rule that cannot apply: a minimum or maximum that is not a number or a date;
+    /// a negative length limit or a pattern that is not a valid regular expression are warnings
+    /// (``ManagedObjectModel/warnings``), as Core Data keeps them as predicates.
     public static let invalidValidationRule = Self("invalidValidationRule")
     /// Lightweight migration (`checkLightweightMigration(from:)`) finds a new attribute that is
     /// required but has no default value, so existing objects cannot be given one.
@@ -92,7 +96,8 @@ extension ErrorCode where Domain == ModelError {
     public static let unknownTransformer = Self("unknownTransformer")
     /// An object of an abstract entity is inserted (or batch-inserted); insert one of its sub-entities.
     public static let abstractEntity = Self("abstractEntity")
-    /// A relationship's minimum and maximum counts are negative or the minimum exceeds the maximum.
+    /// A relationship's minimum and maximum counts are negative; a minimum above the maximum is a
+    /// warning (``ManagedObjectModel/warnings``), as Core Data validates saves against both as given.
     public static let invalidRelationshipCount = Self("invalidRelationshipCount")
     /// A `ManagedObject` subclass does not fit its entity: it declares a property the entity does not
     /// have or with the wrong wrapper or Swift type, or an object is inserted as a class that does not
@@ -103,6 +108,8 @@ extension ErrorCode where Domain == ModelError {
     public static let unknownFetchRequestTemplate = Self("unknownFetchRequestTemplate")
     /// An attribute type an attribute cannot have (Undefined on a stored attribute).
     public static let invalidAttributeType = Self("invalidAttributeType")
-    /// A derivation expression Stowage (like Core Data) cannot compute, or whose keys do not exist.
+    /// A derivation expression Stowage (like Core Data) cannot compute, or whose keys do not exist;
+    /// `now()` on an attribute that cannot hold a time (not a Date, Double or Float) is a warning
+    /// (``ManagedObjectModel/warnings``) and the attribute is stored as given.
     public static let invalidDerivation = Self("invalidDerivation")
 }

@@ -26,6 +26,18 @@ extension AttributeDerivation {
     }
 }
 
+extension AttributeDerivation {
+    /// What `now()` stores at `date` in an attribute of `type`: the date, or the seconds since
+    /// 2001-01-01 in a `Double` or `Float` attribute (``nowTypes``).
+    package static func nowValue(at date: Date, as type: AttributeType) -> StoreValue {
+        switch type {
+        case .double: .double(date.timeIntervalSinceReferenceDate)
+        case .float: .float(Float(date.timeIntervalSinceReferenceDate))
+        default: .date(date)
+        }
+    }
+}
+
 extension AttributeDerivation.TextFunction {
     /// The function applied to a string (Unicode case mapping; `canonical:` also folds diacritics).
     package func apply(_ text: String) -> String {

@@ -17,7 +17,8 @@ import Foundation
 /// // attribute.derivation == .count(relationship: "comments"), …
 /// ```
 public enum AttributeDerivation: Sendable, Hashable {
-    /// `now()`: the time of the save that inserted or changed the object.
+    /// `now()`: the time of the save that inserted or changed the object (in a `Double` or
+    /// `Float` attribute, as seconds since 2001-01-01, as Core Data stores it).
     case now
     /// A copy of an attribute of the same object (`["title"]`) or of a to-one destination
     /// (`["author", "name"]`), optionally through a string function.
@@ -89,12 +90,17 @@ public enum AttributeDerivation: Sendable, Hashable {
         }
     }
 
+    /// The attribute types `now()` derives: a `Date`, or the seconds since 2001-01-01 in a
+    /// `Double` or `Float` (the same number Core Data's SQLite store writes in the column).
+    public static let nowTypes: Set<AttributeType> = [.date, .double, .float]
+
     /// Checks the derivation's keys against the entity that owns `attribute`; a problem names
     /// the key that does not fit.
     func check(_ attribute: AttributeDescription, of entity: EntityDescription) -> String? {
         switch self {
         case .now:
-            return attribute.attributeType == .date ? nil : "now() derives a Date, but the attribute is \(attribute.attributeType.name)"
+            // Core Data's store writes now() as seconds since 2001, in a Double or Float attribute as in a Date one.
+            return Self.nowTypes.contains(attribute.attributeType) ? nil : "now() derives a time, which a \(attribute.attributeType.name) attribute cannot hold"
         case .value(let keys, let function):
             var owner = entity
             if keys.count == 2 {

@@ -15,9 +15,11 @@ public final class EntityLayout: Sendable {
         case attribute
         /// A transient attribute (kept by objects, never by stores).
         case transientAttribute
-        /// A to-one relationship (a snapshot holds the destination's ID).
+        /// A to-one relationship (a snapshot holds the destination's ID, unless the relationship
+        /// is transient: see ``EntityLayout/transientRelationshipIndexes``).
         case toOne
-        /// A to-many relationship (a snapshot holds the members' IDs apart from the values).
+        /// A to-many relationship (a snapshot holds the members' IDs apart from the values, unless
+        /// the relationship is transient).
         case toMany
     }
 
@@ -31,10 +33,18 @@ public final class EntityLayout: Sendable {
     public let toOneIndexes: [Int]
     /// The indexes of the transient attributes.
     public let transientIndexes: [Int]
+    /// The indexes of the transient relationships (to-one and to-many): objects hold them in
+    /// memory; snapshots and stores never carry them.
+    public let transientRelationshipIndexes: [Int]
+    /// Every transient property, attributes and relationships.
+    public let transientProperties: PropertyMask
     /// The value each property starts with in a new object: attributes' defaults, `.null` elsewhere.
     public let initialValues: ContiguousArray<StoreValue>
     /// `.null` for every property: where a snapshot read from a store starts.
     public let nullValues: ContiguousArray<StoreValue>
+    /// What a fault holds: `.null` for stored properties, the default for transient attributes
+    /// (which loading the fault keeps).
+    let faultValues: ContiguousArray<StoreValue>
     /// Each attribute's type by index (`nil` for relationships), for coercing values set by type.
     let attributeTypes: [AttributeType?]
 
@@ -46,11 +56,13 @@ public final class EntityLayout: Sendable {
     init(properties: [PropertyDescription]) {
         var kinds: [Kind] = []
         var stored = PropertyMask()
-        var toMany: [Int] = [], toOne: [Int] = [], transient: [Int] = []
+        var toMany: [Int] = [], toOne: [Int] = [], transient: [Int] = [], transientRelationships: [Int] = []
+        var transientMask = PropertyMask()
         var initial = ContiguousArray<StoreValue>()
         var types: [AttributeType?] = []
         for (index, property) in properties.enumerated() {
             types.append((property as? AttributeDescription)?.attributeType)
+            if property.isTransient { transientMask.insert(index) }
             if let attribute = property as? AttributeDescription {
                 kinds.append(attribute.isTransient ? .transientAttribute : .attribute)
                 if attribute.isTransient { transient.append(index) } else { stored.insert(index) }
@@ -58,10 +70,11 @@ public final class EntityLayout: Sendable {
             } else if let relationship = property as? RelationshipDescription, relationship.isToMany {
                 kinds.append(.toMany)
                 toMany.append(index)
+                if property.isTransient { transientRelationships.append(index) }
                 initial.append(.null)
             } else {
                 kinds.append(.toOne)
-                if !property.isTransient { stored.insert(index) }
+                if property.isTransient { transientRelationships.append(index) } else { stored.insert(index) }
                 toOne.append(index)
                 initial.append(.null)
             }
@@ -71,8 +84,13 @@ public final class EntityLayout: Sendable {
         self.toManyIndexes = toMany
         self.toOneIndexes = toOne
         self.transientIndexes = transient
+        self.transientRelationshipIndexes = transientRelationships
+        self.transientProperties = transientMask
         self.initialValues = initial
         self.nullValues = ContiguousArray(repeating: .null, count: properties.count)
+        var faultValues = nullValues
+        for index in transient { faultValues[index] = initial[index] }
+        self.faultValues = faultValues
         self.attributeTypes = types
     }
 

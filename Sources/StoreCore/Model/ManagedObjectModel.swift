@@ -4,10 +4,11 @@ import Synchronization
 /// A model: the entities a store holds, their properties and relationships, and named
 /// configurations that split the entities between stores.
 ///
-/// A model is checked when it is built — every relationship needs an existing destination and
-/// a matching inverse, names must be unique, defaults must fit their types — and every problem
-/// is reported together in one ``ModelError``. Once built it never changes and can be shared
-/// between threads.
+/// A model is checked when it is built — every relationship needs an existing destination,
+/// names must be unique, defaults must fit their types — and every problem is reported together
+/// in one ``ModelError``. What Core Data loads despite a flaw (an inverse that does not point
+/// back) loads here too, with a warning in ``warnings`` and the log. Once built it never changes
+/// and can be shared between threads.
 ///
 /// For example:
 ///
@@ -43,6 +44,10 @@ public final class ManagedObjectModel: @unchecked Sendable, CustomStringConverti
     public let fetchRequestTemplatesByName: [String: StoreFetchRequest]
     /// A stable hash of every entity's version hash.
     public private(set) var versionHash = Data()
+    /// What the model's checks found and accepted, as Core Data loads such models (an inverse
+    /// that does not point back, a `now()` derivation on a `String`…), each logged as a warning
+    /// (swift-log, label `stowage.model`) when the model is built. Empty for a consistent model.
+    public private(set) var warnings: [ModelError] = []
     /// The derived attributes stores compute on save, entity by entity.
     package private(set) var derivedAttributes = DerivedAttributePlan.none
     /// See ``migrationSourceModels``.
@@ -92,13 +97,16 @@ public final class ManagedObjectModel: @unchecked Sendable, CustomStringConverti
         }
         guard problems.isEmpty else { throw Self.combined(problems) }
 
-        ModelLinker(model: self).link(into: &problems)
+        var warnings: [ModelError] = []
+        ModelLinker(model: self).link(into: &problems, warnings: &warnings)
         for (configuration, names) in configurations.sorted(by: { $0.key < $1.key }) {
             for name in names where byName[name] == nil {
                 problems.append(ModelError(.unknownConfiguration, entity: name, "configuration \(configuration) names unknown entity \(name)"))
             }
         }
         guard problems.isEmpty else { throw Self.combined(problems) }
+        self.warnings = warnings
+        ModelWarningLog.log(warnings, of: list.map(\.name))
         for entity in list { entity.model = self }
         derivedAttributes = DerivedAttributePlan(model: self)
 

@@ -1,11 +1,13 @@
 import Foundation
 
 /// Resolves the names in a freshly built model (parents, destinations, inverses), fills in the
-/// inherited property tables and records every inconsistency it finds.
+/// inherited property tables and records every inconsistency it finds: as a problem when Core
+/// Data refuses such a model too, as a warning when Core Data loads it (an inverse that does not
+/// point back, a `now()` derivation on a Double attribute…); docs/model-files.md lists which.
 struct ModelLinker {
     let model: ManagedObjectModel
 
-    func link(into problems: inout [ModelError]) {
+    func link(into problems: inout [ModelError], warnings: inout [ModelError]) {
         let byName = model.entitiesByName
         for entity in model.entities {
             for property in entity.declaredProperties {
@@ -30,18 +32,20 @@ struct ModelLinker {
         for entity in model.entities {
             for property in entity.declaredProperties {
                 if let composite = property as? CompositeAttributeDescription {
-                    for element in composite.flattenedElements { check(element, of: entity, into: &problems) }
+                    for element in composite.flattenedElements { check(element, of: entity, into: &problems, warnings: &warnings) }
                 } else if let attribute = property as? AttributeDescription {
-                    check(attribute, of: entity, into: &problems)
+                    check(attribute, of: entity, into: &problems, warnings: &warnings)
                 }
-                if let relationship = property as? RelationshipDescription { resolve(relationship, of: entity, into: &problems) }
+                if let relationship = property as? RelationshipDescription {
+                    resolve(relationship, of: entity, into: &problems, warnings: &warnings)
+                }
             }
             checkConstraintsAndIndexes(of: entity, into: &problems)
         }
         guard problems.isEmpty else { return }
         for entity in model.entities {
             for case let attribute as AttributeDescription in entity.declaredProperties where attribute.isDerived {
-                resolveDerivation(of: attribute, in: entity, into: &problems)
+                resolveDerivation(of: attribute, in: entity, into: &problems, warnings: &warnings)
             }
         }
         guard problems.isEmpty else { return }
@@ -134,7 +138,7 @@ struct ModelLinker {
         }
     }
 
-    private func check(_ attribute: AttributeDescription, of entity: EntityDescription, into problems: inout [ModelError]) {
+    private func check(_ attribute: AttributeDescription, of entity: EntityDescription, into problems: inout [ModelError], warnings: inout [ModelError]) {
         if attribute.attributeType == .undefined, !attribute.isTransient {
             problems.append(ModelError(.invalidAttributeType, entity: entity.name, key: attribute.name, "an Undefined attribute must be transient"))
         }
@@ -150,41 +154,21 @@ struct ModelLinker {
                     problems.append(ModelError(.invalidValidationRule, entity: entity.name, key: attribute.name, "a minimum or maximum must be a number or a date, not \(bound.kindName)"))
                 }
             case .minimumLength(let n), .maximumLength(let n):
+                // Core Data keeps the limit as a predicate (`length >= -1`), true or false for every value.
                 if n < 0 {
-                    problems.append(ModelError(.invalidValidationRule, entity: entity.name, key: attribute.name, "a length limit cannot be negative"))
+                    warnings.append(ModelError(
+                        .invalidValidationRule, entity: entity.name, key: attribute.name,
+                        "a negative length limit (\(n)) holds for every value as a minimum and for none as a maximum"))
                 }
             case .pattern(let pattern):
+                // Core Data keeps the pattern as a `MATCHES` predicate, read only when an object is validated.
                 if (try? NSRegularExpression(pattern: pattern)) == nil {
-                    problems.append(ModelError(.invalidValidationRule, entity: entity.name, key: attribute.name, "'\(pattern)' is not a valid regular expression"))
+                    warnings.append(ModelError(
+                        .invalidValidationRule, entity: entity.name, key: attribute.name,
+                        "'\(pattern)' is not a valid regular expression; the rule is not checked"))
                 }
             }
         }
-    }
-
-    private func resolve(_ relationship: RelationshipDescription, of entity: EntityDescription, into problems: inout [ModelError]) {
-        guard let destination = model.entitiesByName[relationship.destinationEntityName] else {
-            problems.append(ModelError(.unknownDestination, entity: entity.name, key: relationship.name, "destination entity \(relationship.destinationEntityName) does not exist"))
-            return
-        }
-        relationship.destinationEntity = destination
-        if relationship.minCount < 0 || relationship.maxCount < 0
-            || (relationship.maxCount > 0 && relationship.minCount > relationship.maxCount)
-        {
-            problems.append(ModelError(.invalidRelationshipCount, entity: entity.name, key: relationship.name, "minimum count \(relationship.minCount) and maximum count \(relationship.maxCount) do not make a valid range"))
-        }
-        // A relationship without an inverse (possible in Xcode model files) is linked one way only.
-        guard let inverseName = relationship.inverseName else { return }
-        guard let inverse = destination.relationshipsByName[inverseName] else {
-            problems.append(ModelError(.missingInverse, entity: entity.name, key: relationship.name, "inverse '\(inverseName)' not found on \(destination.name); a relationship's inverse must exist"))
-            return
-        }
-        guard inverse.inverseName == relationship.name, let back = model.entitiesByName[inverse.destinationEntityName],
-            entity.isKind(of: back)
-        else {
-            problems.append(ModelError(.inverseMismatch, entity: entity.name, key: relationship.name, "\(destination.name).\(inverse.name) does not point back to \(entity.name).\(relationship.name)"))
-            return
-        }
-        relationship.inverseRelationship = inverse
     }
 
     private func checkConstraintsAndIndexes(of entity: EntityDescription, into problems: inout [ModelError]) {
@@ -221,7 +205,9 @@ struct ModelLinker {
         }
     }
 
-    private func resolveDerivation(of attribute: AttributeDescription, in entity: EntityDescription, into problems: inout [ModelError]) {
+    private func resolveDerivation(
+        of attribute: AttributeDescription, in entity: EntityDescription, into problems: inout [ModelError], warnings: inout [ModelError]
+    ) {
         let expression = attribute.derivationExpression ?? ""
         guard let derivation = AttributeDerivation(parsing: expression) else {
             problems.append(ModelError(
@@ -232,7 +218,12 @@ struct ModelLinker {
         if attribute.isTransient {
             problems.append(ModelError(.invalidDerivation, entity: entity.name, key: attribute.name, "a derived attribute is stored; it cannot be transient"))
         } else if let problem = derivation.check(attribute, of: entity) {
-            problems.append(ModelError(.invalidDerivation, entity: entity.name, key: attribute.name, problem))
+            // Core Data's store writes now() into any column; a value that is not a time stays as given.
+            if derivation == .now {
+                warnings.append(ModelError(.invalidDerivation, entity: entity.name, key: attribute.name, problem + "; the attribute is stored as given, not derived"))
+            } else {
+                problems.append(ModelError(.invalidDerivation, entity: entity.name, key: attribute.name, problem))
+            }
         } else {
             attribute.derivation = derivation
         }

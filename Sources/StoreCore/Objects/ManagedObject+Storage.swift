@@ -155,6 +155,11 @@ extension ManagedObject {
             guard let relationship = entity.properties[index] as? RelationshipDescription, let context = managedObjectContext else {
                 return RelatedObjects()
             }
+            // A transient relationship is held in memory only: the store has nothing to read.
+            if relationship.isTransient {
+                relations[index] = .toMany(RelatedObjects())
+                return RelatedObjects()
+            }
             let ids: [ManagedObjectID]
             do {
                 ids = try context.loadToMany(relationship, of: self)
@@ -291,14 +296,16 @@ extension ManagedObject {
     // MARK: Snapshots
 
     /// The object's current stored values as a complete snapshot (to-many only where loaded,
-    /// unless `allToMany`).
+    /// unless `allToMany`); transient properties are left out (`.null`), as stores keep none.
     func currentSnapshot(allToMany: Bool = false) -> StoreSnapshot {
         willAccess()
         let layout = entity.layout
         var snapshot = StoreSnapshot(objectID: objectID, version: version, entity: entity, values: values)
+        for index in layout.transientIndexes where !values[index].isNull { snapshot.setValue(.null, at: index) }
         guard layout.hasRelationships else { return snapshot }
-        for index in layout.toOneIndexes { snapshot.setValue(toOneValue(at: index), at: index) }
-        for index in layout.toManyIndexes {
+        let transient = layout.transientProperties
+        for index in layout.toOneIndexes { snapshot.setValue(transient.contains(index) ? .null : toOneValue(at: index), at: index) }
+        for index in layout.toManyIndexes where !transient.contains(index) {
             switch relations[index] {
             case .toMany(let related): snapshot.setToMany(related.ids, at: index)
             case .toManyIDs(let ids): snapshot.setToMany(ids, at: index)
@@ -310,11 +317,13 @@ extension ManagedObject {
         return snapshot
     }
 
-    /// The changed stored values, with the version they were based on.
+    /// The changed stored values, with the version they were based on (transient properties
+    /// are never among them).
     func changedSnapshot() -> StoreSnapshot {
         var snapshot = StoreSnapshot.partial(objectID: objectID, version: version, entity: entity)
         let kinds = entity.layout.kinds
-        for index in changedProperties {
+        let transient = entity.layout.transientProperties
+        for index in changedProperties where !transient.contains(index) {
             switch kinds[index] {
             case .attribute: snapshot[index] = values[index]
             case .transientAttribute: break
@@ -330,18 +339,23 @@ extension ManagedObject {
         return snapshot
     }
 
-    /// Takes the values of a snapshot (keeping transient values) and marks the object clean.
-    /// The object shares the snapshot's storage until its first change.
+    /// Takes the values of a snapshot and marks the object clean, keeping its transient
+    /// properties (a fault holds their initial values, or those a merging refresh kept). The
+    /// object shares the snapshot's storage until its first change.
     func load(_ snapshot: StoreSnapshot) {
         let layout = entity.layout
         let snapshot = snapshot.laidOut(as: entity)
-        let previous = layout.transientIndexes.isEmpty ? [] : values
+        let previous = values
         values = snapshot.values
-        for index in layout.transientIndexes { values[index] = isFault ? layout.initialValues[index] : previous[index] }
+        for index in layout.transientIndexes where values[index] != previous[index] { values[index] = previous[index] }
         if layout.hasRelationships {
             if relations.isEmpty { relations = RelationSlot.fault(for: layout) }
-            for index in layout.toOneIndexes { relations[index] = .unresolved }
-            for index in layout.toManyIndexes { relations[index] = snapshot.toMany(at: index).map(RelationSlot.toManyIDs) ?? .toManyFault }
+            let transient = layout.transientProperties
+            for index in layout.transientRelationshipIndexes where values[index] != previous[index] { values[index] = previous[index] }
+            for index in layout.toOneIndexes where !transient.contains(index) { relations[index] = .unresolved }
+            for index in layout.toManyIndexes where !transient.contains(index) {
+                relations[index] = snapshot.toMany(at: index).map(RelationSlot.toManyIDs) ?? .toManyFault
+            }
         }
         committedSnapshot = snapshot
         version = snapshot.version
@@ -383,13 +397,26 @@ extension ManagedObject {
         }
     }
 
-    /// Drops the values; the next access loads them again.
-    func turnIntoFault() {
+    /// Drops the values; the next access loads them again. Transient properties are disposed of
+    /// (back to their initial values) unless `keepingTransientValues`, as Core Data's
+    /// `refresh(_:mergeChanges:)` does with `mergeChanges` false and true.
+    func turnIntoFault(keepingTransientValues: Bool = false) {
+        let layout = entity.layout
         isFault = true
         committedSnapshot = nil
         changedProperties.removeAll()
-        values = entity.layout.nullValues
-        relations = RelationSlot.fault(for: entity.layout)
+        let kept = keepingTransientValues ? layout.transientProperties : PropertyMask()
+        var faultValues = layout.faultValues
+        var faultRelations = RelationSlot.fault(for: layout)
+        if !kept.isEmpty {
+            for index in layout.transientIndexes { faultValues[index] = values[index] }
+            for index in layout.transientRelationshipIndexes where index < relations.count {
+                faultValues[index] = values[index]
+                faultRelations[index] = relations[index]
+            }
+        }
+        values = faultValues
+        relations = faultRelations
         didTurnIntoFault()
     }
 

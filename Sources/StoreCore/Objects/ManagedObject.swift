@@ -218,10 +218,15 @@ enum RelationSlot {
         })
     }
 
-    /// What a fault starts with: every relationship unread.
+    /// What a fault starts with: every stored relationship unread, every transient one empty
+    /// (held in memory only, it has nothing to read).
     static func fault(for layout: EntityLayout) -> ContiguousArray<RelationSlot> {
         guard layout.hasRelationships else { return [] }
-        return ContiguousArray(layout.kinds.map { $0 == .toMany ? .toManyFault : .unresolved })
+        var slots = ContiguousArray(layout.kinds.map { $0 == .toMany ? RelationSlot.toManyFault : .unresolved })
+        for index in layout.transientRelationshipIndexes {
+            slots[index] = layout.kinds[index] == .toMany ? .toMany(RelatedObjects()) : .toOne(nil)
+        }
+        return slots
     }
 }
 

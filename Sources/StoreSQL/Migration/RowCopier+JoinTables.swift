@@ -117,7 +117,7 @@ extension RowCopier {
                         UPDATE \(table.table) SET \(clear) WHERE Z_ENT IN (\(family)) AND \(column.name) IS NOT NULL \
                         AND NOT \(exists(table.table + "." + column.name, in: target))
                         """)
-                } else if relationship.isToMany, relationship.inverseName == nil,
+                } else if relationship.isToMany, relationship.inverseRelationship == nil,
                     case .foreignKey(let member, let memberTable, let column, let order)? = table.toMany[relationship.name]
                 {
                     let clear = ([column] + (order.map { [$0] } ?? [])).map { "\($0) = NULL" }.joined(separator: ", ")

@@ -196,7 +196,7 @@ package struct RowCopier {
         var result: [(owner: String, relationship: String, column: String, order: String?)] = []
         for entity in request.destinationModel.entities.sorted(by: { $0.name < $1.name }) {
             for relationship in entity.declaredProperties.compactMap({ $0 as? RelationshipDescription })
-            where relationship.isToMany && !relationship.isTransient && relationship.inverseName == nil {
+            where relationship.isToMany && !relationship.isTransient && relationship.inverseRelationship == nil {
                 guard case .foreignKey(let member, let memberTable, let column, let order)? = destination.tables[entity.name]?.toMany[relationship.name],
                     memberTable == table.table, destination.tables[member]?.entityNumbers.contains(table.number) == true
                 else { continue }

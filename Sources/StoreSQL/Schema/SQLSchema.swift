@@ -49,7 +49,7 @@ package struct SQLSchema: Sendable {
         var hiddenColumns: [String: [(relationship: RelationshipDescription, column: String, order: String?)]] = [:]
         for entity in model.entities {
             for relationship in entity.declaredProperties.compactMap({ $0 as? RelationshipDescription })
-            where relationship.isToMany && !relationship.isTransient && relationship.inverseName == nil {
+            where relationship.isToMany && !relationship.isTransient && relationship.inverseRelationship == nil {
                 guard let number = numbers[entity.name], let destination = relationship.destinationEntity else { continue }
                 let column = "Z\(number)\(relationship.name.uppercased())"
                 hiddenColumns[destination.rootEntity.name, default: []].append(
@@ -145,7 +145,7 @@ package struct SQLSchema: Sendable {
                     } else if relationship.isToMany {
                         if let storage = joinStorage[ObjectIdentifier(relationship)] {
                             toMany[relationship.name] = storage
-                        } else if relationship.inverseName == nil, let column = columnNames[ObjectIdentifier(relationship)],
+                        } else if relationship.inverseRelationship == nil, let column = columnNames[ObjectIdentifier(relationship)],
                             let destination = relationship.destinationEntity
                         {
                             toMany[relationship.name] = .foreignKey(

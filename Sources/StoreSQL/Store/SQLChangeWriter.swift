@@ -190,7 +190,7 @@ package struct SQLChangeWriter<Store: SQLStore> {
     }
 
     private func hasInverse(_ relationship: String, of snapshot: StoreSnapshot) -> Bool {
-        store.model.entitiesByName[snapshot.objectID.entityName]?.relationshipsByName[relationship]?.inverseName != nil
+        store.model.entitiesByName[snapshot.objectID.entityName]?.relationshipsByName[relationship]?.inverseRelationship != nil
     }
 
     private func parameter(_ number: Int) -> String { dialect.parameter(number, declaredType: nil) }

@@ -28,7 +28,7 @@ extension SQLStore {
                 var snapshots = try connection.collect(query.sql, query.bindings) { try rows.snapshot(from: $0, layout: layout, external: external) }
                 // The prefetch cache is shared by every context: a pinned generation's rows stay out of it.
                 if !isReadingPinnedGeneration {
-                    try prefetcher(on: connection).prefetch(request.relationshipKeyPathsForPrefetching, for: &snapshots, entityName: request.entityName)
+                    try prefetcher(on: connection).prefetch(storedPrefetchPaths(of: request), for: &snapshots, entityName: request.entityName)
                 }
                 return .snapshots(snapshots)
             case .dictionary:
@@ -93,9 +93,12 @@ extension SQLStore {
     }
 
     /// The members of the to-many relationship read in one query (from its join table or the destination's
-    /// foreign key), by position for ordered ones, else by key; empty for another store's ID.
+    /// foreign key), by position for ordered ones, else by key; empty for another store's ID and for a
+    /// transient relationship (which the store never holds).
     public func objectIDs(forRelationship name: String, of objectID: ManagedObjectID) throws -> [ManagedObjectID] {
-        guard objectID.storeIdentifier == identifier, let key = objectID.primaryKey else { return [] }
+        guard objectID.storeIdentifier == identifier, let key = objectID.primaryKey,
+            !isTransientRelationship(name, of: objectID.entityName)
+        else { return [] }
         let storage = try toManyStorage(name, of: objectID.entityName)
         let rows = rows
         return try read { connection in
@@ -106,7 +109,7 @@ extension SQLStore {
     /// The members of a to-many relationship of many objects, one query per entity among them.
     public func objectIDs(forRelationship name: String, ofObjects objectIDs: [ManagedObjectID]) throws -> [ManagedObjectID: [ManagedObjectID]] {
         var byEntity: [String: [Int64: ManagedObjectID]] = [:]
-        for id in objectIDs where id.storeIdentifier == identifier {
+        for id in objectIDs where id.storeIdentifier == identifier && !isTransientRelationship(name, of: id.entityName) {
             if let key = id.primaryKey { byEntity[id.entityName, default: [:]][key] = id }
         }
         var result: [ManagedObjectID: [ManagedObjectID]] = [:]
@@ -123,6 +126,30 @@ extension SQLStore {
             }
         }
         return result
+    }
+
+    /// Whether `name` is a transient relationship of the entity: the store holds no members for it.
+    private func isTransientRelationship(_ name: String, of entityName: String) -> Bool {
+        model.entitiesByName[entityName]?.relationshipsByName[name]?.isTransient == true
+    }
+
+    /// The request's prefetch key paths, each cut before its first transient relationship (held
+    /// in memory only, it has nothing to read); a path that starts with one is dropped.
+    private func storedPrefetchPaths(of request: StoreFetchRequest) -> [String] {
+        request.relationshipKeyPathsForPrefetching.compactMap { path in
+            var entity = model.entitiesByName[request.entityName]
+            var kept: [Substring] = []
+            for component in path.split(separator: ".") {
+                if let relationship = entity?.relationshipsByName[String(component)] {
+                    if relationship.isTransient { break }
+                    entity = relationship.destinationEntity
+                } else {
+                    entity = nil   // not a relationship: the prefetcher reports it
+                }
+                kept.append(component)
+            }
+            return kept.isEmpty ? nil : kept.joined(separator: ".")
+        }
     }
 
     private func toManyStorage(_ name: String, of entityName: String) throws -> ToManyStorage {
