@@ -5,8 +5,8 @@ import StoreCore
 /// its driver supplies — connections (``SQLConnection``) handed out for reading, and the few
 /// writes each engine does its own way. Everything else a SQL store does — fetching, faulting,
 /// prefetching, saving changes (``SQLChangeWriter``), naming the object a uniqueness violation
-/// collides with, reading persistent history — is written once, in extensions of this protocol,
-/// and the stores' public methods call it.
+/// collides with, persistent history, batch requests — is written once, in extensions of this
+/// protocol, whose public methods are the stores' `PersistentStore` methods.
 ///
 /// SQLite's store is `SQLiteStore`, PostgreSQL's `PostgresStore`.
 ///

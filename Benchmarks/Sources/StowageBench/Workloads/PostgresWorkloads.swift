@@ -130,10 +130,7 @@ enum PostgresWorkloads {
     static func batchInsert() throws -> Duration {
         let schema = freshSchema("ours_batch")
         defer { RawPostgres.drop(schema) }
-        let container = PersistentContainer(name: "Readings", managedObjectModel: try BatchWorkloads.makeModel())
-        container.persistentStoreDescriptions = [PersistentStoreDescription(url: try PostgresServer.url(schema: schema))]
-        try container.loadPersistentStores()
-        let context = container.newBackgroundContext()
+        let context = try readingsContext(schema: schema)
         let time = try measure { _ = try context.performAndWait { try context.execute(BatchWorkloads.handlerRequest()) } }
         let count = try context.performAndWait { try context.count(for: FetchRequest<ManagedObject>(entityName: "Reading")) }
         guard count == BatchWorkloads.rowCount else { throw BenchmarkError.wrongResultCount(found: count, expected: BatchWorkloads.rowCount) }
@@ -142,15 +139,20 @@ enum PostgresWorkloads {
 }
 
 extension PostgresWorkloads {
+    /// A context on a new store of the batch workload's model in `schema`.
+    static func readingsContext(schema: String) throws -> ManagedObjectContext {
+        let container = PersistentContainer(name: "Readings", managedObjectModel: try BatchWorkloads.makeModel())
+        container.persistentStoreDescriptions = [PersistentStoreDescription(url: try PostgresServer.url(schema: schema))]
+        try container.loadPersistentStores()
+        return container.newBackgroundContext()
+    }
+
     /// Timed: a batch delete of every one of a million readings (inserted untimed, by a batch
     /// insert into a new schema), in one transaction, counted.
     static func batchDelete() throws -> Duration {
         let schema = freshSchema("ours_delete")
         defer { RawPostgres.drop(schema) }
-        let container = PersistentContainer(name: "Readings", managedObjectModel: try BatchWorkloads.makeModel())
-        container.persistentStoreDescriptions = [PersistentStoreDescription(url: try PostgresServer.url(schema: schema))]
-        try container.loadPersistentStores()
-        let context = container.newBackgroundContext()
+        let context = try readingsContext(schema: schema)
         _ = try context.performAndWait { try context.execute(BatchWorkloads.handlerRequest()) }
         try RawPostgres.analyze(schema)
         var request = BatchDeleteRequest(fetchRequest: FetchRequest<ManagedObject>(entityName: "Reading"))

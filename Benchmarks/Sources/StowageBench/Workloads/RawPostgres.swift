@@ -188,11 +188,7 @@ enum RawPostgres {
     static func batchInsert(copy: Bool) throws -> Duration {
         let schema = PostgresWorkloads.freshSchema(copy ? "raw_copy" : "raw_batch")
         defer { drop(schema) }
-        let setup = try connect()
-        _ = try setup.query("CREATE SCHEMA \(unescaped: schema)", logger: logger).wait()
-        _ = try setup.query("CREATE TABLE \(unescaped: schema).reading (id BIGINT PRIMARY KEY, value DOUBLE PRECISION, count BIGINT, label TEXT, time DOUBLE PRECISION)", logger: logger).wait()
-        setup.closeNow()
-        let connection = try connect(schema: schema)
+        let connection = try readingTable(schema: schema)
         defer { connection.closeNow() }
         let count = BatchWorkloads.rowCount
         let elapsed = try measure {
@@ -226,15 +222,20 @@ enum RawPostgres {
         return elapsed
     }
 
-    /// Timed: one `DELETE FROM reading` of the batch workload's million rows (copied in untimed).
-    static func batchDelete() throws -> Duration {
-        let schema = PostgresWorkloads.freshSchema("raw_delete")
-        defer { drop(schema) }
+    /// A new schema with the empty `reading` table of the batch workloads, and a connection to it.
+    static func readingTable(schema: String) throws -> PostgresConnection {
         let setup = try connect()
         _ = try setup.query("CREATE SCHEMA \(unescaped: schema)", logger: logger).wait()
         _ = try setup.query("CREATE TABLE \(unescaped: schema).reading (id BIGINT PRIMARY KEY, value DOUBLE PRECISION, count BIGINT, label TEXT, time DOUBLE PRECISION)", logger: logger).wait()
         setup.closeNow()
-        let connection = try connect(schema: schema)
+        return try connect(schema: schema)
+    }
+
+    /// Timed: one `DELETE FROM reading` of the batch workload's million rows (copied in untimed).
+    static func batchDelete() throws -> Duration {
+        let schema = PostgresWorkloads.freshSchema("raw_delete")
+        defer { drop(schema) }
+        let connection = try readingTable(schema: schema)
         defer { connection.closeNow() }
         let count = BatchWorkloads.rowCount
         _ = try connection.query("BEGIN", logger: logger).wait()
