@@ -111,8 +111,10 @@ final class RecordingStore: SQLStore, @unchecked Sendable {
 
     func isUniqueViolation(_ error: any Error) -> Bool { error is RecordedUniqueViolation }
 
-    func insert(_ rows: [[SQLValue]], into table: EntityTable, on connection: RecordingConnection) throws {
-        connection.record("INSERT INTO \(table.table)", Array(rows.joined()))
+    func insert(into table: EntityTable, count: Int, on connection: RecordingConnection, row: (Int, inout [SQLValue]) throws -> Void) throws {
+        var values: [SQLValue] = []
+        for index in 0..<count { try row(index, &values) }
+        connection.record("INSERT INTO \(table.table)", values)
         if insertsBreakUniqueness { throw RecordedUniqueViolation() }
     }
 

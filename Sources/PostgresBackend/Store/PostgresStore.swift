@@ -227,12 +227,17 @@ extension PostgresStore: SQLStore {
     }
 
     /// As many rows per `INSERT` as PostgreSQL's 65,535 parameters allow (at most 1,000).
-    package func insert(_ rows: [[SQLValue]], into table: EntityTable, on connection: PostgresSession) throws {
+    package func insert(
+        into table: EntityTable, count: Int, on connection: PostgresSession, row: (_ index: Int, _ values: inout [SQLValue]) throws -> Void
+    ) throws {
         let width = table.columns.count + 2
         let rowsPerStatement = max(1, min(1000, 65_000 / width))
-        for start in stride(from: 0, to: rows.count, by: rowsPerStatement) {
-            let chunk = rows[start..<min(start + rowsPerStatement, rows.count)]
-            try connection.run(insertStatement(for: table, rows: chunk.count), Array(chunk.joined()))
+        for start in stride(from: 0, to: count, by: rowsPerStatement) {
+            let end = min(start + rowsPerStatement, count)
+            var bindings: [SQLValue] = []
+            bindings.reserveCapacity((end - start) * width)
+            for index in start..<end { try row(index, &bindings) }
+            try connection.run(insertStatement(for: table, rows: end - start), bindings)
         }
     }
 

@@ -171,15 +171,21 @@ extension SQLiteStore: SQLStore {
 
     package func isUniqueViolation(_ error: any Error) -> Bool { (error as? SQLiteError)?.isUniqueViolation == true }
 
-    /// One prepared statement per table, stepped once per row.
-    package func insert(_ rows: [[SQLValue]], into table: EntityTable, on connection: SQLiteConnection) throws {
+    /// One prepared statement per table, bound and stepped once per row.
+    package func insert(
+        into table: EntityTable, count: Int, on connection: SQLiteConnection, row: (_ index: Int, _ values: inout [SQLValue]) throws -> Void
+    ) throws {
         let sql = insertSQL[table.number] ?? table.insertSQL
         let statement = try connection.cachedStatement(sql)
         connection.log.statement(sql, [])
         defer { statement.reset() }
-        for row in rows {
+        var values: [SQLValue] = []
+        values.reserveCapacity(table.columns.count + 2)
+        for index in 0..<count {
+            values.removeAll(keepingCapacity: true)
+            try row(index, &values)
             statement.reset()
-            for (offset, value) in row.enumerated() { try statement.bind(value, at: offset + 1) }
+            for (offset, value) in values.enumerated() { try statement.bind(value, at: offset + 1) }
             while try statement.step() {}
         }
     }

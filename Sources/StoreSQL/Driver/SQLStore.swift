@@ -47,8 +47,10 @@ package protocol SQLStore: PersistentHistoryStore, Sendable {
     var externalBinaryReader: (@Sendable (Data) throws -> Data)? { get }
     /// Whether `error`, thrown by a statement, says a uniqueness constraint was broken.
     func isUniqueViolation(_ error: any Error) -> Bool
-    /// Inserts `rows` (`Z_PK`, `Z_ENT`, then the table's columns in order) into `table`.
-    func insert(_ rows: [[SQLValue]], into table: EntityTable, on connection: Connection) throws
+    /// Inserts `count` rows into `table`: `row(i, &values)` appends the values of row `i`
+    /// (`Z_PK`, `Z_ENT`, then the table's columns in order) to `values`, so that a driver binds
+    /// them as they come, one row or one statement's rows at a time, without a copy of them all.
+    func insert(into table: EntityTable, count: Int, on connection: Connection, row: (_ index: Int, _ values: inout [SQLValue]) throws -> Void) throws
     /// Inserts the rows of a batch insert, recording them in `history`, noting files in `files`.
     func insert(
         _ insert: StoreBatchRequest.Insert, history: inout SQLHistoryWriter<Self>?, wantsObjectIDs: Bool, on connection: Connection, files: SQLWriteFiles

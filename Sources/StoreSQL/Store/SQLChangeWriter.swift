@@ -2,7 +2,7 @@ import Foundation
 import StoreCore
 
 /// Writes one change set inside a save's transaction, for any SQL store: deletes, inserts
-/// (through the driver's ``SQLStore/insert(_:into:on:)``), updates with optimistic locking on
+/// (through the driver's ``SQLStore/insert(into:count:on:row:)``), updates with optimistic locking on
 /// `Z_OPT`, then to-many relationships (foreign keys, join-table rows and `Z_FOK_` order values,
 /// one statement per relationship and step). Throws — leaving the transaction to roll back — a
 /// `MergeConflictError` for rows changed since they were read, and ``UniquenessViolation`` for a
@@ -68,21 +68,21 @@ package struct SQLChangeWriter<Store: SQLStore> {
         }
         for number in order {
             guard let (table, group) = byTable[number] else { continue }
-            var rows: [[SQLValue]] = []
-            rows.reserveCapacity(group.count)
-            for snapshot in group {
-                var row: [SQLValue] = [.integer(try primaryKey(snapshot.objectID)), .integer(table.number)]
-                row.reserveCapacity(table.columns.count + 2)
-                for column in table.columns { row.append(try encode(snapshot[column.propertyIndex], for: column)) }
-                rows.append(row)
-            }
             do {
-                try store.insert(rows, into: table, on: connection)
+                try store.insert(into: table, count: group.count, on: connection) { index, values in
+                    let snapshot = group[index]
+                    values.append(.integer(try primaryKey(snapshot.objectID)))
+                    values.append(.integer(table.number))
+                    for column in table.columns { values.append(try encode(snapshot[column.propertyIndex], for: column)) }
+                }
             } catch where store.isUniqueViolation(error) {
                 throw UniquenessViolation(snapshots: group, cause: error)
             }
-            for (snapshot, row) in zip(group, rows) {
-                if case .integer(let key) = row[0] { try history?.recordInsertion(of: snapshot, table: table, key: key) }
+            if history != nil {
+                for snapshot in group {
+                    let key = try primaryKey(snapshot.objectID)
+                    try history?.recordInsertion(of: snapshot, table: table, key: key)
+                }
             }
         }
     }
