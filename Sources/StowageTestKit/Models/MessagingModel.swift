@@ -8,7 +8,7 @@ import StoreCore
 /// `previewer` (inverse `UserClient.previewedMessages`, a transient to-many) and a transient
 /// attribute `draft`; a `UserClient` has a transient one-to-one `pairedClient` with itself.
 ///
-/// Objects are plain ``ManagedObject``s, read and set by key.
+/// Objects are plain `ManagedObject`s, read and set by key.
 ///
 /// For example:
 ///
