@@ -38,8 +38,8 @@ extension SQLiteStore {
     /// `ManagedObjectContext.mergeChanges(fromRemoteContextSave:into:)` with the same IDs — and
     /// live queries and remote change notifications see it as another writer's commit (with
     /// ``/StoreCore/PersistentStoreOption/remoteChangeNotificationPost``). Use it for maintenance
-    /// too: `VACUUM INTO`, `ANALYZE`, `PRAGMA optimize` (statements that cannot run inside a
-    /// transaction, like `VACUUM`, are refused by SQLite: use `PersistentStoreOption.sqliteManualVacuum`).
+    /// too: `ANALYZE`, `PRAGMA optimize` (statements that cannot run inside a transaction —
+    /// `VACUUM` and `VACUUM INTO` — are refused by SQLite: use `PersistentStoreOption.sqliteManualVacuum`).
     ///
     /// For example:
     ///
