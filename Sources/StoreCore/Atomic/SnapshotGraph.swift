@@ -173,7 +173,8 @@ package struct SnapshotGraph: Sendable {
                     let indexes = constraint.map { owner.propertyIndexes[$0] }
                     for row in rows {
                         let key = indexes.map { index in index.map { row[$0] } ?? .null }
-                        if key.allSatisfy(\.isNull) { continue }
+                        // A nil part never conflicts, as in SQL (Core Data's constraints are unique indexes).
+                        if key.contains(where: \.isNull) { continue }
                         if let other = seen[key] {
                             throw ObjectValidationError(
                                 .uniquenessConstraint, objectID: row.objectID, entity: owner.name, key: constraint.joined(separator: ","),

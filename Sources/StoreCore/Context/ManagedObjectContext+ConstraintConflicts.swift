@@ -9,14 +9,15 @@ extension ManagedObjectContext {
         parent == nil && !(mergePolicy.mergeType == .error && type(of: mergePolicy) == MergePolicy.self)
     }
 
-    /// The new objects that share a uniqueness constraint's values with a stored object or with
-    /// each other. One store fetch per constraint and 1,000 distinct values; values with a nil
-    /// part never conflict (as in SQL).
+    /// The new objects — and the stored objects whose constrained attributes this save changes —
+    /// that share a uniqueness constraint's values with a stored object or with each other. One
+    /// store fetch per constraint and 1,000 distinct values; values with a nil part never
+    /// conflict (as in SQL, and in Core Data's SQLite store, whose constraints are unique indexes).
     func findConstraintConflicts() throws -> [ConstraintConflict] {
         var groups: [String: ConstraintGroup] = [:]
         var order: [String] = []
         var constraintsByEntity: [ObjectIdentifier: [ConstraintGroup.Key]] = [:]
-        for object in insertedSet.values where !object.state.isDeleted {
+        func collect(_ object: ManagedObject, onlyChangedKeys: Bool) {
             let entity = object.entity
             let keys = constraintsByEntity[ObjectIdentifier(entity)] ?? {
                 let keys = ConstraintGroup.Key.keys(of: entity)
@@ -24,18 +25,22 @@ extension ManagedObjectContext {
                 return keys
             }()
             for key in keys {
+                if onlyChangedKeys, !key.isChanged(in: object) { continue }
                 guard let values = key.values(of: object) else { continue }
                 if groups[key.name] == nil { order.append(key.name) }
                 groups[key.name, default: ConstraintGroup(key: key)].add(object, values: values)
             }
         }
+        for object in insertedSet.values where !object.state.isDeleted { collect(object, onlyChangedKeys: false) }
+        for object in updatedSet.values where !object.state.isDeleted { collect(object, onlyChangedKeys: true) }
         var conflicts: [ConstraintConflict] = []
         for name in order {
             guard let group = groups[name] else { continue }
             let stored = try storedRows(for: group)
             for values in group.valueOrder {
                 let objects = group.objects[values] ?? []
-                let row = stored[values]
+                // An updated object's own row is no conflict with itself.
+                let row = stored[values].flatMap { row in objects.contains { $0.objectID == row.objectID } ? nil : row }
                 guard row != nil || objects.count > 1 else { continue }
                 conflicts.append(ConstraintConflict(
                     entity: group.key.owner.name, constraint: group.key.constraint,
@@ -85,21 +90,21 @@ extension ManagedObjectContext {
     /// Applies a merge policy type to constraint conflicts
     /// (``MergePolicy/resolve(constraintConflicts:in:)``). For each conflict one object
     /// survives: the stored object — which the first new object becomes, when the stored object
-    /// is not already registered here — or else the first new object. Its attributes take the
-    /// last new object's values (object-trump, overwrite) or keep the stored ones (store-trump,
-    /// rollback); relationships are merged from every new object; the other new objects are
-    /// deleted.
+    /// is not already registered here — or else the first conflicting object (a stored object
+    /// this save moved onto the values before a new one). Its attributes take the last
+    /// conflicting object's values (object-trump, overwrite) or keep the stored ones (store-trump,
+    /// rollback); relationships are merged from every conflicting object; the others are deleted.
     func applyConstraintResolution(_ conflicts: [ConstraintConflict], type: MergePolicy.MergeType) throws {
         let objectWins = type == .mergeByPropertyObjectTrump || type == .overwrite
         for conflict in conflicts {
-            let objects = conflict.conflictingObjectIDs.compactMap { registered[$0] }.filter { $0.state.isInserted }
+            let objects = conflict.conflictingObjectIDs.compactMap { registered[$0] }.filter { !$0.state.isDeleted }
             guard let first = objects.first, let last = objects.last else { continue }
             guard let owner = managedObjectModel?.entitiesByName[conflict.entity] else { continue }
             let winningValues = objectWins ? Self.attributeValues(of: last, in: owner) : nil
             var survivor = first
             var losers = Array(objects.dropFirst())
             if let storedID = conflict.databaseObjectID, let stored = conflict.databaseSnapshot {
-                if registered[storedID] == nil, first.entity.name == storedID.entityName {
+                if registered[storedID] == nil, first.state.isInserted, first.entity.name == storedID.entityName {
                     become(first, storedID: storedID, stored: stored)
                 } else if let existing = registeredOrFaultObject(for: storedID) {
                     existing.willAccess()
@@ -197,6 +202,11 @@ struct ConstraintGroup {
             }
         }
 
+        /// Whether this save changes one of the constraint's attributes of `object`.
+        func isChanged(in object: ManagedObject) -> Bool {
+            constraint.contains { key in object.entity.propertyIndexes[key].map(object.changedProperties.contains) ?? false }
+        }
+
         /// The object's values for the constraint; `nil` when one is nil (no conflict then).
         func values(of object: ManagedObject) -> ConstraintValues? {
             if constraint.count == 1, let key = constraint.first {
@@ -244,9 +254,15 @@ struct ConstraintGroup {
 
     init(key: Key) { self.key = key }
 
+    /// Adds an object under its values: new objects in insertion order, after any stored object
+    /// this save moved onto the same values (so that one survives a resolution).
     mutating func add(_ object: ManagedObject, values: ConstraintValues) {
         if objects[values] == nil { valueOrder.append(values) }
-        objects[values, default: []].append(object)
+        if object.state.isInserted {
+            objects[values, default: []].append(object)
+        } else {
+            objects[values, default: []].insert(object, at: 0)
+        }
     }
 }
 

@@ -41,30 +41,44 @@ extension ManagedObjectContext {
 
         if let error = ObjectValidationError.combining(validationErrors()) { throw error }
         try checkUnreadRelationships()
-        if resolvesConstraintConflictsBeforeSaving {
-            let conflicts = try findConstraintConflicts()
-            if !conflicts.isEmpty { try mergePolicy.resolve(mergeConflicts: conflicts, in: self) }
+        var resolvedAgain = false
+        while true {
+            if resolvesConstraintConflictsBeforeSaving {
+                let conflicts = try findConstraintConflicts()
+                if !conflicts.isEmpty { try mergePolicy.resolve(mergeConflicts: conflicts, in: self) }
+            }
+            let inserted = insertedSet.values
+            let updated = updatedSet.values
+            let deleted = deletedSet.values
+            for object in inserted + updated { object.resolveReferences() }
+            do {
+                try write(inserted, updated, deleted)
+                return
+            } catch let refusal as ObjectValidationError where refusal.code == .uniquenessConstraint && refusal.constraintConflicts.isEmpty {
+                // Another writer stored the same values between the check and the write: resolve once more.
+                if resolvesConstraintConflictsBeforeSaving, !resolvedAgain {
+                    resolvedAgain = true
+                    continue
+                }
+                // Name the objects in conflict, as the merge policy would have seen them.
+                let conflicts: [ConstraintConflict]
+                do { conflicts = try findConstraintConflicts() } catch { throw refusal }
+                guard !conflicts.isEmpty else { throw refusal }
+                throw ObjectValidationError(constraintConflicts: conflicts)
+            }
         }
+    }
 
-        let inserted = insertedSet.values
-        let updated = updatedSet.values
-        let deleted = deletedSet.values
+    /// Writes the changes to the parent or the stores and finishes the save.
+    private func write(_ inserted: [ManagedObject], _ updated: [ManagedObject], _ deleted: [ManagedObject]) throws {
         let deletedIDs = deleted.map(\.objectID)
-        for object in inserted + updated { object.resolveReferences() }
-
         var permanentIDs: [ManagedObjectID: ManagedObjectID] = [:]
         let saved: StoreChangeSet
         if let parent {
             saved = makeChangeSet(inserted, updated, deleted)
             try parent.performAndWait { try parent.applyChildChanges(saved, from: self) }
         } else {
-            do {
-                (saved, permanentIDs) = try saveToStores(inserted, updated, deleted)
-            } catch let error as ObjectValidationError where error.code == .uniquenessConstraint && error.constraintConflicts.isEmpty {
-                // Name the objects in conflict, as the merge policy would have seen them.
-                guard let conflicts = try? findConstraintConflicts(), !conflicts.isEmpty else { throw error }
-                throw ObjectValidationError(constraintConflicts: conflicts)
-            }
+            (saved, permanentIDs) = try saveToStores(inserted, updated, deleted)
         }
         finishSave(inserted, updated, deleted, deletedIDs: deletedIDs, saved: saved)
         if parent == nil { advanceQueryGeneration() }

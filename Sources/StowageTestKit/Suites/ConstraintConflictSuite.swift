@@ -56,6 +56,16 @@ struct ConstraintConflictSuite {
         }
     }
 
+    /// `Account` with optional `team` and `handle`, unique together.
+    private static func handleModel() throws -> ManagedObjectModel {
+        try ManagedObjectModel {
+            EntityDescription("Account", uniquenessConstraints: [["team", "handle"]]) {
+                .attribute("team", .string, optional: true)
+                .attribute("handle", .string, optional: true)
+            }
+        }
+    }
+
     func run() {
         kit.check("constraint conflicts on save") {
             let stack = try kit.makeStack(model: QuakeModel.make())
@@ -111,6 +121,112 @@ struct ConstraintConflictSuite {
             stored = try storedQuakes(stack)
             XCTAssertEqual(stored.count, Self.recordCount + 10, "\(kit): the refused save changed nothing")
             XCTAssertEqual(stored["q3"]?.magnitude, 2, "\(kit)")
+        }
+        kit.check("an updated object moved onto a stored object's constraint values") {
+            let stack = try kit.makeStack(model: QuakeModel.make())
+            /// Stores q1 (magnitude 1) and q2 (magnitude 2); returns their IDs.
+            func storeTwo() throws -> (q1: ManagedObjectID, q2: ManagedObjectID) {
+                let context = stack.newContext()
+                return try context.performAndWait {
+                    for quake in try context.fetch(FetchRequest<ManagedObject>(entityName: "Quake")) { context.delete(quake) }
+                    let q1 = try makeQuake(in: context, code: "q1", magnitude: 1, place: "one")
+                    let q2 = try makeQuake(in: context, code: "q2", magnitude: 2, place: "two")
+                    try context.save()
+                    return (q1.objectID, q2.objectID)
+                }
+            }
+            /// Moves q2 onto q1's code with magnitude 7 under `policy`; returns the save's error.
+            func moveQ2OntoQ1(_ id: ManagedObjectID, policy: MergePolicy) throws -> (any Error)? {
+                let context = stack.newContext()
+                context.mergePolicy = policy
+                return try context.performAndWait {
+                    let q2 = try context.existingObject(with: id)
+                    try q2.setValue("q1", forKey: "code")
+                    try q2.setValue(7.0, forKey: "magnitude")
+                    do { try context.save() } catch { return error }
+                    return nil
+                }
+            }
+
+            var ids = try storeTwo()
+            XCTAssertNil(try moveQ2OntoQ1(ids.q2, policy: .mergeByPropertyObjectTrump), "\(kit): object-trump resolves it")
+            var stored = try storedQuakes(stack)
+            XCTAssertEqual(stored.count, 1, "\(kit): the moved object merged into the stored one")
+            XCTAssertEqual(stored["q1"]?.id, ids.q1, "\(kit): the stored object survives")
+            XCTAssertEqual(stored["q1"]?.magnitude, 7, "\(kit): object-trump: the moved object's values")
+
+            ids = try storeTwo()
+            XCTAssertNil(try moveQ2OntoQ1(ids.q2, policy: .mergeByPropertyStoreTrump), "\(kit): store-trump resolves it")
+            stored = try storedQuakes(stack)
+            XCTAssertEqual(stored.count, 1, "\(kit)")
+            XCTAssertEqual(stored["q1"]?.magnitude, 1, "\(kit): store-trump: the stored values stay")
+
+            ids = try storeTwo()
+            let error = try moveQ2OntoQ1(ids.q2, policy: .error) as? ObjectValidationError
+            XCTAssertEqual(error?.code, .uniquenessConstraint, "\(kit)")
+            XCTAssertEqual(error?.constraintConflicts.first?.databaseObjectID, ids.q1, "\(kit): the stored object is named")
+            XCTAssertEqual(error?.constraintConflicts.first?.conflictingObjectIDs, [ids.q2], "\(kit): and the moved one")
+            stored = try storedQuakes(stack)
+            XCTAssertEqual(stored.count, 2, "\(kit): the refused save changed nothing")
+            XCTAssertEqual(stored["q2"]?.magnitude, 2, "\(kit)")
+        }
+        kit.check("values stored between the conflict check and the write are resolved") {
+            let stack = try kit.makeStack(model: QuakeModel.make())
+            /// Object-trump that, the first time it is asked, lets another context store "race".
+            final class RacingPolicy: MergePolicy, @unchecked Sendable {
+                // @unchecked: called on the saving context's queue only.
+                var race: (() throws -> Void)?
+                override func resolve(mergeConflicts conflicts: [Any], in context: ManagedObjectContext) throws {
+                    try super.resolve(mergeConflicts: conflicts, in: context)
+                    let race = self.race
+                    self.race = nil
+                    try race?()
+                }
+            }
+            let policy = RacingPolicy(merge: .mergeByPropertyObjectTrump)
+            policy.race = {
+                let other = stack.newContext()
+                try other.performAndWait {
+                    _ = try makeQuake(in: other, code: "race", magnitude: 1, place: "other")
+                    try other.save()
+                }
+            }
+            let context = stack.newContext()
+            context.mergePolicy = policy
+            try context.performAndWait {
+                // Two new duplicates, so that the policy is asked before the write.
+                _ = try makeQuake(in: context, code: "twin", magnitude: 1, place: "first")
+                _ = try makeQuake(in: context, code: "twin", magnitude: 2, place: "second")
+                _ = try makeQuake(in: context, code: "race", magnitude: 9, place: "importer")
+                try context.save()
+            }
+            let stored = try storedQuakes(stack)
+            XCTAssertEqual(Set(stored.keys), ["twin", "race"], "\(kit): one row per code")
+            XCTAssertEqual(stored["race"]?.magnitude, 9, "\(kit): the save resolved the raced row too (object-trump)")
+            XCTAssertEqual(stored["twin"]?.magnitude, 2, "\(kit)")
+        }
+        kit.check("constraint values with a nil part never conflict") {
+            let stack = try kit.makeStack(model: try Self.handleModel())
+            let context = stack.newContext()
+            try context.performAndWait {
+                for (team, handle) in [("a", nil), ("a", nil), (nil, "x"), (nil, "x"), ("b", "y")] as [(String?, String?)] {
+                    let account = try context.insertNewObject(forEntityName: "Account")
+                    try account.setValue(team, forKey: "team")
+                    try account.setValue(handle, forKey: "handle")
+                }
+                try context.save()
+            }
+            try stack.reopen()
+            let reader = stack.newContext()
+            try reader.performAndWait {
+                XCTAssertEqual(try reader.count(for: FetchRequest<ManagedObject>(entityName: "Account")), 5, "\(kit): every account with a nil part is kept")
+                let duplicate = try reader.insertNewObject(forEntityName: "Account")
+                try duplicate.setValue("b", forKey: "team")
+                try duplicate.setValue("y", forKey: "handle")
+                XCTAssertThrowsError(try reader.save(), "\(kit): equal values without a nil part conflict") { error in
+                    XCTAssertEqual((error as? ObjectValidationError)?.code, .uniquenessConstraint, "\(kit): \(error)")
+                }
+            }
         }
         kit.check("constraint conflicts merge relationships") {
             let stack = try kit.makeStack(model: BlogModel.make())
