@@ -115,7 +115,7 @@ final class CompilerTestDatabase {
         let query = try compiler.selectDictionaries(request)
         var result: [[String: StoreValue]] = []
         try connection.query(query.query.sql, query.query.bindings) { row in
-            result.append(query.read(row, dialect: schema.dialect) { entity, key in
+            result.append(try query.read(row, dialect: schema.dialect) { entity, key in
                 ManagedObjectID(entityName: entity, storeIdentifier: self.storeIdentifier, primaryKey: key)
             })
         }

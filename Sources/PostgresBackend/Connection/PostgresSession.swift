@@ -175,46 +175,4 @@ private final class CollectedValues<T>: @unchecked Sendable {
     var failure: (any Error)?
 }
 
-/// One result row, read by column index.
-package struct PostgresSessionRow: SQLRow {
-    let row: PostgresRandomAccessRow
-
-    init(_ row: PostgresRandomAccessRow) { self.row = row }
-
-    package func isNull(at index: Int) -> Bool { row[index].bytes == nil }
-
-    package func int64(at index: Int) -> Int64 {
-        if case .integer(let number) = value(at: index) { return number }
-        return 0
-    }
-
-    package func double(at index: Int) -> Double {
-        switch value(at: index) {
-        case .real(let number): number
-        case .integer(let number): Double(number)
-        default: 0
-        }
-    }
-
-    package func value(at index: Int) -> SQLValue {
-        let cell = row[index]
-        guard var bytes = cell.bytes else { return .null }
-        if cell.format == .text { return .text(String(buffer: bytes)) }
-        switch cell.dataType {
-        case .int8: return bytes.readInteger(as: Int64.self).map(SQLValue.integer) ?? .null
-        case .int4: return bytes.readInteger(as: Int32.self).map { .integer(Int64($0)) } ?? .null
-        case .int2: return bytes.readInteger(as: Int16.self).map { .integer(Int64($0)) } ?? .null
-        case .bool: return bytes.readInteger(as: UInt8.self).map { .integer($0 == 0 ? 0 : 1) } ?? .null
-        case .float8: return bytes.readInteger(as: UInt64.self).map { .real(Double(bitPattern: $0)) } ?? .null
-        case .float4: return bytes.readInteger(as: UInt32.self).map { .real(Double(Float(bitPattern: $0))) } ?? .null
-        case .numeric: return (try? cell.decode(Decimal.self)).map { .text($0.description) } ?? .null
-        case .bytea: return .blob(Data(bytes.readableBytesView))
-        default: return .text(String(buffer: bytes))
-        }
-    }
-
-    package func storeValue(at index: Int, as type: AttributeType) -> StoreValue {
-        PostgresDialect.decode(value(at: index), as: type)
-    }
-}
 #endif

@@ -16,6 +16,7 @@ extension FetchedResultsController {
             candidates.append(object)
             if updating { updated.insert(ObjectIdentifier(object)) }
         }
+        var failure: (any Error)?
         for object in batch.deleted + batch.invalidated { touched.insert(ObjectIdentifier(object)) }
         for object in batch.inserted { consider(object, updating: false) }
         for object in batch.updated + batch.refreshed { consider(object, updating: true) }
@@ -27,7 +28,14 @@ extension FetchedResultsController {
         var new: [ManagedObject]
         var layout = SectionLayout(names: sectionNames, starts: sectionStarts)
         if fetchRequest.fetchLimit > 0 || fetchRequest.fetchOffset > 0 {
-            guard let fetched: [ManagedObject] = try? context.fetch(fetchRequest), let sections = try? sections(of: fetched) else { return }
+            let fetched: [ManagedObject]
+            let sections: (names: [String], starts: [Int])
+            do {
+                fetched = try context.fetch(fetchRequest)
+                sections = try self.sections(of: fetched)
+            } catch {
+                return failedToFollowChanges(error)   // the results stay as they were
+            }
             new = fetched
             layout = SectionLayout(names: sections.names, starts: sections.starts)
             let before = Set(old.map(ObjectIdentifier.init)), after = Set(new.map(ObjectIdentifier.init))
@@ -45,12 +53,17 @@ extension FetchedResultsController {
                 layout.remove(offsets: removed)
             }
             for object in candidates where !object.isDeleted && object.managedObjectContext === context {
-                guard object is Result, matches(object) else { continue }
-                insertSorted(object, into: &new, layout: &layout)
+                do {
+                    guard object is Result, try matches(object) else { continue }
+                    try insertSorted(object, into: &new, layout: &layout)
+                } catch {
+                    failure = failure ?? error
+                }
             }
             layout.dropEmptySections(count: new.count, keepingOne: sectionNameKeyPath == nil)
         }
         report(old: old, oldNames: sectionNames, oldStarts: sectionStarts, new: new, newNames: layout.names, newStarts: layout.starts, touched: touched, updated: updated)
+        if let failure { failedToFollowChanges(failure) } else { followedChanges() }
     }
 
     /// Where the objects of `wanted` are in `objects`: one pass, comparing identities (a few
@@ -73,27 +86,37 @@ extension FetchedResultsController {
         fetchRequest.includesSubentities ? object.entity.isKind(of: entity) : object.entity === entity
     }
 
-    private func matches(_ object: ManagedObject) -> Bool {
+    private func matches(_ object: ManagedObject) throws -> Bool {
         guard predicate != nil else { return true }
-        return (try? predicate?.evaluate(object)) == true
+        return try predicate?.evaluate(object) == true
     }
 
     /// Puts `object` into `objects` (in order) where the sort descriptors place it, after the
     /// objects it sorts equal to, and within its section's run when the section exists.
-    private func insertSorted(_ object: ManagedObject, into objects: inout [ManagedObject], layout: inout SectionLayout) {
-        guard let keys = try? comparator.keys(for: object) else { return }
-        let name = sectionName(of: object)
+    ///
+    /// - Throws: when the object's sort keys cannot be read (it is then left out) or its
+    ///   section name (it is then filed under `""`).
+    private func insertSorted(_ object: ManagedObject, into objects: inout [ManagedObject], layout: inout SectionLayout) throws {
+        let keys = try comparator.keys(for: object)
+        var failure: (any Error)?
+        let name: String
+        do { name = try sectionName(of: object) } catch {
+            name = ""
+            failure = error
+        }
         let section = layout.names.firstIndex(of: name)
         var low = 0, high = objects.count
         if let section { (low, high) = (layout.starts[section], layout.end(of: section, count: objects.count)) }
         while low < high {
             let middle = (low + high) / 2
+            // An object already placed whose keys cannot be read sorts after this one.
             let other = (try? comparator.keys(for: objects[middle])) ?? []
             if other.count == keys.count, comparator.compare(keys, other) == .orderedAscending { high = middle } else { low = middle + 1 }
         }
         if section == nil { low = layout.boundary(atOrAfter: low, count: objects.count) }
         objects.insert(object, at: low)
         layout.insert(at: low, section: section, name: name)
+        if let failure { throw failure }
     }
 
     /// Installs the new results and tells the delegate what changed between the two lists.

@@ -1,4 +1,5 @@
 import Foundation
+import Logging
 
 /// Keeps the results of a fetch request current as its context changes, grouped in sections,
 /// and tells a delegate exactly what changed: Core Data's `NSFetchedResultsController`.
@@ -48,6 +49,23 @@ public final class FetchedResultsController<Result: ManagedObject>: ContextObjec
         return typed
     }
 
+    /// Why the controller could not follow the context's last change, or `nil` when it could.
+    ///
+    /// Set (and passed to the delegate's ``FetchedResultsControllerDelegate/controller(_:didFailWith:)``
+    /// and logged with the label `stowage.observation`) when a refetch — a request with a fetch
+    /// limit or offset is refetched after each change — fails: the results then stay as they
+    /// were; or when an object's section key path, sort keys or predicate cannot be evaluated:
+    /// the object is then filed under the section named `""`, placed last in its section, or left
+    /// out. Cleared by the next change followed without an error, and by ``performFetch()``.
+    ///
+    /// For example:
+    ///
+    /// ```swift
+    /// try context.save()
+    /// if let error = controller.lastError { print("the list may be stale:", error) }
+    /// ```
+    public private(set) var lastError: (any Error)?
+
     /// The results, untyped: the change tracking works on these (generic code over `Result`
     /// would not be specialized for the caller's class, and costs a type lookup per element).
     var results: [ManagedObject]? {
@@ -95,6 +113,7 @@ public final class FetchedResultsController<Result: ManagedObject>: ContextObjec
         managedObjectContext.checkQueue(accessing: nil)
         let objects: [ManagedObject] = try managedObjectContext.fetch(fetchRequest)
         let (names, starts) = try sections(of: objects)
+        lastError = nil
         results = objects
         sectionNames = names
         sectionStarts = starts
@@ -176,11 +195,24 @@ public final class FetchedResultsController<Result: ManagedObject>: ContextObjec
     }
 
     /// The section name of an object: its section key path's value as text.
-    func sectionName(of object: ManagedObject) -> String {
+    ///
+    /// - Throws: the evaluator's error when the key path cannot be evaluated on the object.
+    func sectionName(of object: ManagedObject) throws -> String {
         guard let sectionNameKeyPath else { return "" }
-        let value = (try? evaluator.value(of: .keyPath(sectionNameKeyPath), on: object).storeValue) ?? .null
-        return Self.sectionName(for: value)
+        return Self.sectionName(for: try evaluator.value(of: .keyPath(sectionNameKeyPath), on: object).storeValue)
     }
+
+    /// Records that a change could not be followed: ``lastError``, the delegate, the log.
+    func failedToFollowChanges(_ error: any Error) {
+        lastError = error
+        Self.logger.error("fetched results controller of \(entity.name) could not follow a change: \(error)")
+        delegate?.controller(self, didFailWith: error)
+    }
+
+    /// Records that a change was followed without an error.
+    func followedChanges() { lastError = nil }
+
+    private static var logger: Logger { Logger(label: "stowage.observation") }
 
     static func sectionName(for value: StoreValue) -> String {
         switch value {
@@ -204,7 +236,7 @@ public final class FetchedResultsController<Result: ManagedObject>: ContextObjec
         guard sectionNameKeyPath != nil else { return ([""], [0]) }   // one section, even empty, as in Core Data
         var names: [String] = [], starts: [Int] = [], seen: Set<String> = []
         for (offset, object) in objects.enumerated() {
-            let name = sectionName(of: object)
+            let name = try sectionName(of: object)
             if name == names.last { continue }
             guard seen.insert(name).inserted else {
                 throw FetchError(.invalidArgument, "section '\(name)' comes in more than one run: sort by \(sectionNameKeyPath ?? "") first")

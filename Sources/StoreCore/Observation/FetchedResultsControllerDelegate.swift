@@ -86,6 +86,10 @@ public protocol FetchedResultsControllerDelegate<Result>: AnyObject {
     func controller(_ controller: FetchedResultsController<Result>, didChangeContentWith difference: CollectionDifference<ManagedObjectID>)
     /// The index title of a section; `nil` uses the default (the name's capitalized first letter).
     func controller(_ controller: FetchedResultsController<Result>, sectionIndexTitleForSectionName sectionName: String) -> String?
+    /// The controller could not follow a change (see ``FetchedResultsController/lastError``):
+    /// a refetch failed, or an object's section key path, sort keys or predicate could not be
+    /// evaluated. Called after the batch's other changes, if any.
+    func controller(_ controller: FetchedResultsController<Result>, didFailWith error: any Error)
 }
 
 extension FetchedResultsControllerDelegate {
@@ -107,4 +111,6 @@ extension FetchedResultsControllerDelegate {
     public func controller(_ controller: FetchedResultsController<Result>, didChangeContentWith difference: CollectionDifference<ManagedObjectID>) {}
     /// Returns `nil` by default, so the section's index title is its name's first letter, uppercased.
     public func controller(_ controller: FetchedResultsController<Result>, sectionIndexTitleForSectionName sectionName: String) -> String? { nil }
+    /// Does nothing by default: the error stays in ``FetchedResultsController/lastError`` and the log.
+    public func controller(_ controller: FetchedResultsController<Result>, didFailWith error: any Error) {}
 }

@@ -12,7 +12,7 @@ import StoreCore
 /// ```swift
 /// let query = try compiler.selectDictionaries(request)
 /// try connection.query(query.query.sql, query.query.bindings) { row in
-///     rows.append(query.read(row) { entity, key in ManagedObjectID(entityName: entity, storeIdentifier: id, primaryKey: key) })
+///     rows.append(try query.read(row, dialect: dialect) { entity, key in ManagedObjectID(entityName: entity, storeIdentifier: id, primaryKey: key) })
 /// }
 /// ```
 package struct DictionaryQuery: Sendable {
@@ -28,10 +28,10 @@ package struct DictionaryQuery: Sendable {
     }
 
     /// Turns the current row into a result dictionary.
-    package func read<Row: SQLRow>(_ row: Row, dialect: any SQLDialect, objectID: (String, Int64) -> ManagedObjectID) -> [String: StoreValue] {
+    package func read<Row: SQLRow>(_ row: Row, dialect: any SQLDialect, objectID: (String, Int64) -> ManagedObjectID) throws -> [String: StoreValue] {
         var result: [String: StoreValue] = Dictionary(minimumCapacity: columns.count)
         for column in columns {
-            var value = column.reader.read(row, at: column.index, dialect: dialect, objectID: objectID)
+            var value = try column.reader.read(row, at: column.index, dialect: dialect, objectID: objectID)
             if let type = column.resultType { value = type.coerce(value) ?? value }
             result[column.name] = value
         }
@@ -49,10 +49,10 @@ package enum ValueReader: Sendable {
     /// An object's key, as its ID: of `entity`, or of the entity whose number is in column `entityIndex`.
     case object(entity: String?, entityIndex: Int?, entityNames: [Int64: String])
 
-    package func read<Row: SQLRow>(_ row: Row, at index: Int, dialect: any SQLDialect, objectID: (String, Int64) -> ManagedObjectID) -> StoreValue {
+    package func read<Row: SQLRow>(_ row: Row, at index: Int, dialect: any SQLDialect, objectID: (String, Int64) -> ManagedObjectID) throws -> StoreValue {
         switch self {
         case .attribute(let type):
-            return row.storeValue(at: index, as: type)
+            return try row.storeValue(at: index, as: type)
         case .kind(let kind):
             return Self.decode(row.value(at: index), as: kind, dialect: dialect)
         case .object(let entity, let entityIndex, let entityNames):

@@ -44,7 +44,10 @@ package protocol SQLRow {
     /// The raw value of a column.
     func value(at index: Int) -> SQLValue
     /// A column read as an attribute of `type` (a driver may read its native types directly).
-    func storeValue(at index: Int, as type: AttributeType) -> StoreValue
+    ///
+    /// - Throws: ``StoreError`` (`corrupt`) for a value the attribute type cannot hold (a
+    ///   PostgreSQL `NUMERIC` `NaN` read as a decimal), never a silent NULL.
+    func storeValue(at index: Int, as type: AttributeType) throws -> StoreValue
 }
 
 extension SQLRow {

@@ -17,7 +17,7 @@ extension RowReader {
         for field in fields {
             switch field.kind {
             case .attribute(let type, let isExternal):
-                var value = row.storeValue(at: field.position, as: type)
+                var value = try row.storeValue(at: field.position, as: type)
                 if isExternal, let external, case .data(let stored) = value { value = .data(try external(stored)) }
                 snapshot.setValue(value, at: field.propertyIndex)
             case .toOne(let destination, let entityPosition):

@@ -35,7 +35,7 @@ extension SQLStore {
                 let query = try compiler.selectDictionaries(request)
                 let rows = rows, identifier = identifier, dialect = dialect
                 return .dictionaries(try connection.collect(query.query.sql, query.query.bindings) { row in
-                    query.read(row, dialect: dialect) { entity, key in
+                    try query.read(row, dialect: dialect) { entity, key in
                         rows.objectID(entityName: entity, key: key)
                             ?? ManagedObjectID(entityName: entity, storeIdentifier: identifier, primaryKey: key)
                     }

@@ -14,6 +14,7 @@ struct ObservationSuite {
 
     func run() {
         testControllerReportsExactlyWhatChanged()
+        testControllerReportsWhatItCannotFollow()
         testLiveQueryYieldsOneResultPerRelevantSave()
         testInaccessibleFaultsAndStaleness()
         testDetectConflictsChecksAnUnchangedObject()
