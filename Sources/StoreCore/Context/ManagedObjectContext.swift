@@ -85,17 +85,17 @@ public final class ManagedObjectContext: @unchecked Sendable, CustomStringConver
     /// ```
     public var stalenessInterval: TimeInterval = -1
     /// Records every change of the context's objects for undo, one group per event; `nil` (the
-    /// default, as in Core Data) records nothing. See ``UndoManager``.
+    /// default, as in Core Data) records nothing. See ``StoreUndoManager``.
     ///
     /// For example:
     ///
     /// ```swift
-    /// context.undoManager = UndoManager()
+    /// context.undoManager = StoreUndoManager()   // UndoManager() on Linux
     /// context.delete(post)                 // and, by cascade, its comments
     /// context.processPendingChanges()
     /// context.undoManager?.undo()          // post and comments are back, with their relationships
     /// ```
-    public var undoManager: UndoManager? {
+    public var undoManager: StoreUndoManager? {
         didSet {
             guard oldValue !== undoManager else { return }
             if let oldValue { oldValue.checkpointHandlers[ObjectIdentifier(self)] = nil } else { UndoRecording.activeContexts.add(1, ordering: .relaxed) }

@@ -138,7 +138,7 @@ extension FetchedResultsController {
             let oldPath = indexPath(forOffset: offset, starts: oldStarts)
             if let newOffset = newOffsets[id] {
                 let newPath = indexPath(forOffset: newOffset, starts: newStarts)
-                let sameSection = oldNames[oldPath.section] == newNames[newPath.section]
+                let sameSection = oldNames[oldPath.sectionIndex] == newNames[newPath.sectionIndex]
                 if sameSection && oldPath == newPath {
                     if updated.contains(id) { updates.append((object, oldPath, newPath)) }
                 } else {

@@ -161,14 +161,14 @@ public final class FetchedResultsController<Result: ManagedObject>: ContextObjec
     ///
     /// - Throws: ``FetchError`` (`invalidArgument`) for an index path outside the results.
     public func object(at indexPath: IndexPath) throws -> Result {
-        guard let objects = results, indexPath.count == 2, sectionNames.indices.contains(indexPath.section) else {
-            throw FetchError(.invalidArgument, "no section \(indexPath.count == 2 ? indexPath.section : -1) in the results")
+        guard let objects = results, indexPath.count == 2, sectionNames.indices.contains(indexPath.sectionIndex) else {
+            throw FetchError(.invalidArgument, "no section \(indexPath.count == 2 ? indexPath.sectionIndex : -1) in the results")
         }
-        let range = sectionRange(indexPath.section, count: objects.count)
-        guard indexPath.item >= 0, indexPath.item < range.count else {
-            throw FetchError(.invalidArgument, "no item \(indexPath.item) in section \(indexPath.section), which holds \(range.count)")
+        let range = sectionRange(indexPath.sectionIndex, count: objects.count)
+        guard indexPath.itemIndex >= 0, indexPath.itemIndex < range.count else {
+            throw FetchError(.invalidArgument, "no item \(indexPath.itemIndex) in section \(indexPath.sectionIndex), which holds \(range.count)")
         }
-        guard let object = objects[range.lowerBound + indexPath.item] as? Result else {
+        guard let object = objects[range.lowerBound + indexPath.itemIndex] as? Result else {
             throw FetchError(.wrongResultType, "the object at \(indexPath) is not a \(Result.self)")
         }
         return object
@@ -191,7 +191,7 @@ public final class FetchedResultsController<Result: ManagedObject>: ContextObjec
             let middle = (low + high) / 2
             if starts[middle] <= offset { low = middle } else { high = middle }
         }
-        return IndexPath(item: offset - (starts.isEmpty ? 0 : starts[low]), section: low)
+        return .section(low, item: offset - (starts.isEmpty ? 0 : starts[low]))
     }
 
     /// The section name of an object: its section key path's value as text.

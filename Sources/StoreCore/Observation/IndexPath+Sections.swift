@@ -1,8 +1,20 @@
 import Foundation
 
-#if !canImport(UIKit) && !canImport(AppKit)
 extension IndexPath {
-    /// An index path of an item in a section, as UIKit spells it (Foundation on Linux lacks it).
+    /// A two-index path (section, item), spelled without UIKit's or AppKit's initializer so that
+    /// the controller compiles on every platform.
+    package static func section(_ section: Int, item: Int) -> IndexPath { IndexPath(indexes: [section, item]) }
+    /// The section of a two-index path.
+    package var sectionIndex: Int { self[0] }
+    /// The item of a two-index path.
+    package var itemIndex: Int { self[1] }
+}
+
+// UIKit and AppKit give every app on Apple platforms these; Foundation elsewhere lacks them.
+#if !canImport(Darwin)
+extension IndexPath {
+    /// An index path of an item in a section, as UIKit spells it (Foundation on Linux lacks it;
+    /// on Apple platforms UIKit and AppKit supply it).
     ///
     /// For example:
     ///

@@ -55,8 +55,8 @@ final class MirroringDelegate: FetchedResultsControllerDelegate {
 
     func controllerDidChangeContent(_ controller: FetchedResultsController<Comment>) {
         batches += 1
-        for path in removedItems.sorted(by: >) where mirror.indices.contains(path.section) && mirror[path.section].indices.contains(path.item) {
-            mirror[path.section].remove(at: path.item)
+        for path in removedItems.sorted(by: >) where mirror.indices.contains(path.sectionIndex) && mirror[path.sectionIndex].indices.contains(path.itemIndex) {
+            mirror[path.sectionIndex].remove(at: path.itemIndex)
         }
         for section in removedSections.sorted(by: >) where mirror.indices.contains(section) {
             mirror.remove(at: section)
@@ -66,8 +66,8 @@ final class MirroringDelegate: FetchedResultsControllerDelegate {
             mirror.insert([], at: section)
             mirrorNames.insert(name, at: section)
         }
-        for (path, object) in insertedItems.sorted(by: { $0.0 < $1.0 }) where mirror.indices.contains(path.section) && path.item <= mirror[path.section].count {
-            mirror[path.section].insert(object, at: path.item)
+        for (path, object) in insertedItems.sorted(by: { $0.0 < $1.0 }) where mirror.indices.contains(path.sectionIndex) && path.itemIndex <= mirror[path.sectionIndex].count {
+            mirror[path.sectionIndex].insert(object, at: path.itemIndex)
         }
     }
 
@@ -124,8 +124,8 @@ extension ObservationSuite {
                     XCTAssertEqual(delegate.differenceFailures, [], "\(backend), after \(step)")
                 }
                 try check(["alpha": ["1", "2"], "beta": ["4"]])
-                XCTAssertEqual(try controller.object(at: IndexPath(item: 1, section: 0)), c2, "\(backend)")
-                XCTAssertEqual(controller.indexPath(forObject: c4), IndexPath(item: 0, section: 1), "\(backend)")
+                XCTAssertEqual(try controller.object(at: .section(0, item: 1)), c2, "\(backend)")
+                XCTAssertEqual(controller.indexPath(forObject: c4), .section(1, item: 0), "\(backend)")
                 XCTAssertEqual(controller.sectionIndexTitles, ["A", "B"], "\(backend)")
 
                 step = "inserts into and outside the predicate"

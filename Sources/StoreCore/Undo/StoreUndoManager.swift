@@ -5,6 +5,11 @@ import Foundation
 /// and every change of its objects becomes undoable, one group per event (a `perform` block, or
 /// everything up to a `processPendingChanges()`, save or fetch).
 ///
+/// Where Foundation has no `UndoManager` (Linux, Windows), `UndoManager` is another name for this
+/// class, so Core Data code reads as it did. On Apple platforms Foundation's `UndoManager` keeps
+/// its name — a file importing both modules would otherwise not know which one it means — and
+/// this one is spelled `StoreUndoManager`.
+///
 /// Use it on the queue of the context it serves. Actions registered while undoing become redo
 /// actions, and the other way round; registering a new action outside undo and redo clears the
 /// redo stack.
@@ -12,13 +17,13 @@ import Foundation
 /// For example:
 ///
 /// ```swift
-/// context.undoManager = UndoManager()
+/// context.undoManager = StoreUndoManager()   // or UndoManager() on Linux
 /// post.title = "Draft"
 /// context.processPendingChanges()      // ends the event: one undo group
 /// context.undoManager?.undo()          // post.title is back
 /// context.undoManager?.redo()          // "Draft" again
 /// ```
-public final class UndoManager {
+public final class StoreUndoManager {
     struct Action {
         let target: ObjectIdentifier
         let perform: () -> Void
@@ -200,3 +205,14 @@ public final class UndoManager {
         for handler in Array(checkpointHandlers.values) { handler() }
     }
 }
+
+#if !canImport(Darwin)
+/// Foundation's name for an undo manager, where Foundation has none: ``StoreUndoManager``.
+///
+/// For example:
+///
+/// ```swift
+/// context.undoManager = UndoManager()
+/// ```
+public typealias UndoManager = StoreUndoManager
+#endif
