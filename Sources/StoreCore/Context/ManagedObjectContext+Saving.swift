@@ -20,7 +20,10 @@ extension ManagedObjectContext {
     /// import-and-dedupe pattern: under `.mergeByPropertyObjectTrump` or `.overwrite` the stored
     /// object takes the new values, under `.mergeByPropertyStoreTrump` or `.rollback` it keeps its
     /// own; either way the first new object becomes the stored object and the other duplicates
-    /// are deleted (see ``MergePolicy/resolve(constraintConflicts:in:)``). Both kinds of conflict
+    /// are deleted (see ``MergePolicy/resolve(constraintConflicts:in:)``). A stored object this
+    /// save moves onto another stored object's values is resolved the same way (it merges into
+    /// that object), and values another writer stores between the check and the write are
+    /// resolved once more before the save gives up. Both kinds of conflict
     /// reach the policy through ``MergePolicy/resolve(mergeConflicts:in:)``, as in Core Data.
     ///
     /// - Throws: ``ObjectValidationError`` (for constraint conflicts under ``MergePolicy/error``:
