@@ -32,8 +32,8 @@ import StoreSQL
 /// try coordinator.destroyPersistentStore(at: backupURL, type: .sqlite)
 /// ```
 struct SQLiteStoreFiles: PersistentStoreFileOperations {
-    /// Pages copied by one backup step (4 MiB with the usual 4 KiB pages).
-    static let pagesPerStep: Int32 = 1024
+    /// Pages copied by one backup step (4 MiB with the usual 4 KiB pages); tests take fewer.
+    @TaskLocal static var pagesPerStep: Int32 = 1024
     /// Called after each backup step that left pages to copy; tests save between steps with it.
     @TaskLocal static var afterEachStep: (@Sendable () throws -> Void)?
 
@@ -43,8 +43,8 @@ struct SQLiteStoreFiles: PersistentStoreFileOperations {
     ) throws {
         let sourceSettings = try SQLiteStoreOptions(PersistentStoreDescription(type: .sqlite, url: source).with(sourceOptions))
         _ = try SQLiteStoreOptions(PersistentStoreDescription(type: .sqlite, url: destination).with(destinationOptions))
-        _ = try SQLiteMetadataReader.metadata(at: source)   // a Core Data SQLite store, or wrongFormat
-        if FileManager.default.fileExists(atPath: destination.path) { try Self.checkIsDatabase(destination) }
+        try Self.checkIsDatabase(source, allowingEmpty: false)   // and that it is a Core Data store, in the copy's snapshot
+        if FileManager.default.fileExists(atPath: destination.path) { try Self.checkIsDatabase(destination, allowingEmpty: true) }
 
         let staging = destination.deletingLastPathComponent()
             .appendingPathComponent(".\(destination.lastPathComponent).\(UUID().uuidString).replacing", isDirectory: true)
@@ -72,7 +72,7 @@ struct SQLiteStoreFiles: PersistentStoreFileOperations {
 
     func destroyStore(at url: URL, options: [PersistentStoreOption: StoreValue]) throws {
         _ = try SQLiteStoreOptions(PersistentStoreDescription(type: .sqlite, url: url).with(options))
-        if FileManager.default.fileExists(atPath: url.path) { try Self.checkIsDatabase(url) }
+        if FileManager.default.fileExists(atPath: url.path) { try Self.checkIsDatabase(url, allowingEmpty: true) }
         try StoreFiles.remove(url)
     }
 
@@ -81,13 +81,24 @@ struct SQLiteStoreFiles: PersistentStoreFileOperations {
         url.deletingLastPathComponent().appendingPathComponent(".\(url.deletingPathExtension().lastPathComponent)_SUPPORT", isDirectory: true)
     }
 
-    /// Copies the database at `source`, as one read transaction sees it, into a new database at `copy`.
+    /// Copies the database at `source`, as one read transaction sees it, into a new database at
+    /// `copy`. The source is read through a read-write connection that writes nothing: closed as
+    /// the last connection to a store nobody has open, it takes away the `-wal` and `-shm` files
+    /// opening it made (a read-only connection would leave them); on read-only media, read-only.
     private static func backUp(_ source: URL, to copy: URL, busyTimeout: Double) throws {
         do {
-            let reader = try SQLiteConnection(path: source.path, mode: .readOnly, log: .disabled)
+            let reader: SQLiteConnection
+            do {
+                reader = try SQLiteConnection(path: source.path, mode: .readWriteExisting, log: .disabled)
+            } catch let error as SQLiteError where error.isUnwritable {
+                reader = try SQLiteConnection(path: source.path, mode: .readOnly, log: .disabled)
+            }
             reader.setBusyTimeout(busyTimeout)
             try reader.execute("BEGIN DEFERRED")
-            _ = try reader.scalar("SELECT COUNT(*) FROM sqlite_master")   // the snapshot starts here
+            // The snapshot starts with this read.
+            guard try reader.scalar("SELECT COUNT(*) FROM sqlite_master WHERE type = 'table' AND name = 'Z_METADATA'") == .integer(1) else {
+                throw StoreError(.wrongFormat, url: source, "the SQLite database has no Z_METADATA table, so it is not a Core Data store; nothing was replaced")
+            }
             let writer = try SQLiteConnection(path: copy.path, mode: .readWrite, log: .disabled)
             let backup = try SQLiteBackup(from: reader, to: writer)
             while try !backup.step(pages: pagesPerStep, busyTimeout: busyTimeout) {
@@ -170,8 +181,9 @@ struct SQLiteStoreFiles: PersistentStoreFileOperations {
         }
     }
 
-    /// Refuses a file that is neither empty nor a SQLite database.
-    private static func checkIsDatabase(_ url: URL) throws {
+    /// Refuses a file that is not a SQLite database (an empty file is an empty database, where
+    /// `allowingEmpty`).
+    private static func checkIsDatabase(_ url: URL, allowingEmpty: Bool) throws {
         let header: Data
         do {
             let handle = try FileHandle(forReadingFrom: url)
@@ -180,8 +192,8 @@ struct SQLiteStoreFiles: PersistentStoreFileOperations {
         } catch {
             throw StoreError(.io, url: url, "the file cannot be read: \(error.localizedDescription)", underlying: error)
         }
-        guard header.isEmpty || header == Data("SQLite format 3\0".utf8) else {
-            throw StoreError(.wrongFormat, url: url, "the file is not a SQLite database; it was left as it was")
+        guard (allowingEmpty && header.isEmpty) || header == Data("SQLite format 3\0".utf8) else {
+            throw StoreError(.wrongFormat, url: url, "the file is not a SQLite database; nothing was changed")
         }
     }
 }
