@@ -141,6 +141,50 @@ final class StoreFileReplaceTests: XCTestCase {
         }
     }
 
+    /// Backups of an XML or binary store taken while a context on another thread saves a post at
+    /// a time: each opens and holds posts 1…n, a prefix of the saves.
+    func testBackupsOfAnAtomicStoreTakenWhileItIsSavedToHoldAPrefixOfTheSaves() throws {
+        for backend in [StoreBackend.xml, .binary] {
+            let directory = try TemporaryDirectory()
+            let ext = try XCTUnwrap(backend.fileExtension)
+            let source = try makeStore(backend, named: "Live", in: directory, titles: [])
+            try withLoadedStore(backend, at: source) { container in
+                let stop = LockedBox(false), saved = LockedBox(0), failure = LockedBox<(any Error)?>(nil)
+                let done = DispatchSemaphore(value: 0)
+                let saver = container.newBackgroundContext()
+                Thread.detachNewThread {
+                    defer { done.signal() }
+                    do {
+                        while !stop.value {
+                            let next = saved.value + 1
+                            try saver.performAndWait {
+                                try Post(context: saver).title = String(next)
+                                try saver.save()
+                            }
+                            saved.value = next
+                        }
+                    } catch {
+                        failure.value = error
+                    }
+                }
+                var seen: [Int] = []
+                for round in 0..<3 {
+                    while saved.value < 3 * (round + 1) && failure.value == nil { usleep(1000) }
+                    let backup = directory.file("Backup\(round).\(ext)")
+                    try container.persistentStoreCoordinator.replacePersistentStore(at: backup, withPersistentStoreFrom: source, type: backend.type)
+                    let titles = try titles(backend, at: backup)
+                    XCTAssertEqual(Set(titles), Set((0..<titles.count).map { String($0 + 1) }), "\(backend): posts 1…n")
+                    seen.append(titles.count)
+                }
+                stop.value = true
+                done.wait()
+                XCTAssertNil(failure.value, "\(backend): the saves never failed")
+                XCTAssertEqual(seen, seen.sorted(), "\(backend)")
+                XCTAssertGreaterThanOrEqual(seen.first ?? 0, 3, "\(backend)")
+            }
+        }
+    }
+
     func testReplacingIsRefusedForBadInputAndChangesNothing() throws {
         for backend in fileBackends {
             let directory = try TemporaryDirectory()
