@@ -18,6 +18,8 @@ internal import CSQLite
 /// ```
 final class SQLiteBackup {
     private let handle: OpaquePointer
+    /// Both connections live at least as long as the backup handle that uses them.
+    private let source: SQLiteConnection
     private let destination: SQLiteConnection
     private var finished = false
 
@@ -26,6 +28,7 @@ final class SQLiteBackup {
             throw SQLiteError(code: sqlite3_errcode(destination.handle), connection: destination.handle)
         }
         self.handle = handle
+        self.source = source
         self.destination = destination
     }
 
