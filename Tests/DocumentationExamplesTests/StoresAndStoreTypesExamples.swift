@@ -3,7 +3,7 @@ import Stowage
 import XCTest
 
 /// StoresAndStoreTypes.md: descriptions of every type, options, copying a store into another
-/// type, closing stores, read-only and inspection opening.
+/// type, backups, restoring and destroying, closing stores, read-only and inspection opening.
 final class StoresAndStoreTypesExamples: XCTestCase {
     private var directory: URL!
 
@@ -91,6 +91,35 @@ final class StoresAndStoreTypesExamples: XCTestCase {
         XCTAssertEqual(try rows.map { try $0.value(forKey: "title") as? String ?? "" }.sorted(), ["Harbour Lights", "Misty Morning", "Northern Sky"])
         XCTAssertTrue(inspector.managedObjectModel.isInferred)
         ExampleStack.close(inspector)
+    }
+
+    func testBackupsRestoringAndDestroying() throws {
+        let container = try ExampleStack.seeded(PersistentStoreDescription(url: directory.appendingPathComponent("Blog.sqlite")))
+        let coordinator = container.persistentStoreCoordinator
+        let writer = container.newBackgroundContext()
+
+        let live = directory.appendingPathComponent("Blog.sqlite")
+        let backup = directory.appendingPathComponent("Backup.sqlite")
+        try coordinator.replacePersistentStore(at: backup, withPersistentStoreFrom: live, type: .sqlite)
+
+        // A save after the backup, which restoring takes back.
+        try writer.performAndWait {
+            try Post(context: writer).title = "After the backup"
+            try writer.save()
+        }
+        XCTAssertEqual(try container.viewContext.count(for: FetchRequest<Post>()), 4)
+
+        if let store = coordinator.persistentStore(for: live) { try coordinator.removePersistentStore(store) }
+        try coordinator.replacePersistentStore(at: live, withPersistentStoreFrom: backup, type: .sqlite)
+        try coordinator.addPersistentStore(with: PersistentStoreDescription(url: live))
+
+        try coordinator.destroyPersistentStore(at: backup, type: .sqlite)   // every file of it
+
+        container.viewContext.reset()
+        XCTAssertEqual(try container.viewContext.count(for: FetchRequest<Post>()), 3, "the backup's three posts")
+        let left = try FileManager.default.contentsOfDirectory(atPath: directory.path).filter { $0.contains("Backup") }
+        XCTAssertEqual(left, [], "nothing of the backup is left")
+        ExampleStack.close(container)
     }
 
     func testOptions() throws {

@@ -15,7 +15,8 @@ internal import CSQLite
 /// let statement = try connection.cachedStatement("SELECT COUNT(*) FROM ZPOST")
 /// ```
 package final class SQLiteConnection: SQLConnection {
-    enum Mode { case readOnly, readWrite }
+    /// `readWrite` creates the file when there is none; `readWriteExisting` never does.
+    enum Mode { case readOnly, readWrite, readWriteExisting }
 
     let handle: OpaquePointer
     let path: String
@@ -23,7 +24,12 @@ package final class SQLiteConnection: SQLConnection {
     private var statements: [String: SQLiteStatement] = [:]
 
     init(path: String, mode: Mode, log: SQLiteLog) throws {
-        var handle = try Self.open(path, flags: mode == .readOnly ? SQLITE_OPEN_READONLY : (SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE))
+        let flags = switch mode {
+        case .readOnly: SQLITE_OPEN_READONLY
+        case .readWrite: SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE
+        case .readWriteExisting: SQLITE_OPEN_READWRITE
+        }
+        var handle = try Self.open(path, flags: flags)
         // A WAL database on read-only media cannot be read normally: SQLite must create its
         // `-shm` file. Read-only, such a file is opened as immutable (no locks, no shared memory),
         // which is what it is. Tried only when the normal read fails that way.

@@ -47,6 +47,8 @@ public struct SQLiteError: Error, CustomStringConvertible, Sendable {
     /// The file is not a database, or is damaged.
     var isCorruption: Bool { resultCode == SQLITE_NOTADB || resultCode == SQLITE_CORRUPT }
     var isBusy: Bool { resultCode == SQLITE_BUSY || resultCode == SQLITE_LOCKED }
+    /// The file (or its directory) cannot be opened for writing: read-only media or permissions.
+    var isUnwritable: Bool { resultCode == SQLITE_READONLY || resultCode == SQLITE_CANTOPEN || resultCode == SQLITE_PERM }
 
     public var description: String {
         "SQLite error \(extendedCode): \(message)" + (sql.map { " — in `\($0)`" } ?? "")

@@ -39,7 +39,9 @@ extension SQLiteStore {
     /// live queries and remote change notifications see it as another writer's commit (with
     /// ``/StoreCore/PersistentStoreOption/remoteChangeNotificationPost``). Use it for maintenance
     /// too: `ANALYZE`, `PRAGMA optimize` (statements that cannot run inside a transaction —
-    /// `VACUUM` and `VACUUM INTO` — are refused by SQLite: use `PersistentStoreOption.sqliteManualVacuum`).
+    /// `VACUUM` and `VACUUM INTO` — are refused by SQLite: use `PersistentStoreOption.sqliteManualVacuum`,
+    /// and for a copy of the store while it is in use, a backup with
+    /// ``/StoreCore/PersistentStoreCoordinator/replacePersistentStore(at:destinationOptions:withPersistentStoreFrom:sourceOptions:type:)``).
     ///
     /// For example:
     ///

@@ -6,10 +6,11 @@ import StoreSQL
 /// external storage, above the threshold (``ExternalBinaryStorage``) — in saves and batch requests.
 extension SQLiteStore {
     /// Writes large values of external-storage attributes to files, and notes the files of the
-    /// values a save replaces or deletes.
+    /// values a save replaces or deletes (removed after the commit, or once a backup copying them ends).
     package func prepare(_ writer: inout SQLChangeWriter<SQLiteStore>, on connection: SQLiteConnection, files: SQLWriteFiles) {
         writer.encodeExternal = { try self.encodeExternal($0, files: files) }
         guard let storage = externalStorage else { return }
+        files.removeObsolete = ExternalFileRemovals.remove   // put off while a backup copies them
         writer.willReplaceExternal = { column, key, table in
             if case .blob(let stored)? = try connection.scalar("SELECT \(column.name) FROM \(table.table) WHERE Z_PK = ?", [.integer(key)]),
                 let file = storage.file(for: stored) {
@@ -21,6 +22,7 @@ extension SQLiteStore {
     /// Notes the files of external-storage attributes of the rows a batch delete removes.
     package func prepare(_ deleter: inout SQLBatchDeleter<SQLiteStore>, on connection: SQLiteConnection, files: SQLWriteFiles) {
         guard let storage = externalStorage else { return }
+        files.removeObsolete = ExternalFileRemovals.remove
         deleter.willDeleteRows = { root, condition in
             var seen: Set<String> = []
             for name in root.entityNumbers.compactMap({ self.schema.entityNames[$0] }) {

@@ -95,12 +95,14 @@ public final class SQLiteStore: PersistentStore {
         try runLoadMaintenance(description)
     }
 
-    /// Registers the SQLite store type (``/StoreCore/PersistentStoreType/sqlite``), its metadata reader and
-    /// its migrator (``SQLiteStoreMigrator``).
+    /// Registers the SQLite store type (``/StoreCore/PersistentStoreType/sqlite``), its metadata reader,
+    /// its migrator (``SQLiteStoreMigrator``) and its file operations (replacing — an online backup — and
+    /// destroying store files).
     public static func register() {
         PersistentStoreRegistry.register(.sqlite) { try SQLiteStore($0) }
         PersistentStoreRegistry.registerMigrator(SQLiteStoreMigrator(), for: .sqlite)
         PersistentStoreRegistry.registerMetadataReader(for: .sqlite) { try SQLiteMetadataReader.metadata(at: $0) }
+        PersistentStoreRegistry.registerFileOperations(SQLiteStoreFiles(), for: .sqlite)
     }
 
     /// Refuses a file that exists, is not empty and does not start with SQLite's header.

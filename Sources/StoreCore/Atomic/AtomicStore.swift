@@ -51,12 +51,14 @@ public final class AtomicStore: PersistentStore {
     public let model: ManagedObjectModel
 
     /// Registers a store type served by this engine with the given file format (`nil`: in
-    /// memory), and for a file format its migrator (``AtomicStoreMigrator``) and metadata reader
-    /// (``AtomicStoreFormat/readMetadata(_:)``).
+    /// memory), and for a file format its migrator (``AtomicStoreMigrator``), metadata reader
+    /// (``AtomicStoreFormat/readMetadata(_:)``) and file operations (replacing and destroying
+    /// store files: a durable copy of the one file).
     public static func register(_ type: PersistentStoreType, format: (any AtomicStoreFormat)?) {
         PersistentStoreRegistry.register(type) { try AtomicStore($0, type: type, format: format) }
         guard let format else { return }
         PersistentStoreRegistry.registerMigrator(AtomicStoreMigrator(format: format), for: type)
+        PersistentStoreRegistry.registerFileOperations(AtomicStoreFileOperations(type: type, format: format), for: type)
         PersistentStoreRegistry.registerMetadataReader(for: type) { url in
             let data: Data
             do {

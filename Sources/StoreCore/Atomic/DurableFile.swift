@@ -87,6 +87,21 @@ package enum DurableFile {
         }
     }
 
+    /// Flushes the directory holding `url` to disk, so that a rename or removal in it lasts. A
+    /// failure is not reported: the change is made, and only a power cut at that moment could
+    /// undo it.
+    package static func syncDirectory(of url: URL) {
+        syncDirectory(url.deletingLastPathComponent())
+    }
+
+    /// Flushes `directory` itself to disk (the names in it), as ``syncDirectory(of:)``.
+    package static func syncDirectory(_ directory: URL) {
+        let descriptor = open(directory.path, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+        guard descriptor >= 0 else { return }
+        _ = fsync(descriptor)
+        close(descriptor)
+    }
+
     /// A new temporary file beside `url` (`.<name>.<UUID>.tmp`), open for writing and locked until
     /// the descriptor closes: a temporary file nobody holds is a crashed writer's, which an open
     /// of the store removes (``removeStaleTemporaryFiles(of:)``). Between creating the file and

@@ -60,7 +60,8 @@ extension ErrorCode where Domain == StoreError {
     public static let storeTypeUnavailable = Self("storeTypeUnavailable")
     /// The coordinator has no store loaded (or none that can hold the object or answer the request).
     public static let noStores = Self("noStores")
-    /// A store with this description's URL is already loaded in the coordinator.
+    /// A store with this description's URL is already loaded in the coordinator — or one the
+    /// coordinator was asked to replace or destroy (remove it first).
     public static let storeAlreadyLoaded = Self("storeAlreadyLoaded")
     /// The store was opened read-only (or for inspection) and was asked to change.
     public static let readOnly = Self("readOnly")
@@ -80,7 +81,8 @@ extension ErrorCode where Domain == StoreError {
     /// The store's file is damaged or not a database (SQLite's `SQLITE_CORRUPT`/`SQLITE_NOTADB`,
     /// or an atomic store's content that does not decode).
     public static let corrupt = Self("corrupt")
-    /// The store type cannot run this request (a batch request on an atomic store, for example).
+    /// The store type cannot run this request (a batch request on an atomic store, for example,
+    /// or replacing or destroying the files of a store type that has none: in-memory, PostgreSQL).
     public static let unsupportedRequest = Self("unsupportedRequest")
     /// A history fetch asked for the transactions after a token older than history that was
     /// deleted since (Core Data's `NSPersistentHistoryTokenExpiredError`): transactions after the

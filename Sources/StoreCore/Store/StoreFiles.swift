@@ -40,5 +40,26 @@ package enum StoreFiles {
         for (from, to) in zip(newFiles, oldFiles) where manager.fileExists(atPath: from.path) {
             try manager.moveItem(at: from, to: to)
         }
+        DurableFile.syncDirectory(of: destination)
+    }
+
+    /// Removes the store at `url` and everything beside it that belongs to it: the journals first
+    /// (a stale `-wal` must never meet a new database made at this URL), then the file, the
+    /// `-shm` and the external-data folder. What is already missing is skipped.
+    ///
+    /// - Throws: ``StoreError`` `io` naming the first file that could not be removed.
+    package static func remove(_ url: URL) throws {
+        let manager = FileManager.default
+        let sidecars = sidecars(of: url)   // -wal, -shm, -journal, the folder
+        for file in [sidecars[0], sidecars[2], url, sidecars[1], sidecars[3]] {
+            var isDirectory: ObjCBool = false
+            guard manager.fileExists(atPath: file.path, isDirectory: &isDirectory) else { continue }
+            do {
+                try manager.removeItem(at: file)
+            } catch {
+                throw StoreError(.io, url: file, "cannot remove the store's file: \(error.localizedDescription)", underlying: error)
+            }
+        }
+        DurableFile.syncDirectory(of: url)
     }
 }
