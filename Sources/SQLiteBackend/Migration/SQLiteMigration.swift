@@ -122,12 +122,12 @@ struct SQLiteMigration {
         }
     }
 
-    /// The destination's version hashes (everything else the metadata holds is kept) and, as
-    /// Core Data does after a migration, the destination model in `Z_MODELCACHE`.
+    /// The destination's version hashes and identifiers (everything else the metadata holds is
+    /// kept) and, as Core Data does after a migration, the destination model in `Z_MODELCACHE`.
     private func rewriteMetadata() throws {
         var metadata = try SQLiteStoreOpener.readMetadata(on: connection, url: request.url)
         metadata.modelVersionHashes = destinationModel.coreDataEntityVersionHashesByName
-        try SQLiteStoreOpener.writeMetadata(metadata, on: connection)
+        try SQLiteStoreOpener.writeMetadata(metadata, on: connection, modelVersionIdentifiers: destinationModel.versionIdentifiers)
         try SQLiteModelCache.write(destinationModel, on: connection, url: request.url)
     }
 
