@@ -99,6 +99,35 @@ final class CoreDataModelCacheTwinTests: XCTestCase {
         XCTAssertEqual(Set(version.model.entities.map(\.name)), Set(model.entities.map(\.name)))
     }
 
+    /// A store migrated in place caches the destination model and records its version
+    /// identifiers, as Core Data's migrations do.
+    func testAMigrationCachesTheDestinationAndRecordsItsIdentifiers() throws {
+        let v1 = try ManagedObjectModel(versionIdentifiers: ["1"]) {
+            EntityDescription("Note") { .attribute("body", .string) }
+        }
+        let v2 = try ManagedObjectModel(versionIdentifiers: ["2"]) {
+            EntityDescription("Note") {
+                .attribute("body", .string)
+                .attribute("title", .string)
+            }
+        }
+        v2.migrationSourceModels = [v1]
+        let directory = try TemporaryDirectory()
+        let url = directory.file("Notes.sqlite")
+        for model in [v1, v2] {
+            let container = try TestStack.sqliteContainer(model, at: url)
+            try container.persistentStoreCoordinator.persistentStores.forEach { try container.persistentStoreCoordinator.removePersistentStore($0) }
+        }
+        let connection = try SQLiteConnection(path: url.path, mode: .readOnly, log: .disabled)
+        guard case .blob(let plist)? = try connection.scalar("SELECT Z_PLIST FROM Z_METADATA"),
+            case .dictionary(let metadata) = try BinaryPropertyListReader().read(plist)
+        else { return XCTFail("the store has no metadata") }
+        XCTAssertEqual(metadata["NSStoreModelVersionIdentifiers"], .array([.string("2")]))
+        let cache = try XCTUnwrap(try SQLiteModelCache.compressedContent(ofStoreAt: url))
+        let cached = try CoreDataModelCache.version(decoding: cache, storeURL: url).model
+        XCTAssertNil(ModelSummary.difference(ModelSummary.lines(cached), ModelSummary.lines(v2)))
+    }
+
     private func twin(of testCase: CoreDataTwinTests.Case) throws -> (apple: URL, ours: URL, directory: TemporaryDirectory) {
         let directory = try TemporaryDirectory()
         let apple = try XCTUnwrap(try CoreDataFixtures.copyOfStore(testCase.store, into: directory.url), testCase.store)

@@ -1,13 +1,14 @@
 import StoreCore
 
 /// A column of an entity table with the place Core Data gives it. Core Data declares a table's
-/// columns by kind — integer and Boolean attributes, then to-one keys (each followed by its
-/// `Z_FOK_` order column), the keys of to-many relationships without an inverse, dates, other
-/// numbers, strings, UUIDs, and data last — and within a kind by property name, as the tables of
-/// the Apple-written fixture stores show (`ZLOGGERNETWORKREQUESTENTITY`: `ZERRORCODE`,
+/// columns by kind — integer and Boolean attributes, then to-one keys (their `Z_FOK_` order
+/// columns after all of them), the keys of to-many relationships without an inverse, dates,
+/// other numbers, strings, UUIDs, and data last — and within a kind by property name, as the
+/// tables of the Apple-written fixture stores show (`ZLOGGERNETWORKREQUESTENTITY`: `ZERRORCODE`,
 /// `ZISCOMPLETED`, `ZSTATUSCODE`, `ZDETAILS`, `ZMESSAGE`, `ZCREATEDAT`, `ZDURATION`, then its
-/// strings). Only the `CREATE TABLE` statement follows this order; every statement names its
-/// columns.
+/// strings; `ZBOOKMARKENTITY`: `ZFAVORITEFOLDER`, `ZPARENT`, `Z_FOK_FAVORITEFOLDER`,
+/// `Z_FOK_PARENT`). Only the `CREATE TABLE` statement follows this order; every statement names
+/// its columns.
 ///
 /// For example:
 ///
@@ -26,7 +27,7 @@ struct CoreDataColumnOrder: Comparable {
     let kind: Kind
     /// The property name it is sorted by (a hidden key: its column name).
     let key: String
-    /// A `Z_FOK_` column, placed right after its key.
+    /// A `Z_FOK_` column, placed after the keys of its kind.
     let isOrder: Bool
 
     init(name: String, key: String, kind: Kind, isOrder: Bool = false) {
@@ -53,7 +54,7 @@ struct CoreDataColumnOrder: Comparable {
     }
 
     static func < (lhs: Self, rhs: Self) -> Bool {
-        (lhs.kind.rawValue, lhs.key, lhs.isOrder ? 1 : 0, lhs.name) < (rhs.kind.rawValue, rhs.key, rhs.isOrder ? 1 : 0, rhs.name)
+        (lhs.kind.rawValue, lhs.isOrder ? 1 : 0, lhs.key, lhs.name) < (rhs.kind.rawValue, rhs.isOrder ? 1 : 0, rhs.key, rhs.name)
     }
 
     static func == (lhs: Self, rhs: Self) -> Bool {
