@@ -48,11 +48,12 @@ extension CompiledModelArchiver {
             }
             fields["NSAttributeType"] = .integer(code)
             fields["NSAttributeValueClassName"] = try string(attribute.customClassName ?? valueClass)
-            guard let defaultValue = Self.archivedValue(attribute.defaultValue) else {
-                leftOut.append("attribute \(entity.name).\(attribute.name): its default value \(attribute.defaultValue) cannot be archived")
-                return false
+            if let defaultValue = Self.archivedValue(attribute.defaultValue) {
+                fields["NSDefaultValue"] = try value(defaultValue)
+            } else {
+                leftOut.append("the default value of attribute \(entity.name).\(attribute.name) (a \(attribute.defaultValue.kindName)): it has no archived form")
+                fields["NSDefaultValue"] = .uid(0)
             }
-            fields["NSDefaultValue"] = try value(defaultValue)
             fields["NSValueTransformerName"] = try string(attribute.valueTransformerName)
             var flagBits: Int64 = 0
             if attribute.allowsExternalBinaryDataStorage { flagBits |= 0x4 }
@@ -129,7 +130,7 @@ extension CompiledModelArchiver {
     }
 
     /// A value as ``KeyedArchive`` archives it: `.some(nil)` for `null`, `nil` for a value with
-    /// no archived form (an object ID).
+    /// no archived form (an object ID, a date that is not finite).
     static func archivedValue(_ value: StoreValue) -> Any?? {
         switch value {
         case .null: .some(nil)
@@ -139,7 +140,7 @@ extension CompiledModelArchiver {
         case .decimal(let decimal): decimal
         case .string(let string): string
         case .boolean(let bool): bool
-        case .date(let date): date
+        case .date(let date): date.timeIntervalSinceReferenceDate.isFinite ? date : nil
         case .data(let data): data
         case .uuid(let uuid): uuid
         case .uri(let url): url

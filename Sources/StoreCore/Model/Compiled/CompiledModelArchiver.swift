@@ -15,8 +15,8 @@ import Foundation
 ///
 /// What the archive cannot say is left out and listed in ``leftOut``: fetch request templates
 /// and fetched properties whose predicates use `SUBQUERY` or a conditional, partial indexes
-/// whose predicate cannot be archived, composite attributes. The stores that write the archive
-/// log those lines.
+/// whose predicate cannot be archived, composite attributes, a default value with no archived
+/// form (an object ID). The stores that write the archive log those lines.
 ///
 /// For example:
 ///
