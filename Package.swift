@@ -67,7 +67,7 @@ let package = Package(
         .target(name: "StoreSQL", dependencies: ["StoreCore"]),
         .target(
             name: "SQLiteBackend",
-            dependencies: ["StoreCore", "StoreSQL", "CSQLite", .product(name: "Logging", package: "swift-log")]
+            dependencies: ["StoreCore", "StoreSQL", "CSQLite", "CZlib", .product(name: "Logging", package: "swift-log")]
         ),
         // The PostgreSQL store, on vapor/postgres-nio (docs/postgres.md). Its sources are wrapped in
         // `#if Postgres`: without the trait it is an empty module, and postgres-nio is not fetched.

@@ -90,7 +90,9 @@ struct ModelContentsReader {
         }
         checkAttributes(of: root, known: Self.modelAttributes)
         var contents = Contents()
-        if let identifier = root.attribute("userDefinedModelVersionIdentifier"), !identifier.isEmpty {
+        // The empty identifier too, as momc compiles it: Core Data records `[""]` in the
+        // metadata of a store made with such a model, `[]` for a model built in code.
+        if let identifier = root.attribute("userDefinedModelVersionIdentifier") {
             contents.versionIdentifiers = [identifier]
         }
         for child in root.children where child.name == "composite" {

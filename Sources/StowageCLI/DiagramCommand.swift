@@ -11,7 +11,7 @@ struct DiagramCommand: ParsableCommand {
         discussion: """
             The input is `demo` (the demo's model), a model file — .xcdatamodeld / .xcdatamodel \
             (Xcode) or .momd / .mom (compiled) — or a store file (SQLite, XML or binary), whose \
-            model is read as `stowage inspect` reads it: a Core Data store's cached copy \
+            model is read as `stowage inspect` reads it: the store's cached copy \
             (Z_MODELCACHE), or inferred from the store's layout. SVG needs Graphviz's `dot` \
             (apt install graphviz); without it the DOT text is written instead, with a note. \
             Example: stowage diagram demo --output demo.svg

@@ -60,7 +60,7 @@ struct InspectCommand: ParsableCommand {
         if let model {
             output.line("Model:    \(model.description)\(version.map { ", version \"\($0)\" (the one that wrote the store)" } ?? "") (read-only)")
         } else if inferred?.source == .modelCache {
-            output.line("Model:    the store's own copy of its model (Z_MODELCACHE, written by Core Data; read-only)")
+            output.line("Model:    the store's own copy of its model (Z_MODELCACHE, written by Core Data or Stowage; read-only)")
         } else {
             output.line("Model:    inferred from the store's layout (inspection mode: read-only)")
         }

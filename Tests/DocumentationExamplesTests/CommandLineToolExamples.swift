@@ -21,16 +21,16 @@ final class CommandLineToolExamples: XCTestCase {
         ExampleStack.close(container)
 
         let inferred = try InferredModel(storeAt: storeURL)
-        print(inferred.storeType, inferred.source)          // sqlite storeLayout
+        print(inferred.storeType, inferred.source)          // sqlite modelCache
         print(inferred.model.entities.map(\.name))          // the entities the file holds
         for note in inferred.notes {
             print("note:", note)                            // what was guessed or left out
         }
 
         XCTAssertEqual(inferred.storeType, .sqlite)
-        XCTAssertEqual(inferred.source, .storeLayout, "Stowage writes no model cache")
+        XCTAssertEqual(inferred.source, .modelCache, "Stowage caches its model in the store, as Core Data does")
         XCTAssertTrue(Set(inferred.model.entities.map(\.name)).isSuperset(of: ["Author", "Post", "Comment", "Photo", "Link"]))
         XCTAssertNotNil(inferred.model.entitiesByName["Post"]?.attributesByName["title"])
-        XCTAssertTrue(inferred.model.isInferred)
+        XCTAssertFalse(inferred.model.isInferred, "the store's own model, not one rebuilt from its layout")
     }
 }

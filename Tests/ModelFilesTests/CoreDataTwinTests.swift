@@ -10,12 +10,13 @@ import XCTest
 /// `Z_MODELCACHE` — a store Stowage creates from that model has the same `Z_PRIMARYKEY` rows
 /// (`Z_ENT`, `Z_NAME`, `Z_SUPER`), tables, columns with their declared types, indexes (name,
 /// uniqueness, columns, collation, order), join tables, auto-vacuum mode, version hashes and
-/// metadata keys and values. Each difference that remains is listed for its store as a
+/// metadata keys and values, and a `Z_MODELCACHE` (its content is compared by
+/// `CoreDataModelCacheTwinTests`). Each difference that remains is listed for its store as a
 /// ``KnownDifference`` with the reason; the test fails on any other difference, and on a listed
 /// one that is no longer there.
 final class CoreDataTwinTests: XCTestCase {
     /// Where a fixture store's model comes from.
-    private enum ModelSource {
+    enum ModelSource {
         /// A version of an Xcode model package under `models/` or beside the store.
         case package(String, version: String)
         /// The compiled model Core Data cached in the store (`Z_MODELCACHE`): models built in code.
@@ -24,8 +25,6 @@ final class CoreDataTwinTests: XCTestCase {
 
     /// A known, explained difference between an Apple-written store and Stowage's twin of it.
     enum KnownDifference: Hashable, CustomStringConvertible {
-        /// Core Data keeps its compiled model in `Z_MODELCACHE`; Stowage does not write one.
-        case noModelCache
         /// `NSStoreModelVersionChecksumKey` is recorded by Core Data from build 1333 on; this store
         /// was written by an older one, Stowage records it (with the value Core Data computes).
         case checksumWrittenOnlyByNewerCoreData
@@ -35,58 +34,48 @@ final class CoreDataTwinTests: XCTestCase {
         /// `NSPersistenceFrameworkVersion` is the build of the Core Data that wrote the store;
         /// Stowage records `StoreMetadata.coreDataFrameworkVersion` (1338).
         case frameworkVersion(apple: Int64)
-        /// A model built in code has no version identifiers and Core Data records `[]`; a model
-        /// read from Core Data's cache cannot be told from an Xcode model without an identifier,
-        /// for which Core Data records `[""]`, as Stowage does.
-        case versionIdentifiersOfAModelBuiltInCode
-        /// Core Data orders a table's columns by kind (integers and keys, dates, numbers, strings,
-        /// UUIDs, data), Stowage by entity and property name: the same columns, in another order.
+        /// The same columns in another order (Core Data's is by kind, then property name:
+        /// `CoreDataColumnOrder`); no fixture store shows one any more.
         case columnOrder(table: String)
 
         var description: String {
             switch self {
-            case .noModelCache: "no Z_MODELCACHE"
             case .checksumWrittenOnlyByNewerCoreData: "NSStoreModelVersionChecksumKey only in Stowage's"
             case .digestWrittenOnlyByNewerCoreData: "NSStoreModelVersionHashesDigest only in Stowage's"
             case .frameworkVersion(let apple): "NSPersistenceFrameworkVersion \(apple) (Stowage: \(StoreMetadata.coreDataFrameworkVersion))"
-            case .versionIdentifiersOfAModelBuiltInCode: "NSStoreModelVersionIdentifiers [] (Stowage: [\"\"])"
             case .columnOrder(let table): "column order of \(table)"
             }
         }
     }
 
-    private struct Case {
+    struct Case {
         let store: String
         let model: ModelSource
         let known: Set<KnownDifference>
     }
 
     private static let bookmarks = "duckduckgo__BrowserServicesKit/BookmarksModel.xcdatamodeld"
-    private static let bookmarkEntity: KnownDifference = .columnOrder(table: "ZBOOKMARKENTITY")
 
-    private static let cases: [Case] = [
+    static let cases: [Case] = [
         Case(store: "bignerdranch__CoreDataStack/TestModel.sqlite", model: .package("bignerdranch__CoreDataStack/Sample.xcdatamodeld", version: "TestModel"),
-             known: [.noModelCache, .checksumWrittenOnlyByNewerCoreData, .digestWrittenOnlyByNewerCoreData, .frameworkVersion(apple: 637)]),
+             known: [.checksumWrittenOnlyByNewerCoreData, .digestWrittenOnlyByNewerCoreData, .frameworkVersion(apple: 637)]),
         Case(store: "duckduckgo__BrowserServicesKit/Bookmarks_V1.sqlite", model: .package(bookmarks, version: "BookmarksModel"),
-             known: [.noModelCache, .checksumWrittenOnlyByNewerCoreData, .frameworkVersion(apple: 1251), bookmarkEntity]),
+             known: [.checksumWrittenOnlyByNewerCoreData, .frameworkVersion(apple: 1251)]),
         Case(store: "duckduckgo__BrowserServicesKit/Bookmarks_V2.sqlite", model: .package(bookmarks, version: "BookmarksModel 2"),
-             known: [.noModelCache, .checksumWrittenOnlyByNewerCoreData, .frameworkVersion(apple: 1251), bookmarkEntity]),
+             known: [.checksumWrittenOnlyByNewerCoreData, .frameworkVersion(apple: 1251)]),
         Case(store: "duckduckgo__BrowserServicesKit/Bookmarks_V3.sqlite", model: .package(bookmarks, version: "BookmarksModel 3"),
-             known: [.noModelCache, .checksumWrittenOnlyByNewerCoreData, .frameworkVersion(apple: 1251), bookmarkEntity]),
+             known: [.checksumWrittenOnlyByNewerCoreData, .frameworkVersion(apple: 1251)]),
         Case(store: "duckduckgo__BrowserServicesKit/Bookmarks_V4.sqlite", model: .package(bookmarks, version: "BookmarksModel 4"),
-             known: [.noModelCache, .frameworkVersion(apple: 1333), bookmarkEntity]),
+             known: [.frameworkVersion(apple: 1333)]),
         Case(store: "duckduckgo__BrowserServicesKit/Bookmarks_V5.sqlite", model: .package(bookmarks, version: "BookmarksModel 5"),
-             known: [.noModelCache, .checksumWrittenOnlyByNewerCoreData, .frameworkVersion(apple: 1251), bookmarkEntity]),
+             known: [.checksumWrittenOnlyByNewerCoreData, .frameworkVersion(apple: 1251)]),
         Case(store: "duckduckgo__BrowserServicesKit/SyncMetadata_V3.sqlite",
              model: .package("duckduckgo__BrowserServicesKit/SyncMetadata.xcdatamodeld", version: "SyncMetadata 3"),
-             known: [.noModelCache, .columnOrder(table: "ZSYNCABLESETTINGSMETADATA")]),
+             known: []),
         Case(store: "kean__Pulse/logs-package.pulse/logs.sqlite", model: .modelCache,
-             known: [.noModelCache, .checksumWrittenOnlyByNewerCoreData, .frameworkVersion(apple: 1044), .versionIdentifiersOfAModelBuiltInCode,
-                     .columnOrder(table: "ZLOGGERMESSAGEENTITY"), .columnOrder(table: "ZLOGGERMETADATAENTITY"), .columnOrder(table: "ZLOGGERNETWORKREQUESTENTITY"),
-                     .columnOrder(table: "ZLOGGERNETWORKREQUESTDETAILSENTITY")]),
+             known: [.checksumWrittenOnlyByNewerCoreData, .frameworkVersion(apple: 1044)]),
         Case(store: "kean__Pulse/bigstore.pulse", model: .modelCache,
-             known: [.noModelCache, .checksumWrittenOnlyByNewerCoreData, .frameworkVersion(apple: 1244), .versionIdentifiersOfAModelBuiltInCode,
-                     .columnOrder(table: "ZPULSEBLOBENTITY")]),
+             known: [.checksumWrittenOnlyByNewerCoreData, .frameworkVersion(apple: 1244)]),
     ]
 
     /// Apple-written stores whose model Stowage cannot read: Xcode 3 models (`elements`, a binary
@@ -125,7 +114,7 @@ final class CoreDataTwinTests: XCTestCase {
         }
     }
 
-    private static func model(_ source: ModelSource, store: URL) throws -> ManagedObjectModel {
+    static func model(_ source: ModelSource, store: URL) throws -> ManagedObjectModel {
         switch source {
         case .package(let path, let version):
             let package = try XCTUnwrap(CoreDataFixtures.model(path), path)
@@ -146,8 +135,7 @@ final class CoreDataTwinTests: XCTestCase {
         check(ours.primaryKeys == apple.primaryKeys, "Z_PRIMARYKEY: \(ours.primaryKeys) instead of \(apple.primaryKeys)")
         check(ours.autoVacuum == apple.autoVacuum, "auto_vacuum \(ours.autoVacuum) instead of \(apple.autoVacuum)")
 
-        var appleTables = apple.tables
-        if appleTables.removeValue(forKey: "Z_MODELCACHE") != nil, ours.tables["Z_MODELCACHE"] == nil { known.insert(.noModelCache) }
+        let appleTables = apple.tables
         check(Set(ours.tables.keys) == Set(appleTables.keys), "tables \(ours.tables.keys.sorted()) instead of \(appleTables.keys.sorted())")
         for (table, appleColumns) in appleTables {
             guard let ourColumns = ours.tables[table] else { continue }
@@ -169,8 +157,6 @@ final class CoreDataTwinTests: XCTestCase {
             case "NSPersistenceFrameworkVersion":
                 check(o == .integer(StoreMetadata.coreDataFrameworkVersion), "\(key) is \(String(describing: o))")
                 if let version = a?.integerValue, version != StoreMetadata.coreDataFrameworkVersion { known.insert(.frameworkVersion(apple: version)) }
-            case "NSStoreModelVersionIdentifiers" where a == .array([]) && o == .array([.string("")]):
-                known.insert(.versionIdentifiersOfAModelBuiltInCode)
             default:
                 check(a == o, "metadata \(key): \(o.map { "\($0)" } ?? "missing") instead of \(a.map { "\($0)" } ?? "none")")
             }

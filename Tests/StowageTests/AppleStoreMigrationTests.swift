@@ -6,7 +6,8 @@ import XCTest
 
 /// Stores Apple's Core Data wrote with older versions of their model open with the current
 /// version: migrated in place on load (lightweight), every object kept with its key and values,
-/// ordered relationships in their order; opened again, nothing more is migrated.
+/// ordered relationships in their order, the current version cached in `Z_MODELCACHE`; opened
+/// again, nothing more is migrated.
 final class AppleStoreMigrationTests: XCTestCase {
     private static let cases: [(store: String, package: String)] = [
         ("duckduckgo__BrowserServicesKit/Bookmarks_V1.sqlite", "duckduckgo__BrowserServicesKit/BookmarksModel.xcdatamodeld"),
@@ -93,6 +94,10 @@ final class AppleStoreMigrationTests: XCTestCase {
             }
             let reread = try PersistentStoreCoordinator.metadataForPersistentStore(at: url)
             XCTAssertTrue(current.isConfiguration(withName: nil, compatibleWithStoreMetadata: reread), "\(testCase.store) now records the current version")
+            // As Core Data does, the store now caches the current version (not the old one, nor none).
+            let cache = try XCTUnwrap(try SQLiteModelCache.compressedContent(ofStoreAt: url), "\(testCase.store) caches its model")
+            let cached = try CoreDataModelCache.version(decoding: cache, storeURL: url).model
+            XCTAssertNil(ModelSummary.difference(ModelSummary.lines(cached), ModelSummary.lines(current)), "\(testCase.store): the cached model is the current version")
             XCTAssertEqual(try snapshot(of: url, model: current, readOnly: true), after, "reopening migrates nothing more")
             XCTAssertGreaterThan(before.values.map(\.count).reduce(0, +), 0, "\(testCase.store) holds objects")
             migrated += 1

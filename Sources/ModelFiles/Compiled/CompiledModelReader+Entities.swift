@@ -58,7 +58,7 @@ extension CompiledModelReader {
             }
         }
 
-        var indexes = try readFetchIndexes(entity["NSFetchIndexDescriptions"], entity: name)
+        var indexes = Self.withoutDerivedIndexes(try readFetchIndexes(entity["NSFetchIndexDescriptions"], entity: name), indexed: indexedAttributes)
         if entity["NSFetchIndexDescriptions"] == nil {
             // Models compiled before fetch index descriptions (iOS 11): compound indexes and
             // indexed attributes, named as the XML reader names them.
@@ -80,6 +80,20 @@ extension CompiledModelReader {
             versionHashModifier: modifier?.isEmpty == true ? nil : modifier,
             representedClassName: className, fetchedProperties: fetchedProperties
         ) { EntityProperties(properties) }
+    }
+
+    /// The indexes without those Core Data derives from an attribute's `NSIsIndexed` flag: it
+    /// marks an attribute that a single-property index covers as indexed, and lists an index
+    /// named after the attribute beside the declared one (`name` beside `byName`), which is not
+    /// part of the model as written.
+    static func withoutDerivedIndexes(_ indexes: [FetchIndexDescription], indexed: [String]) -> [FetchIndexDescription] {
+        func isSingle(_ index: FetchIndexDescription, on property: String) -> Bool {
+            index.kind == .binary && index.partialIndexPredicate == nil && index.elements == [.init(property)]
+        }
+        return indexes.filter { index in
+            guard indexed.contains(index.name), isSingle(index, on: index.name) else { return true }
+            return !indexes.contains { $0.name != index.name && isSingle($0, on: index.name) }
+        }
     }
 
     /// The references of an entity's ancestors, nearest first (at most 256; a cycle stops the walk

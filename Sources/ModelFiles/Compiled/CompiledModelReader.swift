@@ -81,8 +81,9 @@ struct CompiledModelReader {
             for element in Self.elements(of: identifiers) {
                 if let string = element as? String { strings.insert(string) } else { warn("a version identifier that is not a string was ignored") }
             }
-            // Xcode writes the empty identifier for "none"; the XML reader records none then.
-            contents.versionIdentifiers = strings.subtracting([""])
+            // Kept as written, the empty identifier too: Core Data records it in the store's
+            // metadata (`[""]` for an Xcode model without one, `[]` for a model built in code).
+            contents.versionIdentifiers = strings
         }
         for unknown in root.fields.keys.sorted() where !Self.modelKeys.contains(unknown) {
             warn("unknown NSManagedObjectModel key '\(unknown)' was ignored")

@@ -122,15 +122,13 @@ struct SQLiteMigration {
         }
     }
 
-    /// The destination's version hashes (everything else the metadata holds is kept); a model
-    /// cache Core Data stored describes the old model, so it goes.
+    /// The destination's version hashes and identifiers (everything else the metadata holds is
+    /// kept) and, as Core Data does after a migration, the destination model in `Z_MODELCACHE`.
     private func rewriteMetadata() throws {
         var metadata = try SQLiteStoreOpener.readMetadata(on: connection, url: request.url)
         metadata.modelVersionHashes = destinationModel.coreDataEntityVersionHashesByName
-        try SQLiteStoreOpener.writeMetadata(metadata, on: connection)
-        if try connection.scalar("SELECT COUNT(*) FROM sqlite_master WHERE type = 'table' AND name = 'Z_MODELCACHE'") == .integer(1) {
-            try connection.execute("DELETE FROM Z_MODELCACHE")
-        }
+        try SQLiteStoreOpener.writeMetadata(metadata, on: connection, modelVersionIdentifiers: destinationModel.versionIdentifiers)
+        try SQLiteModelCache.write(destinationModel, on: connection, url: request.url)
     }
 
     static func quoted(_ identifier: String) -> String {

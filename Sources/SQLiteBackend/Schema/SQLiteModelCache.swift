@@ -1,16 +1,49 @@
 import Foundation
+import Logging
 import StoreCore
 
-/// Reads the model cache Core Data keeps in its SQLite stores: `Z_MODELCACHE.Z_CONTENT`, a
-/// raw-deflate-compressed compiled model, returned as stored (decoding it is `ModelFiles`'
-/// `CoreDataModelCache`). The file is opened read-only and never changed.
+/// The model cache Core Data keeps in its SQLite stores: `Z_MODELCACHE.Z_CONTENT`, a
+/// raw-deflate-compressed compiled model (the archive of a `.mom` file). Stores Stowage creates
+/// or migrates get one, as Core Data's do — written by StoreCore's `CompiledModelArchiver` and
+/// compressed here with zlib; reading hands the content back as stored (decoding it is
+/// `ModelFiles`' `CoreDataModelCache`), from a file opened read-only and never changed.
 ///
 /// For example:
 ///
 /// ```swift
+/// try SQLiteModelCache.write(model, on: connection, url: url)           // inside the creating transaction
 /// if let blob = try SQLiteModelCache.compressedContent(ofStoreAt: url) { … }
 /// ```
 package enum SQLiteModelCache {
+    /// The table as Core Data declares it.
+    static let createStatement = "CREATE TABLE IF NOT EXISTS Z_MODELCACHE (Z_CONTENT BLOB)"
+
+    private static let logger = Logger(label: "stowage.sqlite")
+
+    /// Replaces the store's cached model with `model`'s compiled form, creating the table when the
+    /// store has none. What the archive cannot hold (see `CompiledModelArchiver.leftOut`) is
+    /// logged as a warning; the rest of the model is cached.
+    ///
+    /// - Throws: ``/StoreCore/StoreError`` `incompatibleModel` when a value in the model cannot be
+    ///   archived, `io` when zlib fails, or the connection's error.
+    static func write(_ model: ManagedObjectModel, on connection: SQLiteConnection, url: URL) throws {
+        var archiver = CompiledModelArchiver()
+        let content: Data
+        do {
+            content = try Deflater.deflate(try archiver.encode(model))
+        } catch let error as PropertyListError {
+            throw StoreError(.incompatibleModel, url: url, "the model cannot be cached in Z_MODELCACHE: \(error)", underlying: error)
+        } catch {
+            throw StoreError(.io, url: url, "the model cache (Z_MODELCACHE) cannot be compressed: \(error)", underlying: error)
+        }
+        for line in archiver.leftOut {
+            logger.warning("\(url.lastPathComponent): the model cache (Z_MODELCACHE) leaves out \(line)")
+        }
+        try connection.execute(createStatement)
+        try connection.execute("DELETE FROM Z_MODELCACHE")
+        _ = try connection.run("INSERT INTO Z_MODELCACHE (Z_CONTENT) VALUES (?)", [.blob(content)])
+    }
+
     /// The most bytes the compressed cache may have.
     package static let maxCompressedSize = 16 << 20
 

@@ -57,6 +57,7 @@ struct SQLiteStoreOpener {
         try connection.transaction {
             for statement in statements { try connection.execute(statement) }
             try Self.writeMetadata(metadata, on: connection, modelVersionIdentifiers: model.versionIdentifiers)
+            try SQLiteModelCache.write(model, on: connection, url: url)
         }
         return SQLOpenedStore(schema: schema, metadata: metadata)
     }

@@ -24,13 +24,13 @@ enum StoreMetadataCoder {
 
     /// The plist for `metadata`, keeping what `previous` holds that Stowage does not model;
     /// `modelVersionIdentifiers`, when given, replaces `NSStoreModelVersionIdentifiers` (Core Data
-    /// records the model's identifiers, `[""]` for a model without any).
+    /// records the model's identifiers as they are: `[""]` for an Xcode model without one, whose
+    /// compiled form holds the empty identifier, `[]` for a model built in code).
     static func encode(_ metadata: StoreMetadata, preserving previous: Data?, modelVersionIdentifiers: Set<String>? = nil) -> Data {
         var old: [String: PropertyListValue] = [:]
         if let previous, case .dictionary(let entries)? = try? BinaryPropertyListReader().read(previous) { old = entries }
         if let modelVersionIdentifiers {
-            let identifiers = modelVersionIdentifiers.isEmpty ? [""] : modelVersionIdentifiers.sorted()
-            old["NSStoreModelVersionIdentifiers"] = .array(identifiers.map(PropertyListValue.string))
+            old["NSStoreModelVersionIdentifiers"] = .array(modelVersionIdentifiers.sorted().map(PropertyListValue.string))
         }
         var entries = metadata.propertyList(storeTypeName: "SQLite", preserving: old)
         entries["NSStoreUUID"] = nil

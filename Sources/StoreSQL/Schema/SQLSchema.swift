@@ -64,7 +64,7 @@ package struct SQLSchema: Sendable {
         var rootTables: [RootTable] = []
         for root in model.entities where root.superentity == nil {
             var used: Set<String> = ["Z_PK", "Z_ENT", "Z_OPT"]
-            var columns: [(name: String, type: String)] = []
+            var columns: [CoreDataColumnOrder] = []
             func unique(_ base: String) -> String {
                 var name = base, suffix = 1
                 while used.contains(name) { name = base + String(suffix); suffix += 1 }
@@ -76,15 +76,15 @@ package struct SQLSchema: Sendable {
                     if let attribute = property as? AttributeDescription {
                         let name = unique(Self.columnName(of: attribute))
                         columnNames[ObjectIdentifier(attribute)] = name
-                        columns.append((name, Column(property: attribute.name, propertyIndex: -1, name: name, kind: .attribute(attribute.attributeType, externalStorage: false)).declaredType))
+                        columns.append(.init(name: name, attribute: attribute))
                     } else if let relationship = property as? RelationshipDescription, !relationship.isToMany {
                         let name = unique(Self.columnName(of: relationship))
                         columnNames[ObjectIdentifier(relationship)] = name
-                        columns.append((name, "INTEGER"))
+                        columns.append(.init(name: name, key: relationship.name, kind: .key))
                         if relationship.inverseRelationship?.isOrdered == true, relationship.inverseRelationship?.isToMany == true {
                             let order = unique("Z_FOK_" + relationship.name.uppercased())
                             orderColumnNames[ObjectIdentifier(relationship)] = order
-                            columns.append((order, "INTEGER"))
+                            columns.append(.init(name: order, key: relationship.name, kind: .key, isOrder: true))
                         }
                     }
                 }
@@ -92,14 +92,15 @@ package struct SQLSchema: Sendable {
             for hidden in hiddenColumns[root.name] ?? [] {
                 let name = unique(hidden.column)
                 columnNames[ObjectIdentifier(hidden.relationship)] = name
-                columns.append((name, "INTEGER"))
+                columns.append(.init(name: name, key: name, kind: .hiddenKey))
                 if let order = hidden.order {
                     let orderName = unique(order)
                     orderColumnNames[ObjectIdentifier(hidden.relationship)] = orderName
-                    columns.append((orderName, "INTEGER"))
+                    columns.append(.init(name: orderName, key: name, kind: .hiddenKey, isOrder: true))
                 }
             }
-            rootTables.append(RootTable(name: Self.tableName(root.name), rootEntity: root.name, columns: columns))
+            columns.sort()
+            rootTables.append(RootTable(name: Self.tableName(root.name), rootEntity: root.name, columns: columns.map { ($0.name, $0.type) }))
         }
 
         // Join tables, named after the side whose name sorts last.
