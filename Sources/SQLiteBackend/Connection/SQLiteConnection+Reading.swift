@@ -11,10 +11,17 @@ extension SQLiteConnection {
     /// ```swift
     /// let tables = try SQLiteConnection.reading(url) { try $0.scalar("SELECT COUNT(*) FROM sqlite_master") }
     /// ```
+    ///
+    /// A database with no `-wal` or `-journal` beside it — closed everywhere, nothing to replay —
+    /// is read as immutable, so that looking at it creates no file (a read-only connection to a
+    /// WAL database would leave an empty `-wal` and a `-shm` behind).
     static func reading<T>(_ url: URL, _ body: (SQLiteConnection) throws -> T) throws -> T {
         let connection: SQLiteConnection
+        let fileManager = FileManager.default
+        let isClosed = !fileManager.fileExists(atPath: url.path + "-wal") && !fileManager.fileExists(atPath: url.path + "-journal")
         do {
-            connection = try SQLiteConnection(path: url.path, mode: .readOnly, log: .disabled)
+            let path = isClosed && fileManager.fileExists(atPath: url.path) ? immutableURI(url.path) : url.path
+            connection = try SQLiteConnection(path: path, mode: .readOnly, log: .disabled)
             connection.setBusyTimeout(5)
         } catch {
             throw StoreError(.io, url: url, "cannot open the SQLite database: \(error)", underlying: error)
