@@ -42,8 +42,11 @@ final class CrashSafetyTests: XCTestCase {
                     let leftovers = try FileManager.default.contentsOfDirectory(atPath: directory.url.path).filter { $0.hasSuffix(".tmp") }
                     XCTAssertEqual(leftovers, [], "\(backend), kill \(kills): the open after a kill removes the killed writer's temporary file")
                 }
+                // A fresh store's first save (the filler, state 0) is not reported: a kill just
+                // after the next one leaves save 1 with nothing reported.
                 let floor = max(lastState, reported ?? lastState)
-                XCTAssertTrue(state == floor || state == floor + 1, "\(backend), kill \(kills): the store holds save \(state), expected \(floor) or \(floor + 1)")
+                let ceiling = floor == -1 ? 1 : floor + 1
+                XCTAssertTrue((floor...ceiling).contains(state), "\(backend), kill \(kills): the store holds save \(state), expected \(floor)…\(ceiling)")
                 if reported != nil { killedAfterSaving += 1 }
                 lastState = state
                 kills += 1

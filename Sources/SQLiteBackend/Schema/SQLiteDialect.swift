@@ -53,7 +53,7 @@ struct SQLiteDialect: SQLDialect {
 
 extension SQLSchema {
     /// The layout of `model` in a SQLite store (see ``SQLSchema/init(model:entityNumbers:dialect:)``).
-    init(model: ManagedObjectModel, entityNumbers: [String: Int64]? = nil) {
+    convenience init(model: ManagedObjectModel, entityNumbers: [String: Int64]? = nil) {
         self.init(model: model, entityNumbers: entityNumbers, dialect: SQLiteDialect())
     }
 }

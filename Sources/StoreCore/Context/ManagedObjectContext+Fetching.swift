@@ -84,7 +84,7 @@ extension ManagedObjectContext {
             }
         }
         let rows = try fetchRows(request)
-        defer { releaseUnreferencedObjectsIfGrown() }
+        defer { releaseUnreferencedObjectsIfGrown(holding: Swift.max(rows.ids.count, rows.snapshots.count)) }
         guard !rows.snapshots.isEmpty else { return rows.ids.compactMap { registeredOrFaultObject(for: $0) } }
         var objects: [ManagedObject] = []
         objects.reserveCapacity(rows.snapshots.count)

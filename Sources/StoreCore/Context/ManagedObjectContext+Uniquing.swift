@@ -65,9 +65,11 @@ extension ManagedObjectContext {
 
     /// Lets go of unchanged objects nothing else references once the context has doubled in
     /// size since the last pass (so the passes cost O(1) per registration, amortized), unless
-    /// ``retainsRegisteredObjects`` is set.
-    func releaseUnreferencedObjectsIfGrown() {
-        guard !retainsRegisteredObjects, registered.count >= Swift.max(1024, 2 * registeredAfterRelease) else { return }
+    /// ``retainsRegisteredObjects`` is set. `held` objects are known to be referenced (a fetch's
+    /// results): when fewer than 1,024 others could go, the pass is not worth its walk.
+    func releaseUnreferencedObjectsIfGrown(holding held: Int = 0) {
+        guard !retainsRegisteredObjects, registered.count >= Swift.max(1024, 2 * registeredAfterRelease), registered.count - held >= 1024
+        else { return }
         var released: [ManagedObjectID] = []
         var position = registered.values.startIndex
         while position != registered.values.endIndex {

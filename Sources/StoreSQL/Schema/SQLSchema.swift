@@ -14,7 +14,7 @@ import StoreCore
 /// schema.tables["Post"]?.table                 // "ZPOST"
 /// schema.tables["Post"]?.column(for: "title")  // ZTITLE
 /// ```
-package struct SQLSchema: Sendable {
+package final class SQLSchema: Sendable {
     /// Every entity's mapping, by entity name.
     package let tables: [String: EntityTable]
     /// Entity names by `Z_ENT`.

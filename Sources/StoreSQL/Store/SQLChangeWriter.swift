@@ -31,13 +31,16 @@ package struct SQLChangeWriter<Store: SQLStore> {
     package var willReplaceExternal: ((_ column: Column, _ key: Int64, _ table: EntityTable) throws -> Void)?
     private var conflicts: [MergeConflict] = []
 
+    /// Read once: the store hands out a copy of its schema each time it is asked.
+    private let schema: SQLSchema
+    private let dialect: any SQLDialect
+
     package init(store: Store, connection: Store.Connection) {
         self.store = store
         self.connection = connection
+        schema = store.schema
+        dialect = schema.dialect
     }
-
-    private var schema: SQLSchema { store.schema }
-    private var dialect: any SQLDialect { store.schema.dialect }
 
     package mutating func write(_ changes: StoreChangeSet) throws {
         for snapshot in changes.inserted + changes.updated + changes.deleted where snapshot.objectID.storeIdentifier != store.identifier {
@@ -68,12 +71,16 @@ package struct SQLChangeWriter<Store: SQLStore> {
         }
         for number in order {
             guard let (table, group) = byTable[number] else { continue }
+            // The row closure captures only what it reads (not the writer, a copy per row).
+            let dialect = dialect, encodeExternal = encodeExternal
             do {
                 try store.insert(into: table, count: group.count, on: connection) { index, values in
                     let snapshot = group[index]
-                    values.append(.integer(try primaryKey(snapshot.objectID)))
+                    values.append(.integer(try Self.primaryKey(snapshot.objectID)))
                     values.append(.integer(table.number))
-                    for column in table.columns { values.append(try encode(snapshot[column.propertyIndex], for: column)) }
+                    for column in table.columns {
+                        values.append(try Self.encode(snapshot[column.propertyIndex], for: column, dialect: dialect, external: encodeExternal))
+                    }
                 }
             } catch where store.isUniqueViolation(error) {
                 throw UniquenessViolation(snapshots: group, cause: error)
@@ -185,7 +192,13 @@ package struct SQLChangeWriter<Store: SQLStore> {
     // MARK: Values
 
     private func encode(_ value: StoreValue, for column: Column) throws -> SQLValue {
-        if case .attribute(_, true) = column.kind, case .data(let data) = value, let encodeExternal { return try encodeExternal(data) }
+        try Self.encode(value, for: column, dialect: dialect, external: encodeExternal)
+    }
+
+    private static func encode(
+        _ value: StoreValue, for column: Column, dialect: any SQLDialect, external: ((Data) throws -> SQLValue)?
+    ) throws -> SQLValue {
+        if case .attribute(_, true) = column.kind, case .data(let data) = value, let external { return try external(data) }
         return dialect.encode(value)
     }
 
@@ -195,7 +208,9 @@ package struct SQLChangeWriter<Store: SQLStore> {
 
     private func parameter(_ number: Int) -> String { dialect.parameter(number, declaredType: nil) }
 
-    private func primaryKey(_ id: ManagedObjectID) throws -> Int64 {
+    private func primaryKey(_ id: ManagedObjectID) throws -> Int64 { try Self.primaryKey(id) }
+
+    private static func primaryKey(_ id: ManagedObjectID) throws -> Int64 {
         guard let key = id.primaryKey, !id.isTemporaryID else {
             throw StoreError(.wrongStore, objectID: id, "the object has no permanent ID in this store")
         }
