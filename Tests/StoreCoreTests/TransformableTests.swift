@@ -44,18 +44,44 @@ final class TransformableTests: XCTestCase {
         }
     }
 
-    func testUnknownTransformerIsRefused() throws {
+    func testUnregisteredTransformerFallsBackToCoreDatasDefaultAndRefusesWhatItCannotArchive() throws {
         let container = try TestStack.container(try model(transformer: "NeverRegistered"))
         let context = container.newBackgroundContext()
         try context.performAndWait {
             let theme = try Theme(context: context)
+            // Core Data's default transformer cannot archive a Swift struct: refused, nothing set.
             XCTAssertThrowsError(try theme.setValue(Palette(colors: []), forKey: "palette")) { error in
                 XCTAssertEqual((error as? ModelError)?.code, .unknownTransformer)
+                XCTAssertTrue("\(error)".contains("NeverRegistered"), "\(error)")
             }
+            XCTAssertEqual(try theme.storeValue(forKey: "palette"), .null)
             try theme.setStoreValue(.data(Data("{\"colors\":[]}".utf8)), forKey: "palette")
             XCTAssertThrowsError(try theme.value(forKey: "palette")) { error in
                 XCTAssertEqual((error as? ModelError)?.code, .unknownTransformer, "data is never decoded blindly")
             }
+        }
+    }
+
+    /// Core Data logs "no NSValueTransformer with class name … was found" for a transformer name
+    /// nobody registered and goes on with its default transformer: Foundation's values archive
+    /// as keyed archives and read back, as Wire's `ExtendedSecureUnarchiveFromData` attributes do
+    /// before its app registers the transformer.
+    func testUnregisteredTransformerStoresFoundationValuesAsCoreDatasDefaultDoes() throws {
+        let container = try TestStack.container(try model(transformer: "ExtendedSecureUnarchiveFromData"))
+        let context = container.newBackgroundContext()
+        let id = try context.performAndWait {
+            let theme = try Theme(context: context)
+            theme.name = "Dusk"
+            try theme.setValue(["#123", "#456"], forKey: "palette")
+            try context.save()
+            return theme.objectID
+        }
+        let reader = container.newBackgroundContext()
+        try reader.performAndWait {
+            let theme = try reader.existingObject(with: id)
+            XCTAssertEqual(try theme.value(forKey: "palette") as? [String], ["#123", "#456"])
+            guard case .data(let data) = try theme.storeValue(forKey: "palette") else { return XCTFail("stored as data") }
+            XCTAssertEqual(try KeyedArchive.unarchive(data) as? [String], ["#123", "#456"], "an NSKeyedArchiver archive")
         }
     }
 }

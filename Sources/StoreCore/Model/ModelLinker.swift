@@ -40,7 +40,7 @@ struct ModelLinker {
                     resolve(relationship, of: entity, into: &problems, warnings: &warnings)
                 }
             }
-            checkConstraintsAndIndexes(of: entity, into: &problems)
+            checkConstraintsAndIndexes(of: entity, into: &problems, warnings: &warnings)
         }
         guard problems.isEmpty else { return }
         for entity in model.entities {
@@ -171,7 +171,7 @@ struct ModelLinker {
         }
     }
 
-    private func checkConstraintsAndIndexes(of entity: EntityDescription, into problems: inout [ModelError]) {
+    private func checkConstraintsAndIndexes(of entity: EntityDescription, into problems: inout [ModelError], warnings: inout [ModelError]) {
         for constraint in entity.uniquenessConstraints {
             if constraint.isEmpty {
                 problems.append(ModelError(.invalidConstraint, entity: entity.name, "a uniqueness constraint must name at least one property"))
@@ -189,6 +189,17 @@ struct ModelLinker {
             }
             for element in index.elements where entity.propertiesByName[element.property] == nil {
                 problems.append(ModelError(.invalidIndex, entity: entity.name, key: element.property, "index \(index.name) names unknown property \(element.property)"))
+            }
+            // Core Data loads an index over a to-many relationship or a transient property (Trio's
+            // `Forecast.byValue` indexes `forecastValues`); no column holds one, so the SQL
+            // stores leave such an element out of the index.
+            for element in index.elements {
+                guard let property = entity.propertiesByName[element.property] else { continue }
+                if (property as? RelationshipDescription)?.isToMany == true || property.isTransient {
+                    warnings.append(ModelError(
+                        .invalidIndex, entity: entity.name, key: element.property,
+                        "index \(index.name) names \(property.isTransient ? "a transient property" : "a to-many relationship"), which no column holds; the element is left out of the index"))
+                }
             }
         }
     }

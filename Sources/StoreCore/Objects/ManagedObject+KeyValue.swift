@@ -203,12 +203,21 @@ extension ManagedObject {
         return coerced
     }
 
+    /// Runs `body` with the transformer registered under `name`. Without one, Core Data's default
+    /// transformer (``KeyedArchiveTransformer``) stands in, with a warning logged once, as Core
+    /// Data logs "no NSValueTransformer with class name … was found" and uses its default; what
+    /// the default cannot archive or unarchive is then `unknownTransformer`.
     static func transformer<T>(
         named name: String, for attribute: AttributeDescription, of entity: EntityDescription,
         _ body: (any AttributeValueTransformer) throws -> T
     ) throws -> T {
         guard let transformer = AttributeValueTransformers.transformer(named: name) else {
-            throw ModelError(.unknownTransformer, entity: entity.name, key: attribute.name, "no transformer is registered under the name '\(name)'; register it with AttributeValueTransformers.register")
+            UnregisteredTransformerLog.noteFallback(name: name, entity: entity.name, key: attribute.name)
+            do {
+                return try body(KeyedArchiveTransformer())
+            } catch {
+                throw ModelError(.unknownTransformer, entity: entity.name, key: attribute.name, "no transformer is registered under the name '\(name)', and Core Data's default transformer, used in its place, refused the value: \(error); register it with AttributeValueTransformers.register")
+            }
         }
         do {
             return try body(transformer)

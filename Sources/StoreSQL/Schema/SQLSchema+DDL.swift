@@ -69,8 +69,13 @@ extension SQLSchema {
             return column.name
         }
         var names = Set(entity.indexes.map { "Z_\(entity.name)_\($0.name)" })
-        for index in entity.indexes {
-            let name = "Z_\(entity.name)_\(index.name)"
+        for declared in entity.indexes {
+            let name = "Z_\(entity.name)_\(declared.name)"
+            // Elements no column holds (a to-many relationship, a transient property) are left
+            // out, as the model's warnings say; an index left with none is not made.
+            var index = declared
+            index.elements.removeAll { entity.propertiesByName[$0.property].map { !Self.isIndexable($0) } ?? false }
+            guard !index.elements.isEmpty else { continue }
             switch index.kind {
             case .binary:
                 let columns = try index.elements.map { dialect.indexColumn(try columnName($0.property), ascending: $0.ascending) }
@@ -98,6 +103,11 @@ extension SQLSchema {
             statements.append("CREATE UNIQUE INDEX \(quoted(name)) ON \(table.table) (\(columns.joined(separator: ", ")))")
         }
         return statements
+    }
+
+    /// Whether a column can hold the property: a stored attribute or to-one relationship.
+    private static func isIndexable(_ property: PropertyDescription) -> Bool {
+        !property.isTransient && (property as? RelationshipDescription)?.isToMany != true
     }
 
     package func quoted(_ identifier: String) -> String {
