@@ -56,7 +56,14 @@ struct ModelCorpusGraph {
     }
 
     private func fillAttributes(of object: ManagedObject, seed: Int) throws {
-        for attribute in storedAttributes(of: object.entity) where !attribute.isDerived {
+        // Every attribute a user can set: stored ones, transient ones (Undefined included) and
+        // derived ones (the store computes those again on save).
+        let settable = object.entity.attributes.filter { $0.attributeType != .composite }
+        for attribute in settable {
+            if attribute.attributeType == .undefined {
+                try object.setValue("anything \(seed)", forKey: attribute.name)
+                continue
+            }
             // As a user would: Swift values through key-value access, transformables too.
             switch attribute.attributeType {
             case .objectID:
@@ -150,30 +157,42 @@ struct ModelCorpusGraph {
             if let maxLength { result = min(result, maxLength) }
             return max(result, 0)
         }
+        // Even objects get values at the edges a real app meets (largest integers, fractional
+        // seconds, long decimals, text with markup and emoji, large binary data), odd ones plain values.
+        let edgy = seed % 2 == 0
         switch attribute.attributeType {
         case .integer16, .integer32, .integer64:
-            return .integer(Int64(clamp(Double(seed + 1)).rounded(.up)))
+            guard edgy else { return .integer(Int64(clamp(Double(seed + 1)).rounded(.up))) }
+            let top: Int64 = attribute.attributeType == .integer16 ? Int64(Int16.max) : attribute.attributeType == .integer32 ? Int64(Int32.max) : Int64.max - 1
+            var value = top - Int64(seed)
+            if case .integer(let high)? = maximum { value = min(value, high) }
+            if let low = minimum?.numericValue { value = max(value, Int64(low.rounded(.up))) }
+            return .integer(value)
         case .double:
-            return .double(clamp(Double(seed) + 1.5))
+            return .double(clamp(edgy ? Double.pi * Double(seed + 1) : Double(seed) + 1.5))
         case .float:
-            return .float(Float(clamp(Double(seed) + 1.5)))
+            return .float(Float(clamp(edgy ? Double(Float(1.1) * Float(seed + 1)) : Double(seed) + 1.5)))
         case .decimal:
-            return .decimal(Decimal(clamp(Double(seed) + 1.25)))
+            guard edgy, minimum == nil, maximum == nil, let long = Decimal(string: "12345678901234567.0123456789") else {
+                return .decimal(Decimal(clamp(Double(seed) + 1.25)))
+            }
+            return .decimal(long + Decimal(seed))
         case .boolean:
-            return .boolean(seed % 2 == 0)
+            return .boolean(edgy)
         case .date:
-            var seconds = 700_000_000.0 + Double(seed) * 3600
+            var seconds = 700_000_000.0 + Double(seed) * 3600 + (edgy ? 0.123456 : 0)
             if case .date(let low)? = minimum { seconds = max(seconds, low.timeIntervalSinceReferenceDate) }
             if case .date(let high)? = maximum { seconds = min(seconds, high.timeIntervalSinceReferenceDate) }
             return .date(Date(timeIntervalSinceReferenceDate: seconds))
         case .binaryData:
-            return .data(Data(repeating: UInt8(0xA0 + seed), count: length(3 + seed)))
+            let count = edgy && attribute.allowsExternalBinaryDataStorage ? 200_000 : 3 + seed
+            return .data(Data((0..<length(count)).map { UInt8(truncatingIfNeeded: $0 &* 31 &+ seed) }))
         case .uuid:
             return .uuid(UUID())
         case .uri:
-            return .uri(URL(fileURLWithPath: "/corpus/\(seed)"))
+            return .uri(edgy ? URL(string: "https://example.com/a%20b?q=1&r=<2>#frag\(seed)") ?? URL(fileURLWithPath: "/") : URL(fileURLWithPath: "/corpus/\(seed)"))
         case .string:
-            var candidates = ["value \(seed)", "v\(seed)", "\(seed + 1)", "abc", "A", "a", "test\(seed)@example.com", "https://example.com/\(seed)"]
+            var candidates = [edgy ? "Ünïcødé <b>&amp;</b> \"q\" 'x'\n\ttab 😀 \(seed)" : "value \(seed)", "v\(seed)", "\(seed + 1)", "abc", "A", "a", "test\(seed)@example.com", "https://example.com/\(seed)"]
             if case .string(let text) = attribute.defaultValue { candidates.append(text) }
             for candidate in candidates {
                 var text = candidate

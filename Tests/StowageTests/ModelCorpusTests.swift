@@ -105,6 +105,7 @@ final class ModelCorpusTests: XCTestCase {
                     for (key, value) in saved where read[key] != value {
                         throw CorpusMismatch("\(entity.name).\(key): saved \(value), read \(read[key] ?? "nothing")")
                     }
+                    try ModelCorpusQueries.check(object, in: reader, graph: graph)
                 }
             }
         }
@@ -132,4 +133,47 @@ final class ModelCorpusTests: XCTestCase {
 private struct CorpusMismatch: Error, CustomStringConvertible {
     let description: String
     init(_ description: String) { self.description = description }
+}
+
+extension ModelCorpusTests {
+    /// Every `.xcdatamodeld` package under `STOWAGE_MODEL_CORPUS` loads as a bundle (versions that
+    /// cannot be read left out with a warning), and every version's `contents` file loads on its own;
+    /// prints the model warnings by code.
+    func testEveryPackageAndContentsFileLoads() throws {
+        guard let root = ProcessInfo.processInfo.environment["STOWAGE_MODEL_CORPUS"] else {
+            throw XCTSkip("set STOWAGE_MODEL_CORPUS to a directory of .xcdatamodel folders")
+        }
+        let rootURL = URL(fileURLWithPath: root)
+        var packages: [URL] = []
+        if let enumerator = FileManager.default.enumerator(at: rootURL, includingPropertiesForKeys: nil) {
+            for case let url as URL in enumerator where url.pathExtension == "xcdatamodeld" {
+                packages.append(url)
+                enumerator.skipDescendants()
+            }
+        }
+        var loadedPackages = 0, loadedContents = 0, contentsFiles = 0
+        var warningCodes: [String: Int] = [:]
+        for package in packages.sorted(by: { $0.path < $1.path }) {
+            do {
+                let bundle = try ManagedObjectModelBundle(contentsOf: package)
+                loadedPackages += 1
+                for warning in bundle.warnings { print("PACKAGE WARNING \(package.lastPathComponent): \(warning)") }
+            } catch {
+                print("PACKAGE FAIL \(package.path.dropFirst(root.count)): \(error)")
+            }
+        }
+        for version in try Self.modelVersions(under: rootURL) {
+            let contents = version.appendingPathComponent("contents")
+            guard FileManager.default.fileExists(atPath: contents.path) else { continue }
+            contentsFiles += 1
+            do {
+                let model = try ManagedObjectModel(contentsOf: contents)
+                loadedContents += 1
+                for warning in model.warnings { warningCodes["\(warning.code)", default: 0] += 1 }
+            } catch {
+                print("CONTENTS FAIL \(contents.path.dropFirst(root.count)): \(error)")
+            }
+        }
+        print("model corpus packages: \(loadedPackages) of \(packages.count) load; contents files: \(loadedContents) of \(contentsFiles); model warnings: \(warningCodes.sorted { $0.key < $1.key })")
+    }
 }

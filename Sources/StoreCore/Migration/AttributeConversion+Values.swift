@@ -35,7 +35,7 @@ extension AttributeConversion {
             case .boolean(let flag): integer = flag ? 1 : 0
             case .double(let number): integer = number.isFinite ? Int64(exactly: number.rounded(.towardZero)) : nil
             case .float(let number): integer = number.isFinite ? Int64(exactly: Double(number).rounded(.towardZero)) : nil
-            case .decimal(let number): integer = Int64(exactly: NSDecimalNumber(decimal: number).doubleValue.rounded(.towardZero))
+            case .decimal(let number): integer = Int64(exactly: number.nearestDouble.rounded(.towardZero))
             default: integer = nil
             }
             if let integer {
@@ -49,7 +49,7 @@ extension AttributeConversion {
             case .boolean(let flag): number = flag ? 1 : 0
             case .double(let double): number = double
             case .float(let float): number = Double(float)
-            case .decimal(let decimal): number = NSDecimalNumber(decimal: decimal).doubleValue
+            case .decimal(let decimal): number = decimal.nearestDouble
             default: number = nil
             }
             if let number, let converted = destinationType.coerce(.double(number)) { return converted }

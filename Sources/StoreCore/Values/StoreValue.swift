@@ -75,7 +75,7 @@ public enum StoreValue: Sendable, Hashable {
         case .integer(let v): Double(v)
         case .double(let v): v
         case .float(let v): Double(v)
-        case .decimal(let v): NSDecimalNumber(decimal: v).doubleValue
+        case .decimal(let v): v.nearestDouble
         case .boolean(let v): v ? 1 : 0
         case .date(let v): v.timeIntervalSinceReferenceDate
         default: nil

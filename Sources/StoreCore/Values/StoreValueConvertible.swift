@@ -88,7 +88,7 @@ extension Double: StoreValueConvertible {
         case .double(let v): self = v
         case .float(let v): self = Double(v)
         case .integer(let v): self = Double(v)
-        case .decimal(let v): self = NSDecimalNumber(decimal: v).doubleValue
+        case .decimal(let v): self = v.nearestDouble
         default: return nil
         }
     }

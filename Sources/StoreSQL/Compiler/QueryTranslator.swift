@@ -102,7 +102,7 @@ package final class QueryTranslator {
 
     /// A constant's SQL value (see ``constant(_:)``).
     package func encodedConstant(_ value: StoreValue) -> SQLValue {
-        if case .decimal(let number) = value { return .real(NSDecimalNumber(decimal: number).doubleValue) }
+        if case .decimal(let number) = value { return .real(number.nearestDouble) }
         return schema.dialect.encode(value)
     }
 

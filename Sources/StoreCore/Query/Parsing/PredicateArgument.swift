@@ -32,7 +32,7 @@ enum PredicateArgument {
         case "e", "E", "f", "F", "g", "G", "a", "A":
             if let value = argument as? any BinaryFloatingPoint { return .success(.constant(.double(Double(value)))) }
             if let value = integer(argument) { return .success(.constant(.double(Double(value)))) }
-            if let value = argument as? Decimal { return .success(.constant(.double(NSDecimalNumber(decimal: value).doubleValue))) }
+            if let value = argument as? Decimal { return .success(.constant(.double(value.nearestDouble))) }
             return .failure(Mismatch("%\(spec) expects a number, got \(kind(of: argument))"))
         default:  // s, S
             if let value = argument as? String { return .success(.constant(.string(value))) }
