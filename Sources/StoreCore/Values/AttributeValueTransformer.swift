@@ -73,7 +73,8 @@ public struct TransformerError: Error, CustomStringConvertible, Sendable {
 /// The registry of transformers for transformable attributes, by name. Core Data's default
 /// transformers (`NSSecureUnarchiveFromData`, `NSKeyedUnarchiveFromData`: a
 /// ``KeyedArchiveTransformer``) are registered from the start; registering another under
-/// their names replaces them.
+/// their names replaces them. A transformable attribute whose name nobody registered uses the
+/// default keyed-archive transformer, with a warning logged once, as Core Data does.
 ///
 /// For example:
 ///
