@@ -86,6 +86,8 @@ final class DocsAtomicStoresExamples: XCTestCase {
         let url = directory.appendingPathComponent("Blog.json")
         let container = PersistentContainer(name: "Blog", managedObjectModel: try ExampleStack.model())
 
+        // The shared suite's own JSON format registers under "json" too; its tests register it
+        // again before each use, so this one replacing it for a moment changes none of them.
         struct JSONStoreFormat: AtomicStoreFormat {
             func read(_ data: Data, model: ManagedObjectModel) throws -> AtomicStoreFile {
                 let document = try JSONDecoder().decode(Document.self, from: data)
@@ -97,8 +99,6 @@ final class DocsAtomicStoresExamples: XCTestCase {
             }
         }
 
-        // The shared suite's own JSON format registers under "json" too; its tests register it
-        // again before each use, so this one replacing it for a moment changes none of them.
         AtomicStore.register(PersistentStoreType(rawValue: "json"), format: JSONStoreFormat())
         container.persistentStoreDescriptions = [PersistentStoreDescription(type: PersistentStoreType(rawValue: "json"), url: url)]
         try container.loadPersistentStores()
