@@ -29,7 +29,7 @@ final class DictionaryStore: PersistentStore {
 
     init(model: ManagedObjectModel) {
         self.model = model
-        state = Synchronization.Mutex(State(metadata: StoreMetadata(storeType: "dictionary", modelVersionHashes: model.entityVersionHashesByName)))
+        state = Synchronization.Mutex(State(metadata: StoreMetadata(storeType: "dictionary", modelVersionHashes: model.coreDataEntityVersionHashesByName)))
     }
 
     var metadata: StoreMetadata { state.withLock { $0.metadata } }
