@@ -121,6 +121,23 @@ final class DocsAtomicStoresExamples: XCTestCase {
         ExampleStack.close(again)
     }
 
+    func testABackupOfAStoreInUseThenDestroyed() throws {
+        let storeURL = directory.appendingPathComponent("Blog.binarystore")
+        let backupURL = directory.appendingPathComponent("Backup.binarystore")
+        let container = try ExampleStack.seeded(PersistentStoreDescription(type: .binary, url: storeURL))
+        let coordinator = container.persistentStoreCoordinator
+
+        try coordinator.replacePersistentStore(at: backupURL, withPersistentStoreFrom: storeURL, type: .binary)  // while in use
+        try coordinator.destroyPersistentStore(at: backupURL, type: .binary)
+
+        XCTAssertFalse(FileManager.default.fileExists(atPath: backupURL.path), "destroyed")
+        try coordinator.replacePersistentStore(at: backupURL, withPersistentStoreFrom: storeURL, type: .binary)
+        let copy = try ExampleStack.container(PersistentStoreDescription(type: .binary, url: backupURL))
+        XCTAssertEqual(try copy.viewContext.count(for: FetchRequest<Post>()), 3, "the backup holds the store's posts")
+        ExampleStack.close(copy)
+        ExampleStack.close(container)
+    }
+
     /// The page's by-index fragment, with the names it uses given: `post` is the Post entity,
     /// `key`, `decodedTitle` and `authorKey` what a reader decoded, `encode` what a writer calls.
     private func readAndWriteByIndex(post: EntityDescription, key: Int64, decodedTitle: String, authorKey: Int64?,

@@ -39,4 +39,27 @@ final class DocsSQLiteLayoutExamples: XCTestCase {
         }
         ExampleStack.close(container)
     }
+
+    func testABackupRestoredThenDestroyed() throws {
+        let directory = try ExampleStack.makeDirectory()
+        defer { ExampleStack.removeDirectory(directory) }
+        let storeURL = directory.appendingPathComponent("Blog.sqlite")
+        let backupURL = directory.appendingPathComponent("Backup.sqlite")
+        let container = try ExampleStack.seeded(PersistentStoreDescription(url: storeURL))
+
+        let coordinator = container.persistentStoreCoordinator
+        try coordinator.replacePersistentStore(at: backupURL, withPersistentStoreFrom: storeURL, type: .sqlite)  // while the app saves
+
+        if let store = coordinator.persistentStore(for: storeURL) { try coordinator.removePersistentStore(store) }
+        try coordinator.replacePersistentStore(at: storeURL, withPersistentStoreFrom: backupURL, type: .sqlite)  // restore
+        try coordinator.addPersistentStore(with: PersistentStoreDescription(url: storeURL))
+
+        try coordinator.destroyPersistentStore(at: backupURL, type: .sqlite)   // every file of it, nothing left
+
+        let reader = container.newBackgroundContext()
+        XCTAssertEqual(try reader.performAndWait { try reader.count(for: FetchRequest<Post>()) }, 3, "the restored store holds the posts")
+        let left = try FileManager.default.contentsOfDirectory(atPath: directory.path).filter { $0.hasPrefix("Backup") }
+        XCTAssertEqual(left, [], "no file of the backup is left")
+        ExampleStack.close(container)
+    }
 }
