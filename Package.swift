@@ -115,9 +115,10 @@ let package = Package(
         // The child process the crash-safety test kills while it saves.
         .executableTarget(name: "stowage-save-loop", dependencies: stowageAndItsExports + ["StoreTestSupport", "StowageTestKit"], path: "Tests/StoreSaveLoop"),
         .testTarget(name: "StowageTests", dependencies: stowageAndItsExports + ["StoreTestSupport", "StowageTestKit", "stowage-save-loop", "StowageCLI"]),
-        // The README's and the DocC articles' examples, compiled and run as a client writes them
-        // (importing only Stowage); it also checks every example block is still here.
-        .testTarget(name: "DocumentationExamplesTests", dependencies: stowageAndItsExports),
+        // The examples of the README, docs/ and the DocC articles, compiled and run as a client
+        // writes them (importing Stowage, and StowageTestKit where docs/writing-a-store.md does);
+        // it also checks every example block is still here and every path a doc names exists.
+        .testTarget(name: "DocumentationExamplesTests", dependencies: stowageAndItsExports + ["StowageTestKit"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -1,17 +1,17 @@
 import Foundation
 import XCTest
 
-/// Keeps the documentation's code honest: every `swift` code block of README.md and of the DocC
-/// articles (Sources/Stowage/Stowage.docc/*.md) must appear, line for line, in the Swift files of
-/// this test target — where it is compiled and run — unless the line before the block is exactly
-/// `<!-- unchecked -->` (Package.swift snippets).
+/// Keeps the documentation's code honest: every `swift` code block of README.md, of the pages in
+/// docs/ and of the DocC articles (Sources/Stowage/Stowage.docc/*.md) must appear, line for line,
+/// in the Swift files of this test target — where it is compiled and run — unless the line before
+/// the block is exactly `<!-- unchecked -->` (Package.swift snippets, which are not Swift programs).
 ///
 /// Lines are compared trimmed, with empty lines and `import` lines dropped (imports belong at the
 /// top of a file, whatever a block shows), so indentation may differ; comments are kept and must
 /// match too.
 final class DocumentationSyncTests: XCTestCase {
     /// The package's root: three levels above this file (Tests/DocumentationExamplesTests/<file>).
-    private static let packageRoot = URL(fileURLWithPath: #filePath)
+    static let packageRoot = URL(fileURLWithPath: #filePath)
         .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
 
     private static let uncheckedMarker = "<!-- unchecked -->"
@@ -63,13 +63,17 @@ final class DocumentationSyncTests: XCTestCase {
         return false
     }
 
-    /// The Markdown files whose blocks are checked: README.md and every article of the catalog.
-    private func documentationFiles() throws -> [URL] {
-        let catalog = Self.packageRoot.appendingPathComponent("Sources/Stowage/Stowage.docc", isDirectory: true)
-        let articles = try FileManager.default.contentsOfDirectory(at: catalog, includingPropertiesForKeys: nil)
-            .filter { $0.pathExtension == "md" }
-            .sorted { $0.lastPathComponent < $1.lastPathComponent }
-        return [Self.packageRoot.appendingPathComponent("README.md")] + articles
+    /// The Markdown files whose blocks are checked: README.md, every page of docs/ and every
+    /// article of the catalog.
+    static func documentationFiles() throws -> [URL] {
+        func markdownFiles(in folder: String) throws -> [URL] {
+            try FileManager.default.contentsOfDirectory(at: packageRoot.appendingPathComponent(folder, isDirectory: true), includingPropertiesForKeys: nil)
+                .filter { $0.pathExtension == "md" }
+                .sorted { $0.lastPathComponent < $1.lastPathComponent }
+        }
+        let pages = try markdownFiles(in: "docs")
+        let articles = try markdownFiles(in: "Sources/Stowage/Stowage.docc")
+        return [packageRoot.appendingPathComponent("README.md")] + pages + articles
     }
 
     /// Every Swift file of this target (this one aside), normalized and concatenated.
@@ -89,7 +93,7 @@ final class DocumentationSyncTests: XCTestCase {
         let examples = try exampleLines()
         XCTAssertFalse(examples.isEmpty, "no example files found under \(Self.packageRoot.path)")
         var checked = 0
-        for url in try documentationFiles() {
+        for url in try Self.documentationFiles() {
             let name = url.path.replacingOccurrences(of: Self.packageRoot.path + "/", with: "")
             let blocks = Self.swiftBlocks(in: try String(contentsOf: url, encoding: .utf8), file: name)
             for block in blocks {
@@ -101,7 +105,7 @@ final class DocumentationSyncTests: XCTestCase {
                     "\(block.file):\(block.line): the swift block starting with `\(lines[0])` is not in Tests/DocumentationExamplesTests (line for line, ignoring indentation); add it to the article's test, or mark a Package.swift snippet with \(Self.uncheckedMarker)")
             }
         }
-        XCTAssertGreaterThanOrEqual(checked, 20, "only \(checked) swift blocks were found: is the extraction broken?")
+        XCTAssertGreaterThanOrEqual(checked, 60, "only \(checked) swift blocks were found: is the extraction broken?")
     }
 
     func testTheExtractionItself() {

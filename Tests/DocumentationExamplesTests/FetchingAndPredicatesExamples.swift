@@ -120,6 +120,28 @@ final class FetchingAndPredicatesExamples: XCTestCase {
         XCTAssertEqual(try context.fetch(all).count, 3)
     }
 
+    func testAsynchronousFetch() throws {
+        let context = container.newBackgroundContext()
+        _ = printed.take()
+
+        var newestFirst = FetchRequest<Post>()
+        newestFirst.sortDescriptors = [.descending("timestamp")]
+        var inBackground = AsynchronousFetchRequest(fetchRequest: newestFirst) { result in
+            if let posts = result.finalResult { print(posts.count, "posts") }          // 3 posts
+            else if let error = result.operationError { print("stopped:", error) }
+        }
+        inBackground.batchSize = 100                      // progress moves every 100 objects
+        let running = context.execute(inBackground)       // returns at once; the fetch runs on the context's queue
+        let progress: Progress = running.progress         // Foundation's Progress: observe it, or cancel() it
+
+        context.performAndWait {}                         // the queue is serial: the fetch has finished
+        XCTAssertEqual(printed.take(), ["3 posts"])
+        XCTAssertEqual(progress.totalUnitCount, 3)
+        XCTAssertEqual(progress.completedUnitCount, 3)
+        let titles = context.performAndWait { running.finalResult?.map(\.title) }
+        XCTAssertEqual(titles, ["Misty Morning", "Harbour Lights", "Northern Sky"])
+    }
+
     func testDictionaryResults() throws {
         let context = container.viewContext
         _ = printed.take()

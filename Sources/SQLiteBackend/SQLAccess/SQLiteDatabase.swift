@@ -32,7 +32,9 @@ public struct SQLiteDatabase {
         }
     }
 
-    /// The rows a query returns, each by column name.
+    /// The rows a query returns, each by column name: the same `[String: StoreValue]` as a
+    /// dictionary fetch's rows (``/StoreCore/FetchedDictionary``), so
+    /// `row.value("n", as: Int.self)` and ``/StoreCore/StoreValueDecoder`` read them.
     public func rows(_ sql: String, _ arguments: [StoreValue] = []) throws -> [[String: StoreValue]] {
         try store.sqlite {
             var rows: [[String: StoreValue]] = []

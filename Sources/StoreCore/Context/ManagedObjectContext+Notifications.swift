@@ -8,7 +8,7 @@ extension ManagedObjectContext {
     /// ```swift
     /// Task {
     ///     for await change in background.changes(of: .didSave) {
-    ///         await viewContext.perform { viewContext.mergeChanges(from: change) }
+    ///         try await viewContext.perform { viewContext.mergeChanges(from: change) }
     ///     }
     /// }
     /// ```
