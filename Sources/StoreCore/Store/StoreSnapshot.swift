@@ -24,18 +24,64 @@
 /// snapshot.setToMany([commentID], forKey: "comments")
 /// ```
 public struct StoreSnapshot: Sendable, Hashable {
+    /// The snapshot's state, shared by its copies until one of them changes: a copy costs one
+    /// reference, not one per field (snapshots are copied into objects, caches and change sets
+    /// on every fetch and save).
+    private final class Storage: @unchecked Sendable {
+        // @unchecked: copy on write — a storage two snapshots share is never changed; a change
+        // goes to a private copy unless the snapshot holds the only reference.
+        var objectID: ManagedObjectID
+        var version: Int64
+        let entity: EntityDescription
+        var values: ContiguousArray<StoreValue>
+        var heldProperties: PropertyMask
+        var toManyEntries: [ToManyEntry]
+
+        init(
+            objectID: ManagedObjectID, version: Int64, entity: EntityDescription, values: ContiguousArray<StoreValue>,
+            heldProperties: PropertyMask, toManyEntries: [ToManyEntry] = []
+        ) {
+            self.objectID = objectID
+            self.version = version
+            self.entity = entity
+            self.values = values
+            self.heldProperties = heldProperties
+            self.toManyEntries = toManyEntries
+        }
+
+        func copy() -> Storage {
+            Storage(objectID: objectID, version: version, entity: entity, values: values, heldProperties: heldProperties, toManyEntries: toManyEntries)
+        }
+    }
+
+    private var storage: Storage
+
+    /// The storage, made this snapshot's own before a change.
+    private var mutableStorage: Storage {
+        mutating get {
+            if !isKnownUniquelyReferenced(&storage) { storage = storage.copy() }
+            return storage
+        }
+    }
+
     /// The ID of the object whose state this is.
-    public var objectID: ManagedObjectID
+    public var objectID: ManagedObjectID {
+        get { storage.objectID }
+        set { mutableStorage.objectID = newValue }
+    }
     /// Incremented by every save that changes the object (1 after insertion); used for optimistic locking.
-    public var version: Int64
+    public var version: Int64 {
+        get { storage.version }
+        set { mutableStorage.version = newValue }
+    }
     /// The entity whose property order the values follow.
-    public let entity: EntityDescription
+    public var entity: EntityDescription { storage.entity }
     /// One value per property of ``entity``, by index (`.null` for to-many and transient properties).
-    public private(set) var values: ContiguousArray<StoreValue>
+    public var values: ContiguousArray<StoreValue> { storage.values }
     /// The properties the snapshot holds a value or an ID list for.
-    public private(set) var heldProperties: PropertyMask
+    public var heldProperties: PropertyMask { storage.heldProperties }
     /// The to-many relationships the snapshot holds, by property index, in index order.
-    private var toManyEntries: [ToManyEntry] = []
+    private var toManyEntries: [ToManyEntry] { storage.toManyEntries }
 
     private struct ToManyEntry: Sendable, Hashable {
         let index: Int
@@ -45,28 +91,21 @@ public struct StoreSnapshot: Sendable, Hashable {
     /// A snapshot holding every stored attribute and to-one relationship of `entity`, all
     /// `.null` until set, and no to-many relationship.
     public init(objectID: ManagedObjectID, version: Int64, entity: EntityDescription) {
-        self.objectID = objectID
-        self.version = version
-        self.entity = entity
-        self.values = entity.layout.nullValues
-        self.heldProperties = entity.layout.storedValues
+        let layout = entity.layout
+        storage = Storage(objectID: objectID, version: version, entity: entity, values: layout.nullValues, heldProperties: layout.storedValues)
     }
 
     /// A complete snapshot over values already laid out by `entity` (one per property, by index):
     /// the objects' own arrays, shared rather than copied.
     init(objectID: ManagedObjectID, version: Int64, entity: EntityDescription, values: ContiguousArray<StoreValue>) {
-        self.objectID = objectID
-        self.version = version
-        self.entity = entity
-        self.values = values
-        self.heldProperties = entity.layout.storedValues
+        storage = Storage(objectID: objectID, version: version, entity: entity, values: values, heldProperties: entity.layout.storedValues)
     }
 
     /// A snapshot holding nothing yet: the start of an update, or of a deletion (which carries
     /// only the ID and the version last read).
     public static func partial(objectID: ManagedObjectID, version: Int64, entity: EntityDescription) -> StoreSnapshot {
         var snapshot = StoreSnapshot(objectID: objectID, version: version, entity: entity)
-        snapshot.heldProperties = PropertyMask()
+        snapshot.mutableStorage.heldProperties = PropertyMask()
         return snapshot
     }
 
@@ -108,17 +147,18 @@ public struct StoreSnapshot: Sendable, Hashable {
     /// The value at a property index (`.null` when not held). Setting it adds the property to
     /// ``heldProperties``.
     public subscript(index: Int) -> StoreValue {
-        get { values[index] }
+        get { storage.values[index] }
         set {
-            values[index] = newValue
-            heldProperties.insert(index)
+            let storage = mutableStorage
+            storage.values[index] = newValue
+            storage.heldProperties.insert(index)
         }
     }
 
     /// Sets the value at `index` without marking it held: for stores filling a complete
     /// snapshot (whose stored values are held already) on the hot path.
     public mutating func setValue(_ value: StoreValue, at index: Int) {
-        values[index] = value
+        mutableStorage.values[index] = value
     }
 
     /// The IDs of the to-many relationship at `index`, or `nil` when the snapshot does not hold it.
@@ -129,15 +169,16 @@ public struct StoreSnapshot: Sendable, Hashable {
 
     /// Holds `ids` as the to-many relationship at `index`.
     public mutating func setToMany(_ ids: [ManagedObjectID], at index: Int) {
-        heldProperties.insert(index)
-        if let position = toManyEntries.firstIndex(where: { $0.index >= index }) {
-            if toManyEntries[position].index == index {
-                toManyEntries[position].ids = ids
+        let storage = mutableStorage
+        storage.heldProperties.insert(index)
+        if let position = storage.toManyEntries.firstIndex(where: { $0.index >= index }) {
+            if storage.toManyEntries[position].index == index {
+                storage.toManyEntries[position].ids = ids
             } else {
-                toManyEntries.insert(ToManyEntry(index: index, ids: ids), at: position)
+                storage.toManyEntries.insert(ToManyEntry(index: index, ids: ids), at: position)
             }
         } else {
-            toManyEntries.append(ToManyEntry(index: index, ids: ids))
+            storage.toManyEntries.append(ToManyEntry(index: index, ids: ids))
         }
     }
 
@@ -237,7 +278,8 @@ public struct StoreSnapshot: Sendable, Hashable {
     // MARK: Equality
 
     public static func == (lhs: StoreSnapshot, rhs: StoreSnapshot) -> Bool {
-        lhs.objectID == rhs.objectID && lhs.version == rhs.version && lhs.entity === rhs.entity
+        if lhs.storage === rhs.storage { return true }
+        return lhs.objectID == rhs.objectID && lhs.version == rhs.version && lhs.entity === rhs.entity
             && lhs.heldProperties == rhs.heldProperties && lhs.toManyEntries == rhs.toManyEntries
             && lhs.heldProperties.allSatisfy { lhs.values[$0] == rhs.values[$0] }
     }
