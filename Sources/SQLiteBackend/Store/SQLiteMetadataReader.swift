@@ -12,15 +12,7 @@ import StoreCore
 /// ```
 enum SQLiteMetadataReader {
     static func metadata(at url: URL) throws -> StoreMetadata {
-        let handle: FileHandle
-        do {
-            handle = try FileHandle(forReadingFrom: url)
-        } catch {
-            throw StoreError(.io, url: url, "the store file cannot be read: \(error.localizedDescription)", underlying: error)
-        }
-        let header = (try? handle.read(upToCount: 16)) ?? Data()
-        try? handle.close()
-        guard header == Data("SQLite format 3\0".utf8) else {
+        guard SQLiteFileHeader.isDatabase(try SQLiteFileHeader.read(at: url)) else {
             throw StoreError(.wrongFormat, url: url, "the file is not a SQLite database")
         }
         return try SQLiteConnection.reading(url) { connection in

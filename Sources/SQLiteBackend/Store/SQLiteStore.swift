@@ -107,11 +107,10 @@ public final class SQLiteStore: PersistentStore {
 
     /// Refuses a file that exists, is not empty and does not start with SQLite's header.
     private static func checkIsDatabase(_ url: URL) throws {
-        guard let handle = try? FileHandle(forReadingFrom: url) else { return }
-        defer { try? handle.close() }
-        let header = (try? handle.read(upToCount: 16)) ?? Data()
+        guard FileManager.default.fileExists(atPath: url.path) else { return }
+        let header = try SQLiteFileHeader.read(at: url)
         if header.isEmpty { return }
-        guard header == Data("SQLite format 3\0".utf8) else {
+        guard SQLiteFileHeader.isDatabase(header) else {
             throw StoreError(.corrupt, url: url, "the file is not a SQLite database; it was left untouched")
         }
     }

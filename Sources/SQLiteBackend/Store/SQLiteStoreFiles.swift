@@ -184,15 +184,8 @@ struct SQLiteStoreFiles: PersistentStoreFileOperations {
     /// Refuses a file that is not a SQLite database (an empty file is an empty database, where
     /// `allowingEmpty`).
     private static func checkIsDatabase(_ url: URL, allowingEmpty: Bool) throws {
-        let header: Data
-        do {
-            let handle = try FileHandle(forReadingFrom: url)
-            defer { try? handle.close() }
-            header = try handle.read(upToCount: 16) ?? Data()
-        } catch {
-            throw StoreError(.io, url: url, "the file cannot be read: \(error.localizedDescription)", underlying: error)
-        }
-        guard (allowingEmpty && header.isEmpty) || header == Data("SQLite format 3\0".utf8) else {
+        let header = try SQLiteFileHeader.read(at: url)
+        guard (allowingEmpty && header.isEmpty) || SQLiteFileHeader.isDatabase(header) else {
             throw StoreError(.wrongFormat, url: url, "the file is not a SQLite database; nothing was changed")
         }
     }
