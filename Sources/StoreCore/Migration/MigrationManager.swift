@@ -59,6 +59,8 @@ public final class MigrationManager {
 
     private var cancellation: (any Error)?
     private var instances = MigrationInstanceMap()
+    /// Steps done of the migration's total (two per source object), and the fraction last reported.
+    private var progress = (done: 0, total: 1, reported: 0.0)
 
     /// A manager migrating stores from `sourceModel` to `destinationModel` — Core Data's
     /// `NSMigrationManager(sourceModel:destinationModel:)`.
@@ -185,21 +187,7 @@ public final class MigrationManager {
             sources[entityMapping.name] = CompactObjectIDList(try sourceObjectIDs(of: entityMapping))
         }
         let sourceCounts = sources.mapValues(\.count)
-        let total = max(1, sourceCounts.values.reduce(0, +) * 2)
-        var done = 0
-        var reported = 0.0
-        func advance(by count: Int = 1) throws {
-            for _ in 0..<count {
-                if let cancellation { throw cancellation }
-                done += 1
-                migrationProgress = Double(done) / Double(total)
-                if migrationProgress - reported >= 0.01 || done == total {
-                    reported = migrationProgress
-                    progressHandler?(migrationProgress)
-                }
-                if let cancellation { throw cancellation }
-            }
-        }
+        progress = (done: 0, total: max(1, sourceCounts.values.reduce(0, +) * 2), reported: 0)
         let size = max(1, batchSize)
 
         // Every destination object, a batch of source objects at a time.
@@ -255,6 +243,20 @@ public final class MigrationManager {
         if migrationProgress < 1 {
             migrationProgress = 1
             progressHandler?(1)
+        }
+    }
+
+    /// Counts `count` steps done, reports each percent, and throws once the migration is cancelled.
+    private func advance(by count: Int = 1) throws {
+        for _ in 0..<count {
+            if let cancellation { throw cancellation }
+            progress.done += 1
+            migrationProgress = Double(progress.done) / Double(progress.total)
+            if migrationProgress - progress.reported >= 0.01 || progress.done == progress.total {
+                progress.reported = migrationProgress
+                progressHandler?(migrationProgress)
+            }
+            if let cancellation { throw cancellation }
         }
     }
 
