@@ -17,7 +17,10 @@ struct MigrateCommand: ParsableCommand {
             .xcmappingmodel beside the package made for the two versions) the mapping model is \
             carried out by the migration manager, with a progress bar; otherwise the mapping is \
             inferred as Core Data infers it, and a change it cannot infer is named and nothing is \
-            changed. See docs/migration.md.
+            changed. An entity removed and one added with the same attributes and relationships \
+            (a likely rename without a renaming identifier, whose objects would be dropped) is \
+            named in the dry run and the log, and refused with --refuse-likely-renames. See \
+            docs/migration.md.
             """
     )
 
@@ -35,6 +38,9 @@ struct MigrateCommand: ParsableCommand {
 
     @Flag(help: "Print the mapping and change nothing.")
     var dryRun = false
+
+    @Flag(help: "Refuse to migrate when an entity looks renamed without a renaming identifier (its objects would be dropped).")
+    var refuseLikelyRenames = false
 
     func run() throws {
         let url = URL(fileURLWithPath: store)
@@ -70,11 +76,13 @@ struct MigrateCommand: ParsableCommand {
         guard let migrator = PersistentStoreRegistry.migrator(for: type) else {
             throw ValidationError("\(type.rawValue) stores cannot be migrated")
         }
+        let options: [PersistentStoreOption: StoreValue] = refuseLikelyRenames ? [.refusesLikelyEntityRenames: true] : [:]
+        try mapping.checkLikelyEntityRenames(url: url, options: options)
         print("Migrating the \(type.rawValue) store \(url.path) from \(source.name) to \(destination.name)…")
         let started = Date()
         let progress = ProgressReporter(label: "Migrating")
         var request = StoreMigrationRequest(
-            url: url, type: type, options: [:], sourceModel: source.model, destinationModel: destination.model, mapping: mapping)
+            url: url, type: type, options: options, sourceModel: source.model, destinationModel: destination.model, mapping: mapping)
         request.progress = { progress.report(fraction: $0) }
         do {
             try migrator.migrateStore(request)

@@ -2,7 +2,6 @@ import Foundation
 import Logging
 @testable import StoreCore
 import StoreTestSupport
-import Synchronization
 import XCTest
 
 /// Flaws Core Data loads a model with, which load here too with a warning in
@@ -140,27 +139,5 @@ final class ModelWarningTests: XCTestCase {
         let logger = Logger(label: "stowage.model") { _ in RecordingLogHandler(lines: recorded) }
         ModelWarningLog.log(model.warnings, of: model.entities.map(\.name), to: logger)
         XCTAssertEqual(recorded.all, ["warning: model of A, B: A.b: inverse 'missing' not found on B; the relationship is linked one way, as one without an inverse"])
-    }
-}
-
-/// Keeps every line logged through it, with its level.
-private struct RecordingLogHandler: LogHandler {
-    final class Lines: Sendable {
-        private let lines = Mutex<[String]>([])
-        func append(_ line: String) { lines.withLock { $0.append(line) } }
-        var all: [String] { lines.withLock { $0 } }
-    }
-
-    let lines: Lines
-    var metadata: Logger.Metadata = [:]
-    var logLevel: Logger.Level = .trace
-
-    subscript(metadataKey key: String) -> Logger.Metadata.Value? {
-        get { metadata[key] }
-        set { metadata[key] = newValue }
-    }
-
-    func log(event: LogEvent) {
-        lines.append("\(event.level): \(event.message)")
     }
 }

@@ -4,13 +4,14 @@ extension ManagedObjectContext {
     /// Every rule broken by the changed objects: the model's rules and the objects' own hooks.
     func validationErrors() -> [ObjectValidationError] {
         var errors: [ObjectValidationError] = []
+        let relationships = !defersRelationshipValidation
         for object in insertedSet.values {
-            errors += Self.modelRuleErrors(of: object)
-            errors += Self.hookErrors(of: object) { try $0.validateForInsert() }
+            errors += Self.modelRuleErrors(of: object, relationships: relationships)
+            if relationships { errors += Self.hookErrors(of: object) { try $0.validateForInsert() } }
         }
         for object in updatedSet.values {
-            errors += Self.modelRuleErrors(of: object)
-            errors += Self.hookErrors(of: object) { try $0.validateForUpdate() }
+            errors += Self.modelRuleErrors(of: object, relationships: relationships)
+            if relationships { errors += Self.hookErrors(of: object) { try $0.validateForUpdate() } }
         }
         for object in deletedSet.values {
             if let relationship = denyingRelationship(of: object) {
@@ -35,15 +36,17 @@ extension ManagedObjectContext {
     }
 
     /// The model's rules for one object: required values, types, ranges, lengths, patterns and
-    /// relationship counts.
-    static func modelRuleErrors(of object: ManagedObject) -> [ObjectValidationError] {
-        var errors: [ObjectValidationError] = object.state.failedSets.sorted { $0.key < $1.key }.map(\.value)
+    /// relationship counts (the attributes' rules, with the values that could not be set, and
+    /// the relationships' rules as asked).
+    static func modelRuleErrors(of object: ManagedObject, attributes: Bool = true, relationships: Bool = true) -> [ObjectValidationError] {
+        var errors: [ObjectValidationError] = attributes ? object.state.failedSets.sorted { $0.key < $1.key }.map(\.value) : []
         let entity = object.entity
         func fail(_ code: ObjectValidationError.Code, _ key: String, _ value: StoreValue?, _ message: String) {
             errors.append(ObjectValidationError(code, objectID: object.objectID, entity: entity.name, key: key, value: value, message))
         }
         for (index, property) in entity.properties.enumerated() where !property.isTransient {
             if let attribute = property as? AttributeDescription {
+                guard attributes else { continue }
                 let value = object.attributeValue(at: index)
                 if value.isNull {
                     // A derived attribute's value is the store's to compute when it saves.
@@ -64,7 +67,7 @@ extension ManagedObjectContext {
                 if passed {
                     errors += hookErrors(of: object, key: attribute.name) { try $0.validateValue(value, forKey: attribute.name) }
                 }
-            } else if let relationship = property as? RelationshipDescription {
+            } else if relationships, let relationship = property as? RelationshipDescription {
                 if relationship.isToMany {
                     let count = object.toManyObjects(at: index).objects.filter { !$0.state.isDeleted }.count
                     if count < relationship.minCount, !(relationship.isOptional && count == 0) {

@@ -152,6 +152,10 @@ public final class ManagedObjectContext: @unchecked Sendable, CustomStringConver
     var assignedStores: [ObjectIdentifier: String] = [:]
     var pendingChanges = PendingChanges()
     var isSaving = false
+    /// Saves check each object's attributes only, leaving required relationships, relationship
+    /// counts and `validateForInsert`/`validateForUpdate` to the caller — a migration manager's
+    /// batches are saved before every relationship is set, and checked once all are.
+    var defersRelationshipValidation = false
     /// Objects ``detectConflicts(for:)`` marked for the next save.
     var conflictCheckedObjects: [ObjectIdentifier: ManagedObject] = [:]
     /// The fetched results controllers following this context's changes.

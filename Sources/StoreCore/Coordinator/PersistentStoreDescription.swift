@@ -24,6 +24,9 @@ public struct PersistentStoreOption: RawRepresentable, Hashable, Sendable {
     public static let readOnly = Self(rawValue: "NSReadOnlyPersistentStoreOption")
     /// Seconds to wait for a locked store (`NSPersistentStoreTimeoutOption`).
     public static let timeout = Self(rawValue: "NSPersistentStoreTimeoutOption")
+    /// Refuse a lightweight migration in which an entity looks renamed without a renaming
+    /// identifier (Stowage's own; see ``LikelyEntityRename``).
+    public static let refusesLikelyEntityRenames = Self(rawValue: "StowageRefusesLikelyEntityRenames")
 }
 
 /// How to load one store: its type, location, configuration and options.
@@ -97,6 +100,22 @@ public struct PersistentStoreDescription: Sendable, Hashable, CustomStringConver
     public var shouldInferMappingModelAutomatically: Bool {
         get { options[.inferMappingModelAutomatically] == .boolean(true) }
         set { options[.inferMappingModelAutomatically] = .boolean(newValue) }
+    }
+
+    /// Whether a lightweight migration of the store is refused with
+    /// ``MigrationError/Code/likelyEntityRename`` when a removed entity and an added one have the
+    /// same attributes and relationships (``LikelyEntityRename``) — instead of dropping the removed
+    /// entity's objects, as Core Data does. Off by default; such a migration is always logged.
+    ///
+    /// For example:
+    ///
+    /// ```swift
+    /// var description = PersistentStoreDescription(url: storeURL)
+    /// description.shouldRefuseLikelyEntityRenames = true
+    /// ```
+    public var shouldRefuseLikelyEntityRenames: Bool {
+        get { options[.refusesLikelyEntityRenames] == .boolean(true) }
+        set { options[.refusesLikelyEntityRenames] = .boolean(newValue) }
     }
 
     /// Whether saves are recorded as persistent-history transactions.

@@ -6,6 +6,9 @@ extension MappingModel {
     ///
     /// Entities and properties are matched by their canonical name — the renaming identifier
     /// when there is one, else the name — so a rename across several versions still matches.
+    /// A removed entity and an added one with the same attributes and relationships are most
+    /// likely a rename without its identifier: the mapping lists them in
+    /// ``MappingModel/likelyEntityRenames`` (and prints them), since its objects would be dropped.
     /// Inferred: added and removed entities, attributes and relationships; an optional attribute
     /// becoming required when it has a default value, and required becoming optional; renamed
     /// entities and properties; a to-one becoming a to-many, an unordered to-many ordered and back;
@@ -70,11 +73,14 @@ struct MappingInference {
                 name: "\(entity.name)To\(entity.name)", mappingType: .remove, sourceEntityName: entity.name, destinationEntityName: nil,
                 sourceEntityVersionHash: entity.versionHash))
         }
-        guard let first = problems.first else { return MappingModel(entityMappings: mappings) }
-        guard problems.count > 1 else { throw first }
+        let renames = likelyEntityRenames(entityNames: entityNames)
+        guard let first = problems.first else { return MappingModel(entityMappings: mappings, likelyEntityRenames: renames) }
+        // A relationship to a renamed entity is often what cannot be inferred: name the likely cause.
+        let hint = renames.map { "\n(\($0))" }.joined()
+        guard problems.count > 1 else { throw MigrationError(first.code, entity: first.entity, key: first.key, first.message + hint) }
         throw MigrationError(
             first.code, entity: first.entity, key: first.key,
-            "\(problems.count) changes cannot be inferred:\n" + problems.map { "  - \($0.description)" }.joined(separator: "\n"))
+            "\(problems.count) changes cannot be inferred:\n" + problems.map { "  - \($0.description)" }.joined(separator: "\n") + hint)
     }
 
     private mutating func entityMapping(from old: EntityDescription, to entity: EntityDescription, entityNames: [String: String]) -> EntityMapping {

@@ -19,10 +19,15 @@ import Foundation
 public struct MappingModel: Sendable, Hashable, CustomStringConvertible {
     /// The entity mappings, in the destination model's entity order, then the removed entities.
     public var entityMappings: [EntityMapping]
+    /// Removed entities that look renamed to added ones (the same stored attributes and
+    /// relationships, no renaming identifier): inference fills it, so a dry run shows what
+    /// would be dropped; see ``LikelyEntityRename``.
+    public var likelyEntityRenames: [LikelyEntityRename]
 
     /// A mapping made of these entity mappings — like building an `NSMappingModel` by hand.
-    public init(entityMappings: [EntityMapping]) {
+    public init(entityMappings: [EntityMapping], likelyEntityRenames: [LikelyEntityRename] = []) {
         self.entityMappings = entityMappings
+        self.likelyEntityRenames = likelyEntityRenames
     }
 
     /// The entity mappings by name.
@@ -44,8 +49,9 @@ public struct MappingModel: Sendable, Hashable, CustomStringConvertible {
     /// version hashes updated.
     public var isIdentity: Bool { entityMappings.allSatisfy { $0.mappingType == .copy } }
 
+    /// One block per entity mapping, then one `warning:` line per likely rename.
     public var description: String {
-        entityMappings.map(\.description).joined(separator: "\n")
+        (entityMappings.map(\.description) + likelyEntityRenames.map { "warning: \($0)" }).joined(separator: "\n")
     }
 }
 

@@ -21,22 +21,26 @@ public struct MigrationError: CodedError, CustomStringConvertible, Sendable {
     public let url: URL?
     /// The entity concerned, if any (the destination's name when there is one).
     public let entity: String?
+    /// The source model's entity concerned, when it is not ``entity`` (a ``Code/likelyEntityRename``
+    /// names the removed entity here and the added one in ``entity``).
+    public let sourceEntity: String?
     /// The property concerned, if any.
     public let key: String?
     /// What went wrong, in words.
     public let message: String
 
     /// An error of `code`, naming the store, entity and property concerned when there are some.
-    public init(_ code: Code, url: URL? = nil, entity: String? = nil, key: String? = nil, _ message: String) {
+    public init(_ code: Code, url: URL? = nil, sourceEntity: String? = nil, entity: String? = nil, key: String? = nil, _ message: String) {
         self.code = code
         self.url = url
+        self.sourceEntity = sourceEntity
         self.entity = entity
         self.key = key
         self.message = message
     }
 
     public var description: String {
-        var place = entity ?? ""
+        var place = [sourceEntity, entity].compactMap(\.self).joined(separator: " → ")
         if let key { place += place.isEmpty ? key : ".\(key)" }
         var text = place.isEmpty ? message : "\(place): \(message)"
         if let url { text += " (\(url.path))" }
@@ -58,4 +62,9 @@ extension ErrorCode where Domain == MigrationError {
     public static let unsupportedStoreType = Self("unsupportedStoreType")
     /// Moving the data failed; the store was left as it was (`NSMigrationError`).
     public static let migrationFailed = Self("migrationFailed")
+    /// A removed entity and an added one look like a rename without a renaming identifier, and
+    /// the store's description refuses such a migration
+    /// (``PersistentStoreDescription/shouldRefuseLikelyEntityRenames``): ``MigrationError/sourceEntity``
+    /// and ``MigrationError/entity`` name the two; nothing was changed.
+    public static let likelyEntityRename = Self("likelyEntityRename")
 }

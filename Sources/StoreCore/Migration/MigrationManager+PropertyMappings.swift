@@ -44,7 +44,9 @@ extension MigrationManager {
         return destination.attributes.filter { !$0.isTransient && source.attributesByName[$0.name] != nil }.map { .from($0.name, to: $0.name) }
     }
 
-    private func relationshipMappings(of mapping: EntityMapping, destination: EntityDescription) -> [PropertyMapping] {
+    /// The relationship mappings of `mapping` for a destination object of `destination` (a copy
+    /// mapping without any carries every relationship the two entities share by name).
+    func relationshipMappings(of mapping: EntityMapping, destination: EntityDescription) -> [PropertyMapping] {
         guard mapping.relationshipMappings.isEmpty, mapping.mappingType == .copy, let source = sourceEntity(for: mapping) else {
             return mapping.relationshipMappings
         }

@@ -4,7 +4,7 @@ import Foundation
 /// as Core Data's `NSMigrationManager`: the source store is opened read-only with the source
 /// model, a new store is created with the destination model, and each entity mapping's
 /// ``EntityMigrationPolicy`` makes the objects (first every object, then every relationship,
-/// then validation), which are saved once. It works with every store type, custom mappings
+/// then validation). It works with every store type, custom mappings
 /// (``EntityMapping/MappingType/custom``) and value expressions included; the lightweight path
 /// that migrates a store in place is ``PersistentStoreMigrator``.
 ///
@@ -15,6 +15,12 @@ import Foundation
 /// manager.progressHandler = { print("\(Int($0 * 100))%") }
 /// try manager.migrateStore(from: oldURL, type: .sqlite, with: mapping, to: newURL, type: .sqlite)
 /// ```
+///
+/// The migration runs in bounded memory: source objects are taken ``batchSize`` at a time, the
+/// objects made from them are saved to the new store, and both contexts are reset before the
+/// next batch; which destination objects were made from which source objects is kept by ID only
+/// (about 100 bytes an object), so the relationship phase finds them across batches. A policy
+/// must therefore not keep managed objects from one batch to the next (keep their IDs).
 ///
 /// Objects get new keys in the new store (their IDs change, as in Core Data). A migration that
 /// fails or is cancelled removes whatever it created at the destination and leaves the source
@@ -40,11 +46,21 @@ public final class MigrationManager {
     public var progressHandler: ((Double) -> Void)?
     /// Free-form information for policies.
     public var userInfo: [String: Any] = [:]
+    /// How many source objects (in the relationship phase, destination objects) are handled
+    /// before the objects made are saved and both contexts let go of every object (Stowage's
+    /// own; Core Data's manager keeps every object until the end). At least 1; 1,000 by default.
+    ///
+    /// For example:
+    ///
+    /// ```swift
+    /// manager.batchSize = 5_000   // fewer, larger saves; more objects in memory at once
+    /// ```
+    public var batchSize = 1_000
 
     private var cancellation: (any Error)?
-    private var destinationsBySource: [ManagedObjectID: [(mapping: String, object: ManagedObject)]] = [:]
-    private var sourceByDestination: [ObjectIdentifier: (mapping: String, object: ManagedObject)] = [:]
-    private var destinationsByMapping: [String: [ManagedObject]] = [:]
+    private var instances = MigrationInstanceMap()
+    /// Steps done of the migration's total (two per source object), and the fraction last reported.
+    private var progress = (done: 0, total: 1, reported: 0.0)
 
     /// A manager migrating stores from `sourceModel` to `destinationModel` — Core Data's
     /// `NSMigrationManager(sourceModel:destinationModel:)`.
@@ -63,23 +79,21 @@ public final class MigrationManager {
 
     /// Records that `destination` was made from `source` by `mapping`.
     public func associate(sourceInstance source: ManagedObject, withDestinationInstance destination: ManagedObject, for mapping: EntityMapping) {
-        destinationsBySource[source.objectID, default: []].append((mapping.name, destination))
-        sourceByDestination[ObjectIdentifier(destination)] = (mapping.name, source)
-        destinationsByMapping[mapping.name, default: []].append(destination)
+        instances.associate(source: source.objectID, destination: destination, mapping: mapping.name)
     }
 
     /// The objects made from `sources` by the mapping named `name` (by every mapping for `nil`),
-    /// in the order of `sources`.
+    /// in the order of `sources`. Objects made in an earlier batch come back as faults.
     public func destinationInstances(forEntityMappingName name: String?, sourceInstances sources: [ManagedObject]) -> [ManagedObject] {
         sources.flatMap { source in
-            (destinationsBySource[source.objectID] ?? []).filter { name == nil || $0.mapping == name }.map(\.object)
+            instances.destinations(of: source.objectID, mapping: name).compactMap { destinationContext.registeredOrFaultObject(for: $0) }
         }
     }
 
     /// The objects `destinations` were made from by the mapping named `name` (any for `nil`).
     public func sourceInstances(forEntityMappingName name: String?, destinationInstances destinations: [ManagedObject]) -> [ManagedObject] {
         destinations.compactMap { destination in
-            sourceByDestination[ObjectIdentifier(destination)].flatMap { name == nil || $0.mapping == name ? $0.object : nil }
+            instances.source(of: destination.objectID, mapping: name).flatMap { sourceContext.registeredOrFaultObject(for: $0) }
         }
     }
 
@@ -137,6 +151,9 @@ public final class MigrationManager {
             sourceContext.persistentStoreCoordinator = sourceCoordinator
             destinationContext = ManagedObjectContext(sharingQueueWith: sourceContext)
             destinationContext.persistentStoreCoordinator = destinationCoordinator
+            // Batches are saved before every relationship is set: what depends on other objects is
+            // checked once all are made (``validateDestination()``).
+            destinationContext.defersRelationshipValidation = true
             try sourceContext.performAndWait { try run(mapping) }
             // The application's metadata comes along.
             if let from = sourceCoordinator.persistentStores.first, let to = destinationCoordinator.persistentStores.first {
@@ -165,42 +182,55 @@ public final class MigrationManager {
         for entityMapping in active {
             policies[entityMapping.name] = try policy(for: entityMapping)
         }
-        var sources: [String: [ManagedObject]] = [:]
+        var sources: [String: CompactObjectIDList] = [:]
         for entityMapping in active {
-            sources[entityMapping.name] = try sourceInstances(of: entityMapping)
+            sources[entityMapping.name] = CompactObjectIDList(try sourceObjectIDs(of: entityMapping))
         }
-        let total = max(1, sources.values.reduce(0) { $0 + $1.count } * 2)
-        var done = 0
-        var reported = 0.0
-        func advance() throws {
-            if let cancellation { throw cancellation }
-            done += 1
-            migrationProgress = Double(done) / Double(total)
-            if migrationProgress - reported >= 0.01 || done == total {
-                reported = migrationProgress
-                progressHandler?(migrationProgress)
-            }
-            if let cancellation { throw cancellation }
-        }
+        let sourceCounts = sources.mapValues(\.count)
+        progress = (done: 0, total: max(1, sourceCounts.values.reduce(0, +) * 2), reported: 0)
+        let size = max(1, batchSize)
+
+        // Every destination object, a batch of source objects at a time.
         for entityMapping in active {
-            guard let policy = policies[entityMapping.name] else { continue }
+            guard let policy = policies[entityMapping.name], let ids = sources[entityMapping.name] else { continue }
             currentEntityMapping = entityMapping
             try policy.begin(entityMapping, with: self)
-            for source in sources[entityMapping.name] ?? [] {
-                try policy.createDestinationInstances(forSource: source, in: entityMapping, manager: self)
-                try advance()
+            for start in stride(from: 0, to: ids.count, by: size) {
+                for source in sourceContext.materialize(Array(ids[start..<min(start + size, ids.count)])) {
+                    try policy.createDestinationInstances(forSource: source, in: entityMapping, manager: self)
+                    try advance()
+                }
+                try saveBatch()
             }
             try policy.endInstanceCreation(forMapping: entityMapping, manager: self)
+            try saveBatch()
         }
+        sources = [:]
+
+        // Every relationship, a batch of destination objects at a time (found by ID).
         for entityMapping in active {
             guard let policy = policies[entityMapping.name] else { continue }
             currentEntityMapping = entityMapping
-            for destination in destinationsByMapping[entityMapping.name] ?? [] {
-                try policy.createRelationships(forDestination: destination, in: entityMapping, manager: self)
+            var remaining = sourceCounts[entityMapping.name] ?? 0
+            if setsRelationships(policy, entityMapping) {
+                let count = instances.count(of: entityMapping.name)
+                for start in stride(from: 0, to: count, by: size) {
+                    let links = instances.links(of: entityMapping.name, in: start..<min(start + size, count))
+                    _ = sourceContext.materialize(links.map(\.source))   // one read for the batch, not one per object
+                    for destination in destinationContext.materialize(links.map(\.destination)) {
+                        try policy.createRelationships(forDestination: destination, in: entityMapping, manager: self)
+                    }
+                    try saveBatch()
+                    let step = min(remaining, links.count)
+                    try advance(by: step)
+                    remaining -= step
+                }
             }
-            for _ in sources[entityMapping.name] ?? [] { try advance() }
+            try advance(by: remaining)
             try policy.endRelationshipCreation(forMapping: entityMapping, manager: self)
+            try saveBatch()
         }
+
         for entityMapping in active {
             guard let policy = policies[entityMapping.name] else { continue }
             currentEntityMapping = entityMapping
@@ -208,21 +238,83 @@ public final class MigrationManager {
             try policy.end(entityMapping, manager: self)
         }
         currentEntityMapping = nil
-        try destinationContext.save()
+        try saveBatch()
+        try validateDestination()
         if migrationProgress < 1 {
             migrationProgress = 1
             progressHandler?(1)
         }
     }
 
-    /// The source objects a mapping takes: every object of its source entity (not of
+    /// Counts `count` steps done, reports each percent, and throws once the migration is cancelled.
+    private func advance(by count: Int = 1) throws {
+        for _ in 0..<count {
+            if let cancellation { throw cancellation }
+            progress.done += 1
+            migrationProgress = Double(progress.done) / Double(progress.total)
+            if migrationProgress - progress.reported >= 0.01 || progress.done == progress.total {
+                progress.reported = migrationProgress
+                progressHandler?(migrationProgress)
+            }
+            if let cancellation { throw cancellation }
+        }
+    }
+
+    /// Saves what the batch made or changed, records the new objects' permanent IDs, and lets
+    /// go of every object of both contexts.
+    private func saveBatch() throws {
+        try destinationContext.save()
+        instances.adoptPermanentIDs()
+        destinationContext.reset()
+        sourceContext.reset()
+    }
+
+    /// Whether the relationship phase has anything to do for a mapping: not for the default
+    /// policy when no relationship mapping has a value expression.
+    private func setsRelationships(_ policy: EntityMigrationPolicy, _ mapping: EntityMapping) -> Bool {
+        guard type(of: policy) == EntityMigrationPolicy.self else { return true }
+        guard let destination = destinationEntity(for: mapping) else { return false }
+        return relationshipMappings(of: mapping, destination: destination).contains { $0.valueExpression != nil }
+    }
+
+    /// The source objects a mapping takes, by ID: every object of its source entity (not of
     /// sub-entities, which have mappings of their own) that matches its source predicate.
-    private func sourceInstances(of mapping: EntityMapping) throws -> [ManagedObject] {
+    private func sourceObjectIDs(of mapping: EntityMapping) throws -> [ManagedObjectID] {
         guard let name = mapping.sourceEntityName else { return [] }
-        var request = FetchRequest<ManagedObject>(entityName: name)
+        var request = FetchRequest<ManagedObjectID>(entityName: name)
         request.includesSubentities = false
         request.predicate = mapping.sourcePredicate
         return try sourceContext.fetch(request)
+    }
+
+    /// Checks what the batches' saves left for the end — required relationships, relationship
+    /// counts and the objects' own `validateForInsert()` — on every object of the entities that
+    /// have such rules, a batch at a time.
+    ///
+    /// - Throws: ``ObjectValidationError`` with every failure (at most 100).
+    private func validateDestination() throws {
+        var errors: [ObjectValidationError] = []
+        for entity in destinationModel.entities where !entity.isAbstract && Self.hasDeferredRules(entity) {
+            var request = FetchRequest<ManagedObjectID>(entityName: entity.name)
+            request.includesSubentities = false
+            let ids = CompactObjectIDList(try destinationContext.fetch(request))
+            let size = max(1, batchSize)
+            for start in stride(from: 0, to: ids.count, by: size) where errors.count < 100 {
+                for object in destinationContext.materialize(Array(ids[start..<min(start + size, ids.count)])) {
+                    errors += ManagedObjectContext.modelRuleErrors(of: object, attributes: false)
+                    errors += ManagedObjectContext.hookErrors(of: object) { try $0.validateForInsert() }
+                }
+                destinationContext.reset()
+            }
+        }
+        if let error = ObjectValidationError.combining(errors) { throw error }
+    }
+
+    /// Whether an entity's objects have rules a batch's save does not check: a required
+    /// relationship, a relationship count, or a class of the application's own.
+    private static func hasDeferredRules(_ entity: EntityDescription) -> Bool {
+        ObjectIdentifier(entity.managedObjectClass) != ObjectIdentifier(ManagedObject.self)
+            || entity.relationships.contains { !$0.isTransient && (!$0.isOptional || $0.minCount > 0 || $0.maxCount > 0) }
     }
 
     private func policy(for mapping: EntityMapping) throws -> EntityMigrationPolicy {
@@ -254,12 +346,10 @@ public final class MigrationManager {
         for store in coordinator.persistentStores { try coordinator.removePersistentStore(store) }
     }
 
-    /// Forgets a migration's state (the associations hold every object it made).
+    /// Forgets a migration's state (the associations of every object it made).
     private func reset() {
         cancellation = nil
         currentEntityMapping = nil
-        destinationsBySource = [:]
-        sourceByDestination = [:]
-        destinationsByMapping = [:]
+        instances = MigrationInstanceMap()
     }
 }

@@ -21,8 +21,11 @@ extension PersistentStoreCoordinator {
     /// Read-only stores, stores of a type without a migrator, and descriptions with
     /// ``PersistentStoreDescription/shouldMigrateStoreAutomatically`` off are never migrated.
     ///
+    /// An inferred mapping's likely entity renames (``MappingModel/likelyEntityRenames``) are
+    /// logged, and refused with ``PersistentStoreDescription/shouldRefuseLikelyEntityRenames``.
+    ///
     /// - Throws: ``MigrationError`` when the mapping cannot be inferred (or inferring is off),
-    ///   or the migration fails; the store is then as it was.
+    ///   a likely rename is refused, or the migration fails; the store is then as it was.
     func migrateIfNeeded(_ description: PersistentStoreDescription) throws {
         guard description.shouldMigrateStoreAutomatically, !description.isReadOnly, let url = description.url else { return }
         // A file store must exist and not be empty; a server's store (PostgreSQL) is asked for its metadata.
@@ -70,6 +73,7 @@ extension PersistentStoreCoordinator {
         } catch {
             throw MigrationError(error.code, url: url, entity: error.entity, key: error.key, "the store cannot be migrated automatically: \(error.message)")
         }
+        try mapping.checkLikelyEntityRenames(url: url, options: description.options)
         try migrator.migrateStore(StoreMigrationRequest(
             url: url, type: description.type, options: description.options, sourceModel: source, destinationModel: model, mapping: mapping))
     }

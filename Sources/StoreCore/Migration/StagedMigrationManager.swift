@@ -174,30 +174,48 @@ public final class StagedMigrationManager: Sendable, Hashable {
         guard let start = steps.firstIndex(where: { $0.from.isConfiguration(withName: configuration, compatibleWithStoreMetadata: metadata) }) else {
             throw MigrationError(.missingSourceModel, url: url, "no stage of the staged migration starts at the version that wrote the store")
         }
+        // Every step's mapping is known before the first step changes anything: a step that cannot
+        // be inferred, or a likely entity rename the description refuses, stops the walk at its start.
+        var mappings: [(mapping: MappingModel, isInferred: Bool)] = []
         for step in steps[start...] {
+            let planned = try mapping(from: step.from, to: step.to)
+            if planned.isInferred { try planned.mapping.checkLikelyEntityRenames(url: url, options: description.options) }
+            mappings.append(planned)
+        }
+        for (step, planned) in zip(steps[start...], mappings) {
             if let handler = step.custom?.willMigrateHandler, let stage = step.custom {
                 try withContainer(description, model: step.from) { try handler(self, stage) }
             }
-            try migrateStep(description, from: step.from, to: step.to, url: url)
+            try migrateStep(description, from: step.from, to: step.to, with: planned, url: url)
             if let handler = step.custom?.didMigrateHandler, let stage = step.custom {
                 try withContainer(description, model: step.to) { try handler(self, stage) }
             }
         }
     }
 
-    /// One version to the next: a mapping model that fits, else the inferred mapping by the store type's migrator.
-    private func migrateStep(_ description: PersistentStoreDescription, from source: ManagedObjectModel, to destination: ManagedObjectModel, url: URL) throws {
+    /// The mapping of one step: a mapping model of the destination that fits, else the inferred one.
+    private func mapping(from source: ManagedObjectModel, to destination: ManagedObjectModel) throws -> (mapping: MappingModel, isInferred: Bool) {
         if let mapping = destination.migrationMappingModels.first(where: { $0.isMapping(fromSourceModel: source, toDestinationModel: destination) }) {
+            return (mapping, false)
+        }
+        return (try MappingModel.inferredMappingModel(forSourceModel: source, destinationModel: destination), true)
+    }
+
+    /// One version to the next: a mapping model by the migration manager, an inferred mapping by the store type's migrator.
+    private func migrateStep(
+        _ description: PersistentStoreDescription, from source: ManagedObjectModel, to destination: ManagedObjectModel,
+        with planned: (mapping: MappingModel, isInferred: Bool), url: URL
+    ) throws {
+        guard planned.isInferred else {
             try MigrationManager(sourceModel: source, destinationModel: destination)
-                .migrateStore(at: url, type: description.type, options: description.options, with: mapping)
+                .migrateStore(at: url, type: description.type, options: description.options, with: planned.mapping)
             return
         }
         guard let migrator = PersistentStoreRegistry.migrator(for: description.type) else {
             throw MigrationError(.unsupportedStoreType, url: url, "\(description.type.rawValue) stores have no migrator")
         }
-        let mapping = try MappingModel.inferredMappingModel(forSourceModel: source, destinationModel: destination)
         try migrator.migrateStore(StoreMigrationRequest(
-            url: url, type: description.type, options: description.options, sourceModel: source, destinationModel: destination, mapping: mapping))
+            url: url, type: description.type, options: description.options, sourceModel: source, destinationModel: destination, mapping: planned.mapping))
     }
 
     private func withContainer(_ description: PersistentStoreDescription, model: ManagedObjectModel, _ body: () throws -> Void) throws {

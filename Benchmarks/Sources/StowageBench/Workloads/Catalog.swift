@@ -37,7 +37,7 @@ enum Catalog {
                 name: "query.group-by-1m", baselineName: "swift-loop",
                 ours: { try QueryWorkloads.groupBy(fixtures.millionStore(), expectingGroups: fixtures.millionGroups) },
                 baseline: { try QueryWorkloads.groupByBaseline(fixtures.million, expectingGroups: fixtures.millionGroups) }),
-        ] + sqlite(fixtures) + xml(fixtures) + binary(fixtures) + BatchWorkloads.workloads() + MigrationWorkloads.workloads()
+        ] + sqlite(fixtures) + xml(fixtures) + binary(fixtures) + BatchWorkloads.workloads() + MigrationWorkloads.workloads() + MappingMigrationWorkloads.workloads()
             + PostgresWorkloads.workloads(fixtures) + ObservationWorkloads.workloads(fixtures) + ConstraintWorkloads.workloads()
     }
 
