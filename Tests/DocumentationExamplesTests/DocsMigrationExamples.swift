@@ -252,6 +252,34 @@ final class DocsMigrationExamples: XCTestCase {
         XCTAssertEqual(animals, ["Ghost", "Rex", "Tom"])
     }
 
+    // MARK: Likely renames
+
+    func testALikelyRenameRefused() throws {
+        let v1 = try ManagedObjectModel { EntityDescription("Note") { .attribute("text", .string) } }
+        let v2 = try ManagedObjectModel { EntityDescription("Memo") { .attribute("text", .string) } }
+        v2.migrationSourceModels = [v1]
+        let storeURL = directory.appendingPathComponent("Notes.sqlite")
+        let old = try ExampleStack.container(PersistentStoreDescription(url: storeURL), model: v1)
+        try old.viewContext.insertNewObject(forEntityName: "Note").setValue("keep me", forKey: "text")
+        try old.viewContext.save()
+        ExampleStack.close(old)
+        let container = PersistentContainer(name: "Notes", managedObjectModel: v2)
+        _ = printed.take()
+
+        var description = PersistentStoreDescription(url: storeURL)
+        description.shouldRefuseLikelyEntityRenames = true
+        container.persistentStoreDescriptions = [description]
+        do { try container.loadPersistentStores() }
+        catch let error as MigrationError where error.code == .likelyEntityRename {
+            print(error.sourceEntity ?? "", "→", error.entity ?? "")   // Note → Memo: set Memo's renamingIdentifier
+        }
+
+        XCTAssertEqual(printed.take(), ["Note → Memo"])
+        let reopened = try ExampleStack.container(PersistentStoreDescription(url: storeURL), model: v1)
+        XCTAssertEqual(try reopened.viewContext.count(for: FetchRequest<ManagedObject>(entityName: "Note")), 1, "the store was not touched")
+        ExampleStack.close(reopened)
+    }
+
     // MARK: Staged migration
 
     /// Four versions of Person: name; + email; + firstName, lastName; without name.
