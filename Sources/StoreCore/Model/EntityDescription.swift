@@ -53,7 +53,14 @@ public final class EntityDescription: @unchecked Sendable, CustomStringConvertib
     /// The model the entity belongs to.
     public internal(set) weak var model: ManagedObjectModel?
     /// The parent entity.
-    public internal(set) weak var superentity: EntityDescription?
+    public internal(set) var superentity: EntityDescription? {
+        get { superentityAnchor?.object }
+        set { superentityAnchor = newValue?.anchor }
+    }
+    private weak var superentityAnchor: WeakAnchor<EntityDescription>?
+    /// What properties and sub-entities refer to, weakly, instead of the entity itself (which
+    /// keeps its fast reference counting: see ``WeakAnchor``). Set at the end of `init`.
+    private(set) var anchor: WeakAnchor<EntityDescription>?
     /// The direct sub-entities.
     public var subentities: [EntityDescription] {
         subentityNames.compactMap { model?.entitiesByName[$0] }
@@ -122,6 +129,7 @@ public final class EntityDescription: @unchecked Sendable, CustomStringConvertib
         self.renamingIdentifier = renamingIdentifier
         self.versionHashModifier = versionHashModifier
         self.declaredProperties = properties()
+        anchor = WeakAnchor(self)
     }
 
     /// The attributes, inherited ones first.

@@ -27,7 +27,11 @@ public class PropertyDescription: @unchecked Sendable, CustomStringConvertible {
     public let versionHashModifier: String?
 
     /// The entity that declares the property (set when the model is built).
-    public internal(set) weak var entity: EntityDescription?
+    public internal(set) var entity: EntityDescription? {
+        get { entityAnchor?.object }
+        set { entityAnchor = newValue?.anchor }
+    }
+    private weak var entityAnchor: WeakAnchor<EntityDescription>?
 
     init(
         name: String, isOptional: Bool, isTransient: Bool, userInfo: [String: String],

@@ -53,7 +53,11 @@ public final class RelationshipDescription: PropertyDescription, @unchecked Send
     public let maxCount: Int
 
     /// The destination entity (set when the model is built).
-    public internal(set) weak var destinationEntity: EntityDescription?
+    public internal(set) var destinationEntity: EntityDescription? {
+        get { destinationAnchor?.object }
+        set { destinationAnchor = newValue?.anchor }
+    }
+    private weak var destinationAnchor: WeakAnchor<EntityDescription>?
     /// The inverse relationship (set when the model is built).
     public internal(set) weak var inverseRelationship: RelationshipDescription?
 
