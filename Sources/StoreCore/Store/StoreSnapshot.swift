@@ -96,8 +96,9 @@ public struct StoreSnapshot: Sendable, Hashable {
     }
 
     /// A complete snapshot over values already laid out by `entity` (one per property, by index):
-    /// the objects' own arrays, shared rather than copied.
-    init(objectID: ManagedObjectID, version: Int64, entity: EntityDescription, values: ContiguousArray<StoreValue>) {
+    /// the objects' own arrays, shared rather than copied; a store's row read into an array
+    /// before the snapshot is made (cheaper than setting each value on the snapshot).
+    package init(objectID: ManagedObjectID, version: Int64, entity: EntityDescription, values: ContiguousArray<StoreValue>) {
         storage = Storage(objectID: objectID, version: version, entity: entity, values: values, heldProperties: entity.layout.storedValues)
     }
 

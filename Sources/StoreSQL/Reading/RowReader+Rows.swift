@@ -13,21 +13,23 @@ extension RowReader {
         let number = row.int64(at: 1)
         guard let id = objectID(entityNumber: number, key: row.int64(at: 0)), let fields = layout.fields[number], let entity = entities[number]
         else { return nil }
-        var snapshot = StoreSnapshot(objectID: id, version: row.int64(at: 2), entity: entity)
+        // The values go into an array of their own first: one snapshot made from it, not a
+        // change of the snapshot's (copy-on-write) storage per value.
+        var values = entity.layout.nullValues
         for field in fields {
             switch field.kind {
             case .attribute(let type, let isExternal):
                 var value = try row.storeValue(at: field.position, as: type)
                 if isExternal, let external, case .data(let stored) = value { value = .data(try external(stored)) }
-                snapshot.setValue(value, at: field.propertyIndex)
+                values[field.propertyIndex] = value
             case .toOne(let destination, let entityPosition):
                 guard !row.isNull(at: field.position) else { continue }
                 let number = entityPosition.map { row.isNull(at: $0) ? destination : row.int64(at: $0) } ?? destination
                 if let target = objectID(entityNumber: number, key: row.int64(at: field.position)) {
-                    snapshot.setValue(.objectID(target), at: field.propertyIndex)
+                    values[field.propertyIndex] = .objectID(target)
                 }
             }
         }
-        return snapshot
+        return StoreSnapshot(objectID: id, version: row.int64(at: 2), entity: entity, values: values)
     }
 }
