@@ -103,7 +103,7 @@ public struct PersistentStoreDescription: Sendable, Hashable, CustomStringConver
     }
 
     /// Whether a lightweight migration of the store is refused with
-    /// ``MigrationError/Code/likelyEntityRename`` when a removed entity and an added one have the
+    /// `MigrationError` `.likelyEntityRename` when a removed entity and an added one have the
     /// same attributes and relationships (``LikelyEntityRename``) — instead of dropping the removed
     /// entity's objects, as Core Data does. Off by default; such a migration is always logged.
     ///

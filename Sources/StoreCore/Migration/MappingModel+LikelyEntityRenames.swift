@@ -6,7 +6,7 @@ extension MappingModel {
     /// drop: each ``likelyEntityRenames`` pair is logged as a warning (``MigrationLog``), and
     /// refused when `options` ask for it (``PersistentStoreOption/refusesLikelyEntityRenames``).
     ///
-    /// - Throws: ``MigrationError`` with code ``MigrationError/Code/likelyEntityRename`` naming the
+    /// - Throws: ``MigrationError`` with code `.likelyEntityRename` naming the
     ///   first pair (every pair is in the message).
     package func checkLikelyEntityRenames(
         url: URL?, options: [PersistentStoreOption: StoreValue], logger: Logger = MigrationLog.logger

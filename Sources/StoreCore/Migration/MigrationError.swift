@@ -21,7 +21,7 @@ public struct MigrationError: CodedError, CustomStringConvertible, Sendable {
     public let url: URL?
     /// The entity concerned, if any (the destination's name when there is one).
     public let entity: String?
-    /// The source model's entity concerned, when it is not ``entity`` (a ``Code/likelyEntityRename``
+    /// The source model's entity concerned, when it is not ``entity`` (a `.likelyEntityRename`
     /// names the removed entity here and the added one in ``entity``).
     public let sourceEntity: String?
     /// The property concerned, if any.
