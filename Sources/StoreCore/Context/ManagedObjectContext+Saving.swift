@@ -102,7 +102,7 @@ extension ManagedObjectContext {
     }
 
     /// Saves through the coordinator; returns what was saved and the permanent ID each new object
-    /// received, by its temporary ID. New objects get their permanent IDs inside the save (one
+    /// received, by its temporary ID (for child contexts: empty when there are none). New objects get their permanent IDs inside the save (one
     /// write transaction); a failed save gives them back their temporary IDs.
     private func saveToStores(
         _ inserted: [ManagedObject], _ updated: [ManagedObject], _ deleted: [ManagedObject]
@@ -120,6 +120,8 @@ extension ManagedObjectContext {
                     for (object, id) in zip(needingIDs, permanentIDs) { reassign(object, to: id) }
                     return makeChangeSet(inserted, updated, deleted)
                 }
+                // Only child contexts need the permanent IDs by temporary ID.
+                guard children.withLock({ !$0.isEmpty }) else { return (changes, [:]) }
                 return (changes, Dictionary(uniqueKeysWithValues: zip(temporaryIDs, needingIDs.map(\.objectID))))
             } catch {
                 for (object, id) in zip(needingIDs, temporaryIDs) where object.objectID != id { reassign(object, to: id) }
