@@ -8,8 +8,8 @@ extension ManagedObjectContext {
     func readDerivedAttributes() {
         guard let coordinator = persistentStoreCoordinator, let plan = managedObjectModel?.derivedAttributes, !plan.isEmpty else { return }
         var ids: [ManagedObjectID] = []
-        for (id, object) in registered where !object.isFault && !id.isTemporaryID && plan.entries[id.entityName] != nil {
-            ids.append(id)
+        for object in registered.objects where !object.isFault && !object.objectID.isTemporaryID && plan.entries[object.objectID.entityName] != nil {
+            ids.append(object.objectID)
         }
         guard !ids.isEmpty, let rows = try? coordinator.snapshots(for: ids) else { return }
         for row in rows {

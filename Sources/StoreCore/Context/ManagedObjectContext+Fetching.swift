@@ -88,7 +88,6 @@ extension ManagedObjectContext {
         guard !rows.snapshots.isEmpty else { return rows.ids.compactMap { registeredOrFaultObject(for: $0) } }
         var objects: [ManagedObject] = []
         objects.reserveCapacity(rows.snapshots.count)
-        registered.reserveCapacity(registered.count + rows.snapshots.count)
         var refreshed: [ManagedObject] = []
         for snapshot in rows.snapshots {
             if request.shouldRefreshRefetchedObjects, let held = registered[snapshot.objectID], !held.isFault, !held.hasChanges {

@@ -37,7 +37,7 @@ extension ManagedObjectContext {
     public func reset() {
         checkQueue(accessing: nil)
         discardUndo()
-        for object in registered.values {
+        for object in registered.objects {
             object.state = .init()
             object.detach()
         }
@@ -82,7 +82,7 @@ extension ManagedObjectContext {
     public func refreshAllObjects() {
         checkQueue(accessing: nil)
         advanceQueryGeneration()
-        for object in registered.values { refresh(object, mergeChanges: true) }
+        for object in registered.objects { refresh(object, mergeChanges: true) }
     }
 
     /// Folds another context's saved changes into this one: updated objects are refreshed

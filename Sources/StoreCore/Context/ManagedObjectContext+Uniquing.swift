@@ -70,14 +70,7 @@ extension ManagedObjectContext {
     func releaseUnreferencedObjectsIfGrown(holding held: Int = 0) {
         guard !retainsRegisteredObjects, registered.count >= Swift.max(1024, 2 * registeredAfterRelease), registered.count - held >= 1024
         else { return }
-        var released: [ManagedObjectID] = []
-        var position = registered.values.startIndex
-        while position != registered.values.endIndex {
-            // In place: checking an object's references must not copy it out of the table.
-            if Self.canRelease(&registered.values[position]) { released.append(registered.keys[position]) }
-            registered.values.formIndex(after: &position)
-        }
-        unregister(released)
+        registered.removeUnreferenced(where: Self.canRelease)
         registeredAfterRelease = registered.count
     }
 
@@ -85,22 +78,12 @@ extension ManagedObjectContext {
     /// changes, so a batched result's earlier batches can be freed. An object still referenced
     /// (by the caller, another object or a change set) stays registered, so uniquing holds.
     func releaseUnreferencedObjects(_ ids: [ManagedObjectID]) {
-        var released: [ManagedObjectID] = []
-        for id in ids {
-            guard let position = registered.index(forKey: id) else { continue }
-            if Self.canRelease(&registered.values[position]) { released.append(id) }
-        }
-        unregister(released)
+        registered.removeUnreferenced(ids, where: Self.canRelease)
     }
 
-    /// Whether the table holds the only reference to an unchanged object.
-    private static func canRelease(_ object: inout ManagedObject) -> Bool {
-        !object.hasChanges && object.state.relationshipFailures.isEmpty && isKnownUniquelyReferenced(&object)
-    }
-
-    private func unregister(_ released: [ManagedObjectID]) {
-        for id in released {
-            registered[id] = nil
-        }
+    /// Whether an object only the table references may go: it has no unsaved changes and no
+    /// failure a save must still report.
+    private static func canRelease(_ object: ManagedObject) -> Bool {
+        !object.hasChanges && object.state.relationshipFailures.isEmpty
     }
 }

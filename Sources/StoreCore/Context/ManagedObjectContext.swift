@@ -143,7 +143,7 @@ public final class ManagedObjectContext: @unchecked Sendable, CustomStringConver
     let queueToken: Int
 
     // Confined state.
-    var registered: [ManagedObjectID: ManagedObject] = [:]
+    var registered = RegistrationTable()
     var insertedSet = ChangedObjectList()
     var updatedSet = ChangedObjectList()
     var deletedSet = ChangedObjectList()
@@ -201,7 +201,7 @@ public final class ManagedObjectContext: @unchecked Sendable, CustomStringConver
             undoManager.checkpointHandlers[ObjectIdentifier(self)] = nil
             UndoRecording.activeContexts.subtract(1, ordering: .relaxed)
         }
-        for object in registered.values { object.detach() }
+        for object in registered.objects { object.detach() }
     }
 
     /// Whether changes wait for ``processPendingChanges()``: deletions to propagate, or an
@@ -218,7 +218,7 @@ public final class ManagedObjectContext: @unchecked Sendable, CustomStringConver
     /// Objects the next save deletes.
     public var deletedObjects: Set<ManagedObject> { checkQueue(accessing: nil); return Set(deletedSet.values) }
     /// Every object the context holds.
-    public var registeredObjects: Set<ManagedObject> { checkQueue(accessing: nil); return Set(registered.values) }
+    public var registeredObjects: Set<ManagedObject> { checkQueue(accessing: nil); return Set(registered.objects) }
     /// Whether anything is inserted, updated or deleted.
     public var hasChanges: Bool {
         checkQueue(accessing: nil)

@@ -1,0 +1,159 @@
+/// The objects a context holds, by ID: at most one object per ID (uniquing).
+///
+/// IDs of one entity in one store share a ``ManagedObjectID/Space``, and a store's primary keys
+/// are mostly dense (1, 2, 3, …), so each space keeps its objects in an array indexed by key,
+/// with a dictionary only for keys far beyond the array (temporary IDs, sparse keys). Finding an
+/// object is then an identity check of the space and an array read — no hashing per object.
+///
+/// For example (inside the context):
+///
+/// ```swift
+/// registered[id] = object
+/// if let held = registered[id] { … }
+/// registered.removeUnreferenced { object in !object.hasChanges }
+/// ```
+struct RegistrationTable {
+    /// The objects of one space.
+    private struct Segment {
+        let space: ManagedObjectID.Space
+        /// Objects by key, for keys below `dense.count`.
+        var dense: ContiguousArray<ManagedObject?> = []
+        /// Objects whose keys are at or beyond `dense.count`.
+        var sparse: [Int64: ManagedObject] = [:]
+        var count = 0
+
+        init(space: ManagedObjectID.Space) { self.space = space }
+
+        subscript(key: Int64) -> ManagedObject? {
+            key >= 0 && key < dense.count ? dense[Int(key)] : sparse[key]
+        }
+
+        /// Stores `object` under `key` (`nil` removes); returns the change in count.
+        mutating func set(_ object: ManagedObject?, at key: Int64) -> Int {
+            let change: Int
+            if key >= 0 && key < dense.count {
+                change = (object != nil ? 1 : 0) - (dense[Int(key)] != nil ? 1 : 0)
+                dense[Int(key)] = object
+            } else if let object, key >= 0, !space.isTemporary, key < Int64(Swift.max(1024, 2 * (count + 1))) {
+                grow(toHold: key)
+                dense[Int(key)] = object
+                change = 1
+            } else if let object {
+                change = sparse.updateValue(object, forKey: key) == nil ? 1 : 0
+            } else {
+                change = sparse.removeValue(forKey: key) == nil ? 0 : -1
+            }
+            count += change
+            return change
+        }
+
+        /// Makes the array reach `key`, moving sparse entries that now fall inside it.
+        private mutating func grow(toHold key: Int64) {
+            let newCount = Swift.max(Int(key) + 1, 2 * dense.count, 16)
+            dense.append(contentsOf: repeatElement(nil, count: newCount - dense.count))
+            guard !sparse.isEmpty else { return }
+            for (sparseKey, object) in sparse where sparseKey >= 0 && sparseKey < newCount {
+                dense[Int(sparseKey)] = object
+                sparse[sparseKey] = nil
+            }
+        }
+    }
+
+    private var segments: [Segment] = []
+    /// The segment the last lookup used: fetches and saves work on one entity at a time.
+    private var lastSegment = 0
+    private(set) var count = 0
+
+    var isEmpty: Bool { count == 0 }
+
+    /// The segment of `space`, by identity first (IDs a store makes share their space), then by value.
+    private mutating func segmentIndex(for space: ManagedObjectID.Space, creating: Bool) -> Int? {
+        if lastSegment < segments.count, segments[lastSegment].space === space { return lastSegment }
+        for index in segments.indices where segments[index].space === space {
+            lastSegment = index
+            return index
+        }
+        for index in segments.indices where segments[index].space.matches(space) {
+            lastSegment = index
+            return index
+        }
+        guard creating else { return nil }
+        segments.append(Segment(space: space))
+        lastSegment = segments.count - 1
+        return lastSegment
+    }
+
+    private func findSegment(for space: ManagedObjectID.Space) -> Int? {
+        if lastSegment < segments.count, segments[lastSegment].space === space { return lastSegment }
+        return segments.firstIndex { $0.space === space } ?? segments.firstIndex { $0.space.matches(space) }
+    }
+
+    subscript(id: ManagedObjectID) -> ManagedObject? {
+        get { findSegment(for: id.space).flatMap { segments[$0][id.key] } }
+        set {
+            guard let index = segmentIndex(for: id.space, creating: newValue != nil) else { return }
+            count += segments[index].set(newValue, at: id.key)
+        }
+    }
+
+    /// Every registered object, in no particular order.
+    var objects: [ManagedObject] {
+        var all: [ManagedObject] = []
+        all.reserveCapacity(count)
+        for segment in segments {
+            for case let object? in segment.dense { all.append(object) }
+            all.append(contentsOf: segment.sparse.values)
+        }
+        return all
+    }
+
+    mutating func removeAll() {
+        segments = []
+        lastSegment = 0
+        count = 0
+    }
+
+    /// Removes the objects that nothing but the table references and that `isReleasable`
+    /// accepts. Uniqueness is checked in place: copying an object out would add a reference.
+    mutating func removeUnreferenced(where isReleasable: (ManagedObject) -> Bool) {
+        for index in segments.indices {
+            var removed = 0
+            for key in segments[index].dense.indices where isKnownUniquelyReferenced(&segments[index].dense[key]) {
+                guard let object = segments[index].dense[key], isReleasable(object) else { continue }
+                segments[index].dense[key] = nil
+                removed += 1
+            }
+            var sparseRemoved: [Int64] = []
+            var position = segments[index].sparse.values.startIndex
+            while position != segments[index].sparse.values.endIndex {
+                if isKnownUniquelyReferenced(&segments[index].sparse.values[position]), isReleasable(segments[index].sparse.values[position]) {
+                    sparseRemoved.append(segments[index].sparse.keys[position])
+                }
+                segments[index].sparse.values.formIndex(after: &position)
+            }
+            for key in sparseRemoved { segments[index].sparse[key] = nil }
+            segments[index].count -= removed + sparseRemoved.count
+            count -= removed + sparseRemoved.count
+        }
+    }
+
+    /// Removes the objects among `ids` that nothing but the table references and that
+    /// `isReleasable` accepts (checked in place, as above).
+    mutating func removeUnreferenced(_ ids: [ManagedObjectID], where isReleasable: (ManagedObject) -> Bool) {
+        for id in ids {
+            guard let index = findSegment(for: id.space) else { continue }
+            let key = id.key
+            let unique: Bool
+            if key >= 0 && key < segments[index].dense.count {
+                unique = segments[index].dense[Int(key)] != nil && isKnownUniquelyReferenced(&segments[index].dense[Int(key)])
+            } else if let position = segments[index].sparse.index(forKey: key) {
+                unique = isKnownUniquelyReferenced(&segments[index].sparse.values[position])
+            } else {
+                unique = false
+            }
+            guard unique, let object = segments[index][key], isReleasable(object) else { continue }
+            count += segments[index].set(nil, at: key)
+        }
+    }
+
+}

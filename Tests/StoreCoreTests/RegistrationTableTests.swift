@@ -1,0 +1,98 @@
+import Foundation
+@testable import StoreCore
+import XCTest
+
+/// A context's registration table must behave as a dictionary keyed by object ID, whatever the
+/// keys: dense, sparse, negative, temporary, or IDs whose equal spaces were made separately.
+final class RegistrationTableTests: XCTestCase {
+    func testRandomOperationsMatchADictionary() {
+        let entity = EntityDescription("Post")
+        let spaces = [
+            ManagedObjectID(entityName: "Post", storeIdentifier: "A", primaryKey: 1),
+            ManagedObjectID(entityName: "Tag", storeIdentifier: "A", primaryKey: 1),
+            ManagedObjectID(entityName: "Post", storeIdentifier: "B", primaryKey: 1),
+        ]
+        var generator = SeededGenerator(seed: 38)
+        var table = RegistrationTable()
+        var expected: [ManagedObjectID: ManagedObject] = [:]
+        for step in 0..<20_000 {
+            let prototype = spaces[Int.random(in: 0..<spaces.count, using: &generator)]
+            let key: Int64 = switch Int.random(in: 0..<10, using: &generator) {
+            case 0: Int64.random(in: 1...Int64(Int32.max), using: &generator)   // far beyond the array
+            case 1: Int64.random(in: -5...0, using: &generator)
+            default: Int64.random(in: 1...3_000, using: &generator)
+            }
+            // Half the IDs get a space of their own, equal to the prototype's but not identical.
+            let id = Bool.random(using: &generator)
+                ? ManagedObjectID(primaryKey: key, sameEntityAndStoreAs: prototype)
+                : ManagedObjectID(entityName: prototype.entityName, storeIdentifier: prototype.storeIdentifier ?? "", primaryKey: key)
+            if Int.random(in: 0..<3, using: &generator) == 0 {
+                table[id] = nil
+                expected[id] = nil
+            } else {
+                let object = ManagedObject(entity: entity, insertInto: nil)
+                table[id] = object
+                expected[id] = object
+            }
+            XCTAssertTrue(table[id] === expected[id], "step \(step)")
+            XCTAssertEqual(table.count, expected.count, "step \(step)")
+        }
+        for (id, object) in expected { XCTAssertTrue(table[id] === object) }
+        XCTAssertEqual(Set(table.objects.map(ObjectIdentifier.init)), Set(expected.values.map(ObjectIdentifier.init)))
+    }
+
+    func testTemporaryIDsAreKeptApartFromPermanentOnesWithTheSameNumber() {
+        let entity = EntityDescription("Post")
+        let temporaryObject = ManagedObject(entity: entity, insertInto: nil)
+        let temporary = temporaryObject.objectID
+        let permanent = ManagedObjectID(entityName: "Post", storeIdentifier: "A", primaryKey: temporary.key)
+        let permanentObject = ManagedObject(entity: entity, insertInto: nil)
+        var table = RegistrationTable()
+        table[temporary] = temporaryObject
+        table[permanent] = permanentObject
+        XCTAssertTrue(table[temporary] === temporaryObject)
+        XCTAssertTrue(table[permanent] === permanentObject)
+        table[temporary] = nil
+        XCTAssertNil(table[temporary])
+        XCTAssertEqual(table.count, 1)
+    }
+
+    func testRemovingUnreferencedObjectsKeepsTheOnesSomethingElseHolds() {
+        let entity = EntityDescription("Post")
+        let prototype = ManagedObjectID(entityName: "Post", storeIdentifier: "A", primaryKey: 1)
+        var table = RegistrationTable()
+        var held: [ManagedObject] = []
+        var ids: [ManagedObjectID] = []
+        for key in [Int64(1), 2, 3, 5_000_000_000, 5_000_000_001] {
+            let id = ManagedObjectID(primaryKey: key, sameEntityAndStoreAs: prototype)
+            let object = ManagedObject(entity: entity, insertInto: nil)
+            if key % 2 == 1 { held.append(object) }
+            table[id] = object
+            ids.append(id)
+        }
+        table.removeUnreferenced(where: { _ in true })
+        XCTAssertEqual(table.count, held.count, "objects only the table held are gone (dense and sparse keys)")
+        XCTAssertEqual(Set(table.objects.map(ObjectIdentifier.init)), Set(held.map(ObjectIdentifier.init)))
+
+        let kept = ids.filter { table[$0] != nil }
+        held.removeAll()
+        table.removeUnreferenced([kept[0]], where: { _ in false })
+        XCTAssertEqual(table.count, kept.count, "the predicate may keep an unreferenced object")
+        table.removeUnreferenced([kept[0], kept[kept.count - 1]], where: { _ in true })
+        XCTAssertEqual(table.count, kept.count - 2)
+        XCTAssertNil(table[kept[0]])
+    }
+}
+
+/// A small deterministic generator (SplitMix64), so a failing step can be replayed.
+private struct SeededGenerator: RandomNumberGenerator {
+    var state: UInt64
+    init(seed: UInt64) { state = seed }
+    mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
+    }
+}
