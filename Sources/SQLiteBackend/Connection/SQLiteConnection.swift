@@ -1,4 +1,5 @@
 import Foundation
+import StoreCore
 import StoreSQL
 internal import CSQLite
 
@@ -127,6 +128,10 @@ package final class SQLiteConnection: SQLConnection {
     }
 
     /// Runs `sql` with `values` and returns what `transform` makes of each row.
+    ///
+    /// The store calls this through its driver protocol, unspecialized; the specialization for
+    /// snapshots (every fetch) spares each row the generic metadata lookups of appending a `T`.
+    @_specialize(where T == StoreSnapshot)
     package func collect<T>(_ sql: String, _ values: [SQLValue], _ transform: @escaping @Sendable (SQLiteStatement) throws -> T?) throws -> [T] {
         var results: [T] = []
         try query(sql, values) { row in if let value = try transform(row) { results.append(value) } }

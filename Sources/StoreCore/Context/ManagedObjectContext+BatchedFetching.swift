@@ -24,7 +24,7 @@ extension ManagedObjectContext {
         // Keep the IDs whose objects are `Result`s: a registered object by its own class (it may
         // have been inserted as a plain ManagedObject), any other by its entity's class (the
         // class its fault is made of), so every element casts to `Result`.
-        var ids = try fetchRows(storeRequest).ids
+        var ids = try fetchRows(storeRequest).objectIDs
         let model = managedObjectModel
         let everyClassFits = entity.entityAndDescendantNames.allSatisfy { name in
             model?.entitiesByName[name]?.managedObjectClass.isSubclassOrSame(of: Result.self) == true

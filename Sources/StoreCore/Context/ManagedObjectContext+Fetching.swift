@@ -37,7 +37,7 @@ extension ManagedObjectContext {
             }
             return try fetchObjects(request.storeRequest).compactMap { $0 as? Result }
         case .managedObjectID:
-            return try fetchRows(request.storeRequest).ids.compactMap { $0 as? Result }
+            return try fetchRows(request.storeRequest).objectIDs.compactMap { $0 as? Result }
         case .dictionary:
             guard case .dictionaries(let rows) = try parentStore().fetchForChild(request.storeRequest) else {
                 throw FetchError(.wrongResultType, "the store did not return dictionaries for a dictionary fetch")
@@ -59,12 +59,15 @@ extension ManagedObjectContext {
 
     // MARK: Internals
 
-    /// What a fetch found: IDs in result order, and the values the store returned with them
-    /// (in the same order; empty when it returned IDs only).
+    /// What a fetch found, in result order: the snapshots the store returned, or IDs only (when
+    /// it returned no values).
     struct FetchedRows {
         var ids: [ManagedObjectID] = []
         var snapshots: [StoreSnapshot] = []
         var count: Int = 0
+
+        /// The IDs of what was found, whichever form the store returned.
+        var objectIDs: [ManagedObjectID] { snapshots.isEmpty ? ids : snapshots.map(\.objectID) }
     }
 
     func fetchedEntity(_ request: StoreFetchRequest) throws -> EntityDescription {
@@ -78,17 +81,21 @@ extension ManagedObjectContext {
             // Values are loaded a batch at a time, one store request per batch.
             var idRequest = request
             idRequest.resultType = .managedObjectID
-            let ids = try fetchRows(idRequest).ids
+            let ids = try fetchRows(idRequest).objectIDs
             return stride(from: 0, to: ids.count, by: request.fetchBatchSize).flatMap { start in
                 materialize(Array(ids[start..<min(start + request.fetchBatchSize, ids.count)]))
             }
         }
         let rows = try fetchRows(request)
-        defer { releaseUnreferencedObjectsIfGrown(holding: Swift.max(rows.ids.count, rows.snapshots.count)) }
+        defer { releaseUnreferencedObjectsIfGrown(holding: rows.count) }
         guard !rows.snapshots.isEmpty else { return rows.ids.compactMap { registeredOrFaultObject(for: $0) } }
+        guard let model = managedObjectModel else { throw StoreError(.noStores, "\(self) has no persistent store coordinator") }
         var objects: [ManagedObject] = []
         objects.reserveCapacity(rows.snapshots.count)
         var refreshed: [ManagedObject] = []
+        // The rows of one fetch mostly share an entity: it is found in the model once, not by name per row.
+        var rowEntity: EntityDescription?
+        var modelEntity: EntityDescription?
         for snapshot in rows.snapshots {
             if request.shouldRefreshRefetchedObjects, let held = registered[snapshot.objectID], !held.isFault, !held.hasChanges {
                 if held.committedSnapshot != snapshot {
@@ -96,9 +103,14 @@ extension ManagedObjectContext {
                     refreshed.append(held)
                 }
                 objects.append(held)
-            } else if let object = registeredObject(loading: snapshot, asFault: request.returnsObjectsAsFaults) {
-                objects.append(object)
+                continue
             }
+            if snapshot.entity !== rowEntity {
+                rowEntity = snapshot.entity
+                modelEntity = model.entitiesByName[snapshot.objectID.entityName]
+            }
+            guard let entity = modelEntity else { continue }
+            objects.append(registeredObject(loading: snapshot, of: entity, asFault: request.returnsObjectsAsFaults))
         }
         if !refreshed.isEmpty { postObjectsDidChange(refreshed: refreshed) }
         return objects
@@ -133,19 +145,18 @@ extension ManagedObjectContext {
         case .objectIDs(let ids):
             rows.ids = ids
         case .snapshots(let snapshots):
-            rows.ids = snapshots.map(\.objectID)
             rows.snapshots = snapshots
         case .dictionaries:
             throw FetchError(.wrongResultType, "the store returned dictionaries for a \(request.resultType) fetch")
         }
         guard hasPending else {
-            rows.count = rows.ids.count
+            rows.count = rows.snapshots.isEmpty ? rows.ids.count : rows.snapshots.count
             return rows
         }
 
         var predicate = request.predicate.map { CompiledPredicate<ManagedObject>($0, fallbackSource: { $0 }) }
         let excluded = Set((pendingDeleted + pendingUpdated).map(\.objectID))
-        var candidates: [ManagedObject] = rows.ids.filter { !excluded.contains($0) }.compactMap { registeredOrFaultObject(for: $0) }
+        var candidates: [ManagedObject] = rows.objectIDs.filter { !excluded.contains($0) }.compactMap { registeredOrFaultObject(for: $0) }
         for object in pendingUpdated + pendingInserted {
             if try predicate?.evaluate(object) ?? true { candidates.append(object) }
         }
@@ -171,7 +182,7 @@ extension ManagedObjectContext: ObjectStoreParent {
             let rows = try fetchRows(request)
             switch request.resultType {
             case .count: return .count(rows.count)
-            case .managedObjectID: return .objectIDs(rows.ids)
+            case .managedObjectID: return .objectIDs(rows.objectIDs)
             default:
                 if !rows.snapshots.isEmpty {
                     // Nothing pending here: the parent's rows, with this context's unsaved values where

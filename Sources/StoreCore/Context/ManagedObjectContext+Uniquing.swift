@@ -29,27 +29,27 @@ extension ManagedObjectContext {
     /// The registered object for a fetched snapshot's ID, given the snapshot's values if it is a
     /// fault (a registered object with values keeps them, as in Core Data). With `asFault`, the
     /// values wait beside the fault until it is first touched; otherwise a new object is made
-    /// loaded straight away, not as a fault filled afterwards.
-    func registeredObject(loading snapshot: StoreSnapshot, asFault: Bool) -> ManagedObject? {
+    /// loaded straight away, not as a fault filled afterwards. `entity` is the snapshot's entity
+    /// in this context's model.
+    func registeredObject(loading snapshot: StoreSnapshot, of entity: EntityDescription, asFault: Bool) -> ManagedObject {
         let id = snapshot.objectID
         if let object = registered[id] {
             if object.isFault { deliver(snapshot, to: object, asFault: asFault) }
             return object
         }
-        guard !asFault else {
-            let fault = registeredOrFaultObject(for: id)
-            fault?.committedSnapshot = snapshot
-            if stalenessInterval >= 0 { fault?.committedSnapshotTime = ProcessInfo.processInfo.systemUptime }
-            return fault
-        }
-        guard let entity = managedObjectModel?.entitiesByName[id.entityName] else { return nil }
         let object = entity.managedObjectClass.init(entity: entity, insertInto: nil)
         object.objectID = id
         object.managedObjectContext = self
         object.isFault = true   // made with its initial values, which `load` keeps for transient properties
         registered[id] = object
-        object.load(snapshot)
-        object.awakeFromFetch()
+        if asFault {
+            if entity.layout.hasRelationships { object.relations = RelationSlot.fault(for: entity.layout) }
+            object.values = entity.layout.faultValues
+            deliver(snapshot, to: object, asFault: true)
+        } else {
+            object.load(snapshot)
+            object.awakeFromFetch()
+        }
         return object
     }
 

@@ -142,11 +142,13 @@ public final class ManagedObjectContext: @unchecked Sendable, CustomStringConver
     let queue: DispatchQueue
     let queueToken: Int
 
-    // Confined state.
-    var registered = RegistrationTable()
-    var insertedSet = ChangedObjectList()
-    var updatedSet = ChangedObjectList()
-    var deletedSet = ChangedObjectList()
+    // Confined state. The tables every fetched, inserted or saved object passes through skip
+    // the runtime's exclusivity checks: the context is confined to its queue, and no access to
+    // them calls back into code that reaches them again.
+    @exclusivity(unchecked) var registered = RegistrationTable()
+    @exclusivity(unchecked) var insertedSet = ChangedObjectList()
+    @exclusivity(unchecked) var updatedSet = ChangedObjectList()
+    @exclusivity(unchecked) var deletedSet = ChangedObjectList()
     var pendingDeletions: [ManagedObject] = []
     var deniedDeletions: [ObjectIdentifier: ManagedObject] = [:]
     var assignedStores: [ObjectIdentifier: String] = [:]
