@@ -42,6 +42,13 @@ public final class EntityLayout: Sendable {
     public let initialValues: ContiguousArray<StoreValue>
     /// `.null` for every property: where a snapshot read from a store starts.
     public let nullValues: ContiguousArray<StoreValue>
+
+    /// A new array of ``nullValues`` for a store to fill in place (a row being read). Made here,
+    /// where `StoreValue` is defined: another module making the array looks its generic metadata
+    /// up in the runtime for every allocation.
+    package func makeNullValues() -> ContiguousArray<StoreValue> {
+        ContiguousArray(repeating: .null, count: nullValues.count)
+    }
     /// What a fault holds: `.null` for stored properties, the default for transient attributes
     /// (which loading the fault keeps).
     let faultValues: ContiguousArray<StoreValue>

@@ -345,13 +345,17 @@ extension ManagedObject {
     func load(_ snapshot: StoreSnapshot) {
         let layout = entity.layout
         let snapshot = snapshot.laidOut(as: entity)
-        let previous = values
-        values = snapshot.values
-        for index in layout.transientIndexes where values[index] != previous[index] { values[index] = previous[index] }
+        if layout.transientIndexes.isEmpty && layout.transientRelationshipIndexes.isEmpty {
+            values = snapshot.values
+        } else {
+            let previous = values
+            values = snapshot.values
+            for index in layout.transientIndexes where values[index] != previous[index] { values[index] = previous[index] }
+            for index in layout.transientRelationshipIndexes where values[index] != previous[index] { values[index] = previous[index] }
+        }
         if layout.hasRelationships {
             if relations.isEmpty { relations = RelationSlot.fault(for: layout) }
             let transient = layout.transientProperties
-            for index in layout.transientRelationshipIndexes where values[index] != previous[index] { values[index] = previous[index] }
             for index in layout.toOneIndexes where !transient.contains(index) { relations[index] = .unresolved }
             for index in layout.toManyIndexes where !transient.contains(index) {
                 relations[index] = snapshot.toMany(at: index).map(RelationSlot.toManyIDs) ?? .toManyFault

@@ -14,9 +14,9 @@ extension RowReader {
         guard let id = objectID(entityNumber: number, key: row.int64(at: 0)), let fields = layout.fields[number], let entity = entities[number]
         else { return nil }
         // The values go into an array of their own first: one snapshot made from it, not a
-        // change of the snapshot's (copy-on-write) storage per value. Made at its size and
-        // filled in place (a copy of the entity's null values would be copied again on the first write).
-        var values = ContiguousArray<StoreValue>(repeating: .null, count: entity.layout.nullValues.count)
+        // change of the snapshot's (copy-on-write) storage per value. A new array, filled in
+        // place (a copy of the entity's null values would be copied again on the first write).
+        var values = entity.layout.makeNullValues()
         for field in fields {
             switch field.kind {
             case .attribute(let type, let isExternal):

@@ -22,12 +22,12 @@ package final class RowReader: Sendable {
         /// ``selectList`` joined with commas, for SQL text.
         package let columns: String
         /// Per entity number: the properties read from the row, in select-list positions.
-        package let fields: [Int64: [Field]]
+        package let fields: EntityNumberTable<[Field]>
 
         init(selectList: [String], fields: [Int64: [Field]]) {
             self.selectList = selectList
             self.columns = selectList.joined(separator: ", ")
-            self.fields = fields
+            self.fields = EntityNumberTable(fields)
         }
     }
 
@@ -48,9 +48,9 @@ package final class RowReader: Sendable {
     package let schema: SQLSchema
     package let storeIdentifier: String
     /// One ID per entity number, whose entity-and-store part new IDs share.
-    private let prototypes: [Int64: ManagedObjectID]
+    private let prototypes: EntityNumberTable<ManagedObjectID>
     /// The entity of each entity number, whose layout the snapshots follow.
-    package let entities: [Int64: EntityDescription]
+    package let entities: EntityNumberTable<EntityDescription>
     private let layouts: [String: Layout]
     private let exactLayouts: [String: Layout]
 
@@ -61,10 +61,10 @@ package final class RowReader: Sendable {
         for (number, name) in schema.entityNames {
             prototypes[number] = ManagedObjectID(entityName: name, storeIdentifier: storeIdentifier, primaryKey: 1)
         }
-        self.prototypes = prototypes
+        self.prototypes = EntityNumberTable(prototypes)
         var entities: [Int64: EntityDescription] = [:]
         for (number, name) in schema.entityNames { entities[number] = model.entitiesByName[name] }
-        self.entities = entities
+        self.entities = EntityNumberTable(entities)
         var layouts: [String: Layout] = [:], exact: [String: Layout] = [:]
         for (name, table) in schema.tables {
             layouts[name] = Self.makeLayout(numbers: table.entityNumbers, schema: schema)
