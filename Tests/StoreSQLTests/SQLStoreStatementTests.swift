@@ -163,4 +163,21 @@ import Testing
         #expect(sql.contains("DELETE FROM ZPOST WHERE Z_PK IN (SELECT pk FROM \(selected) WHERE ent IN (\(try store.schema.table(for: "Post").number)))"))
         #expect(sql.last == "COMMIT")
     }
+
+    @Test(arguments: Dialect.allCases)
+    func aBatchDeleteOfEveryRowOfATableRecordsItsHistoryThenDeletesWithoutACondition(_ dialect: Dialect) throws {
+        let model = try ManagedObjectModel { EntityDescription("Reading") { .attribute("value", .double, preservesValueInHistoryOnDeletion: true) } }
+        let store = RecordingStore(model: model, dialect: dialect.sql)
+        store.isHistoryTrackingEnabled = true
+        store.connection.rows = { $0.contains("RETURNING Z_PK") ? [[.integer(42)]] : [] }
+        _ = try store.execute(StoreBatchRequest(.delete(.fetchRequest(StoreFetchRequest(entityName: "Reading"))), model: model, wantsObjectIDs: false))
+        let sql = store.sql
+        // One statement each, however many rows: the tombstones read from the rows, then the
+        // rows gone with no WHERE clause (which SQLite empties without visiting each row).
+        let tombstones = try #require(sql.firstIndex { $0.hasPrefix("INSERT INTO Z_HISTORYCHANGE") && $0.contains("ZTOMBSTONE") }, "\(sql)")
+        let delete = try #require(sql.firstIndex(of: "DELETE FROM ZREADING"), "\(sql)")
+        #expect(tombstones < delete)
+        #expect(sql.filter { $0.hasPrefix("DELETE FROM ZREADING") }.count == 1)
+        #expect(!sql.contains { $0.contains("stowage_batch_delete") }, "no temporary table: \(sql)")
+    }
 }

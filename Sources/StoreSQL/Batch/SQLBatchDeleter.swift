@@ -84,21 +84,37 @@ package struct SQLBatchDeleter<Store: SQLStore> {
         var request = fetch
         request.resultType = .managedObjectID
         let returning = wantsObjectIDs ? " RETURNING Z_ENT, Z_PK" : ""
-        if fetch.fetchLimit == 0 && fetch.fetchOffset == 0, let condition = try directCondition(request) {
-            try history?.recordDeletions(from: table, where: condition.sql, condition.bindings)
-            return try run("DELETE FROM \(table.table) AS t0 WHERE \(condition.sql)\(returning)", condition.bindings)
+        if fetch.fetchLimit == 0 && fetch.fetchOffset == 0, let rows = try directRows(request) {
+            switch rows {
+            case .everyRow:
+                try history?.recordDeletions(from: table, where: "TRUE", [])
+                // No WHERE clause at all: SQLite then empties the table without visiting each
+                // row (its truncate optimization) when nothing is returned.
+                return try run("DELETE FROM \(table.table)\(returning)", [])
+            case .matching(let condition):
+                try history?.recordDeletions(from: table, where: condition.sql, condition.bindings)
+                return try run("DELETE FROM \(table.table) AS t0 WHERE \(condition.sql)\(returning)", condition.bindings)
+            }
         }
         guard history == nil else { return nil }
         let selection = try store.compiler.selectObjects(request, columns: ["t0.Z_PK"])
         return try run("DELETE FROM \(table.table) WHERE Z_PK IN (\(selection.sql))\(returning)", selection.bindings)
     }
 
-    /// The fetch's condition over `t0` (`1` for every row) when it needs no join.
-    private func directCondition(_ request: StoreFetchRequest) throws -> CompiledQuery? {
+    /// The rows of the entity's table a fetch selects without a join.
+    private enum DirectRows {
+        /// Every row of the table.
+        case everyRow
+        /// The rows a condition over `t0` holds for.
+        case matching(CompiledQuery)
+    }
+
+    /// The rows the fetch selects, when it needs no join; `nil` when it needs one.
+    private func directRows(_ request: StoreFetchRequest) throws -> DirectRows? {
         let filtered = try FilteredFetch(request, schema: schema, model: model)
         guard filtered.level.from.count == 1 else { return nil }
         let conditions = filtered.level.conditions
-        return filtered.translator.finish(conditions.isEmpty ? "TRUE" : conditions.joined(separator: " AND "))
+        return conditions.isEmpty ? .everyRow : .matching(filtered.translator.finish(conditions.joined(separator: " AND ")))
     }
 
     private func run(_ sql: String, _ bindings: [SQLValue]) throws -> StoreBatchResult {

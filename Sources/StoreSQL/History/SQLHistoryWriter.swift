@@ -107,9 +107,17 @@ package struct SQLHistoryWriter<Store: SQLStore>: SQLHistoryRecording {
             """, [])
     }
 
-    /// Records the insertion of the rows of `table` with keys `first` through `last`.
+    /// Records the insertion of the rows of `table` with keys `first` through `last` (a batch
+    /// insert's, all of the table's own entity: in key order, which the table's primary key gives
+    /// without a sort).
     package mutating func recordInsertions(into table: EntityTable, keys first: Int64, through last: Int64) throws {
-        try record(.insert, rowsOf: "SELECT Z_ENT AS ent, Z_PK AS pk FROM \(table.table) WHERE Z_PK BETWEEN \(first) AND \(last)")
+        try flush()
+        try connection.run(
+            """
+            INSERT INTO \(SQLHistoryTables.changes) (ZTRANSACTION, ZCHANGETYPE, ZENTITY, ZENTITYPK, ZCOLUMNS) \
+            SELECT \(transaction), \(PersistentHistoryChange.ChangeType.insert.rawValue), \(table.number), t0.Z_PK, NULL \
+            FROM \(table.table) t0 WHERE t0.Z_PK BETWEEN \(first) AND \(last) ORDER BY t0.Z_PK
+            """, [])
     }
 
     // MARK: A context's save (SQLChangeWriter)
