@@ -20,6 +20,20 @@ final class CompactObjectIDListTests: XCTestCase {
         }
     }
 
+    func testABuilderFedKeysAndPrototypesGivesTheIDsAStoreWouldMake() {
+        let post = ManagedObjectID(entityName: "Post", storeIdentifier: "A", primaryKey: 1)
+        let tag = ManagedObjectID(entityName: "Tag", storeIdentifier: "A", primaryKey: 1)
+        let temporary = ManagedObject(entity: EntityDescription("Draft"), insertInto: nil).objectID
+        let rows: [(key: Int64, prototype: ManagedObjectID)] = [(3, post), (4, post), (9, tag), (5, post), (2, temporary)]
+        var builder = CompactObjectIDList.Builder()
+        for row in rows { builder.append(key: row.key, sameEntityAndStoreAs: row.prototype) }
+        let expected = rows.map { ManagedObjectID(primaryKey: $0.key, sameEntityAndStoreAs: $0.prototype) }
+        XCTAssertEqual(Array(builder.list), expected)
+        XCTAssertEqual(builder.list.map(\.primaryKey), [3, 4, 9, 5, 2])
+        XCTAssertEqual(builder.list.map(\.entityName), ["Post", "Post", "Tag", "Post", "Draft"])
+        XCTAssertEqual(Array(CompactObjectIDList.Builder().list), [])
+    }
+
     func testBatchedFetchLeavesOutAnObjectThatIsNotOfTheResultClass() throws {
         let context = try TestStack.context()
         try context.performAndWait {
