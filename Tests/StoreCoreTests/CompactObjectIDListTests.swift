@@ -34,6 +34,19 @@ final class CompactObjectIDListTests: XCTestCase {
         XCTAssertEqual(Array(CompactObjectIDList.Builder().list), [])
     }
 
+    func testKeysInRunsAndOutOfOrderComeBackUnchanged() {
+        // Runs longer and shorter than a chunk (4,096), a run broken inside a chunk, keys
+        // descending, a repeated key.
+        let keys: [Int64] = Array(1...10_000) + [20_000, 20_002] + Array((30_000...35_000).reversed()) + [7, 7] + Array(40_000...41_000)
+        var compact = CompactKeys()
+        for key in keys { compact.append(key) }
+        XCTAssertEqual(compact.count, keys.count)
+        XCTAssertEqual((0..<keys.count).map { compact[$0] }, keys)
+        let post = ManagedObjectID(entityName: "Post", storeIdentifier: "A", primaryKey: 1)
+        let ids = keys.map { ManagedObjectID(primaryKey: $0, sameEntityAndStoreAs: post) }
+        XCTAssertEqual(Array(CompactObjectIDList(ids)), ids)
+    }
+
     func testBatchedFetchLeavesOutAnObjectThatIsNotOfTheResultClass() throws {
         let context = try TestStack.context()
         try context.performAndWait {

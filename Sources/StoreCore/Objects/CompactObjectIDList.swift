@@ -1,6 +1,7 @@
-/// A list of object IDs held as their keys (8 bytes each) plus, when the IDs span several
-/// entities or stores, a two-byte space number each — half the memory of `[ManagedObjectID]`,
-/// which is what keeps a batched fetch of millions of rows small.
+/// A list of object IDs held as their keys (``CompactKeys``: 8 bytes each, or next to nothing
+/// for runs of consecutive keys) plus, when the IDs span several entities or stores, a two-byte
+/// space number each — at most half the memory of `[ManagedObjectID]`, which is what keeps a
+/// batched fetch of millions of rows small.
 ///
 /// For example:
 ///
@@ -11,9 +12,9 @@
 package struct CompactObjectIDList: RandomAccessCollection, Sendable {
     private enum Storage: Sendable {
         /// Every ID in one space.
-        case single(ManagedObjectID.Space, keys: [Int64])
+        case single(ManagedObjectID.Space, keys: CompactKeys)
         /// Several spaces: each key's space by number.
-        case numbered([ManagedObjectID.Space], keys: [Int64], spaceNumbers: [UInt16])
+        case numbered([ManagedObjectID.Space], keys: CompactKeys, spaceNumbers: [UInt16])
         /// No IDs, or more distinct spaces than two bytes can number (never for a real model): the IDs.
         case plain([ManagedObjectID])
     }
@@ -22,7 +23,7 @@ package struct CompactObjectIDList: RandomAccessCollection, Sendable {
 
     /// The list of `ids`, in order.
     package init(_ ids: [ManagedObjectID]) {
-        var builder = Builder(capacity: ids.count)
+        var builder = Builder()
         for id in ids { builder.append(id) }
         self = builder.list
     }
@@ -59,7 +60,7 @@ package struct CompactObjectIDList: RandomAccessCollection, Sendable {
     /// let list = builder.list
     /// ```
     package struct Builder {
-        private var keys: [Int64] = []
+        private var keys = CompactKeys()
         private var spaces: [ManagedObjectID.Space] = []
         private var spaceNumbers: [UInt16] = []
         private var numbers: [SpaceKey: UInt16] = [:]
@@ -68,8 +69,8 @@ package struct CompactObjectIDList: RandomAccessCollection, Sendable {
         /// Set once the IDs span more spaces than two bytes number: every ID so far and after.
         private var plain: [ManagedObjectID]?
 
-        /// A builder with room for `capacity` IDs.
-        package init(capacity: Int = 0) { keys.reserveCapacity(capacity) }
+        /// An empty builder.
+        package init() {}
 
         /// Appends `id`.
         package mutating func append(_ id: ManagedObjectID) {
@@ -110,7 +111,6 @@ package struct CompactObjectIDList: RandomAccessCollection, Sendable {
             }
             if spaceNumbers.isEmpty && number != 0 {
                 spaceNumbers = [UInt16](repeating: 0, count: keys.count)
-                spaceNumbers.reserveCapacity(keys.capacity)
             }
             keys.append(key)
             if !spaceNumbers.isEmpty { spaceNumbers.append(number) }
