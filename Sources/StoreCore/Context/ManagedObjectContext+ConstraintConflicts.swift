@@ -75,11 +75,13 @@ extension ManagedObjectContext {
         var placements: [ObjectIdentifier: ConstraintGroup.Placement?] = [:]
         var start = 0
         while start < group.entries.count {
-            let chunk = group.entries[start..<min(start + chunkSize, group.entries.count)]
-            start += chunkSize
+            let end = min(start + chunkSize, group.entries.count)
             var request = StoreFetchRequest(entityName: key.owner.name, resultType: .managedObject)
             request.includesPendingChanges = false
-            request.predicate = key.predicate(matching: chunk.lazy.map(\.values))
+            // No slice of the entries outlives this line: one would make noting the stored rows
+            // below copy every entry.
+            request.predicate = key.predicate(matching: group.entries[start..<end].lazy.map(\.values))
+            start = end
             let snapshots: [StoreSnapshot]
             switch try parentStore().fetchForChild(request) {
             case .snapshots(let rows): snapshots = rows
