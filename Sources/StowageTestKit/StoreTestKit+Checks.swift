@@ -25,6 +25,13 @@ extension StoreTestKit {
         TypedPredicateSuite(kit: self).run()
     }
 
+    /// Batched fetches (`fetchBatched`): every object in a plain fetch's order, whether a
+    /// batch's rows are consecutive, have gaps, are of one sub-entity or sorted otherwise;
+    /// unsaved changes folded in; a finished batch's objects let go.
+    public func checkBatchedFetching() {
+        BatchedFetchingSuite(kit: self).run()
+    }
+
     /// The import-and-dedupe pattern: constraint conflicts resolved on save by the merge policy
     /// (object-trump, store-trump, error), duplicates inside one save, relationships merged.
     public func checkConstraintConflicts() {

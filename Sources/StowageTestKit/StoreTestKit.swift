@@ -83,6 +83,7 @@ public struct StoreTestKit: Sendable, CustomStringConvertible {
         checkMergePolicies()
         checkConstraints()
         checkConstraintConflicts()
+        checkBatchedFetching()
         checkObservation()
         checkTransientProperties()
     }

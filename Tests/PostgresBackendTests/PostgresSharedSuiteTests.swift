@@ -15,6 +15,7 @@ final class PostgresSharedSuiteTests: XCTestCase {
     func testObservation() throws { try PostgresTestServer.kit().checkObservation() }
     func testTypedPredicates() throws { try PostgresTestServer.kit().checkTypedPredicates() }
     func testConstraintConflicts() throws { try PostgresTestServer.kit().checkConstraintConflicts() }
+    func testBatchedFetching() throws { try PostgresTestServer.kit().checkBatchedFetching() }
     func testConstraints() throws { try PostgresTestServer.kit().checkConstraints() }
     func testTransientProperties() throws { try PostgresTestServer.kit().checkTransientProperties() }
 }

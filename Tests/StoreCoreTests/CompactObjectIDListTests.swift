@@ -20,6 +20,33 @@ final class CompactObjectIDListTests: XCTestCase {
         }
     }
 
+    func testABuilderFedKeysAndPrototypesGivesTheIDsAStoreWouldMake() {
+        let post = ManagedObjectID(entityName: "Post", storeIdentifier: "A", primaryKey: 1)
+        let tag = ManagedObjectID(entityName: "Tag", storeIdentifier: "A", primaryKey: 1)
+        let temporary = ManagedObject(entity: EntityDescription("Draft"), insertInto: nil).objectID
+        let rows: [(key: Int64, prototype: ManagedObjectID)] = [(3, post), (4, post), (9, tag), (5, post), (2, temporary)]
+        var builder = CompactObjectIDList.Builder()
+        for row in rows { builder.append(key: row.key, sameEntityAndStoreAs: row.prototype) }
+        let expected = rows.map { ManagedObjectID(primaryKey: $0.key, sameEntityAndStoreAs: $0.prototype) }
+        XCTAssertEqual(Array(builder.list), expected)
+        XCTAssertEqual(builder.list.map(\.primaryKey), [3, 4, 9, 5, 2])
+        XCTAssertEqual(builder.list.map(\.entityName), ["Post", "Post", "Tag", "Post", "Draft"])
+        XCTAssertEqual(Array(CompactObjectIDList.Builder().list), [])
+    }
+
+    func testKeysInRunsAndOutOfOrderComeBackUnchanged() {
+        // Runs longer and shorter than a chunk (4,096), a run broken inside a chunk, keys
+        // descending, a repeated key.
+        let keys: [Int64] = Array(1...10_000) + [20_000, 20_002] + Array((30_000...35_000).reversed()) + [7, 7] + Array(40_000...41_000)
+        var compact = CompactKeys()
+        for key in keys { compact.append(key) }
+        XCTAssertEqual(compact.count, keys.count)
+        XCTAssertEqual((0..<keys.count).map { compact[$0] }, keys)
+        let post = ManagedObjectID(entityName: "Post", storeIdentifier: "A", primaryKey: 1)
+        let ids = keys.map { ManagedObjectID(primaryKey: $0, sameEntityAndStoreAs: post) }
+        XCTAssertEqual(Array(CompactObjectIDList(ids)), ids)
+    }
+
     func testBatchedFetchLeavesOutAnObjectThatIsNotOfTheResultClass() throws {
         let context = try TestStack.context()
         try context.performAndWait {

@@ -26,6 +26,10 @@ final class BackendConformanceTests: XCTestCase {
         for backend in StoreBackend.all { backend.kit.checkConstraintConflicts() }
     }
 
+    func testBatchedFetchesGiveEveryObjectInOrderAndLetGoOfFinishedBatches() {
+        for backend in StoreBackend.all { backend.kit.checkBatchedFetching() }
+    }
+
     func testBatchRequests() {
         for backend in StoreBackend.all { backend.kit.checkBatchRequests() }
     }

@@ -12,6 +12,16 @@ struct ChangedObjectList {
     /// The objects, in the order they joined.
     var values: [ManagedObject] { slots.compactMap { $0 } }
 
+    /// Calls `body` with each object, in the order they joined (without an array of them).
+    func forEachObject(_ body: (ManagedObject) throws -> Void) rethrows {
+        for case let object? in slots { try body(object) }
+    }
+
+    /// Whether an object of the list satisfies `predicate` (without an array of the objects).
+    func containsObject(where predicate: (ManagedObject) -> Bool) -> Bool {
+        slots.contains { $0.map(predicate) ?? false }
+    }
+
     func contains(_ object: ManagedObject) -> Bool {
         let position = object.changeListPosition
         return position >= 0 && position < slots.count && slots[position] === object

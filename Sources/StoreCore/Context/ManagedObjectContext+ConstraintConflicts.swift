@@ -11,40 +11,52 @@ extension ManagedObjectContext {
 
     /// The new objects — and the stored objects whose constrained attributes this save changes —
     /// that share a uniqueness constraint's values with a stored object or with each other. One
-    /// store fetch per constraint and 1,000 distinct values; values with a nil part never
+    /// store fetch per constraint and 10,000 distinct values; values with a nil part never
     /// conflict (as in SQL, and in Core Data's SQLite store, whose constraints are unique indexes).
     func findConstraintConflicts() throws -> [ConstraintConflict] {
-        var groups: [String: ConstraintGroup] = [:]
-        var order: [String] = []
-        var constraintsByEntity: [ObjectIdentifier: [ConstraintGroup.Key]] = [:]
+        var groups: [ConstraintGroup] = []
+        var groupNumbers: [String: Int] = [:]
+        // The groups in the order they got their first object.
+        var order: [Int] = []
+        // Per entity, its constraints with their keys' indexes in that entity and their groups:
+        // names are looked up once per entity, not once per object.
+        var constraintsByEntity: [ObjectIdentifier: [(placement: ConstraintGroup.Placement, group: Int)]] = [:]
+        func constraints(of entity: EntityDescription) -> [(placement: ConstraintGroup.Placement, group: Int)] {
+            if let known = constraintsByEntity[ObjectIdentifier(entity)] { return known }
+            let found = ConstraintGroup.Key.keys(of: entity).compactMap { key -> (placement: ConstraintGroup.Placement, group: Int)? in
+                guard let placement = ConstraintGroup.Placement(key: key, in: entity) else { return nil }
+                let group = groupNumbers[key.name] ?? {
+                    groups.append(ConstraintGroup(key: key))
+                    groupNumbers[key.name] = groups.count - 1
+                    return groups.count - 1
+                }()
+                return (placement, group)
+            }
+            constraintsByEntity[ObjectIdentifier(entity)] = found
+            return found
+        }
         func collect(_ object: ManagedObject, onlyChangedKeys: Bool) {
-            let entity = object.entity
-            let keys = constraintsByEntity[ObjectIdentifier(entity)] ?? {
-                let keys = ConstraintGroup.Key.keys(of: entity)
-                constraintsByEntity[ObjectIdentifier(entity)] = keys
-                return keys
-            }()
-            for key in keys {
-                if onlyChangedKeys, !key.isChanged(in: object) { continue }
-                guard let values = key.values(of: object) else { continue }
-                if groups[key.name] == nil { order.append(key.name) }
-                groups[key.name, default: ConstraintGroup(key: key)].add(object, values: values)
+            for (placement, group) in constraints(of: object.entity) {
+                if onlyChangedKeys, !placement.isChanged(in: object) { continue }
+                guard let values = placement.values(of: object) else { continue }
+                if groups[group].entries.isEmpty { order.append(group) }
+                groups[group].add(object, values: values)
             }
         }
-        for object in insertedSet.values where !object.state.isDeleted { collect(object, onlyChangedKeys: false) }
-        for object in updatedSet.values where !object.state.isDeleted { collect(object, onlyChangedKeys: true) }
+        insertedSet.forEachObject { object in if !object.state.isDeleted { collect(object, onlyChangedKeys: false) } }
+        updatedSet.forEachObject { object in if !object.state.isDeleted { collect(object, onlyChangedKeys: true) } }
         var conflicts: [ConstraintConflict] = []
-        for name in order {
-            guard let group = groups[name] else { continue }
-            let stored = try storedRows(for: group)
-            for values in group.valueOrder {
-                let objects = group.objects[values] ?? []
+        for number in order {
+            try findStoredRows(for: &groups[number])
+            let group = groups[number]
+            for entry in group.entries where entry.stored != nil || entry.count > 1 {
+                let objects = entry.objects
                 // An updated object's own row is no conflict with itself.
-                let row = stored[values].flatMap { row in objects.contains { $0.objectID == row.objectID } ? nil : row }
+                let row = entry.stored.flatMap { row in objects.contains { $0.objectID == row.objectID } ? nil : row }
                 guard row != nil || objects.count > 1 else { continue }
                 conflicts.append(ConstraintConflict(
                     entity: group.key.owner.name, constraint: group.key.constraint,
-                    constraintValues: Dictionary(uniqueKeysWithValues: zip(group.key.constraint, values.all)),
+                    constraintValues: Dictionary(uniqueKeysWithValues: zip(group.key.constraint, entry.values.all)),
                     databaseObjectID: row?.objectID, databaseSnapshot: row, conflictingObjectIDs: objects.map(\.objectID)
                 ))
             }
@@ -52,19 +64,24 @@ extension ManagedObjectContext {
         return conflicts
     }
 
-    /// The stored rows of the constraint's entity holding any of the group's values, by values —
-    /// leaving out rows this save deletes or moves to other values.
-    private func storedRows(for group: ConstraintGroup) throws -> [ConstraintValues: StoreSnapshot] {
+    /// Notes beside each of the group's values the stored row of the constraint's entity holding
+    /// it — leaving out rows this save deletes or moves to other values.
+    private func findStoredRows(for group: inout ConstraintGroup) throws {
         let key = group.key
-        var found: [ConstraintValues: StoreSnapshot] = [:]
-        let chunkSize = key.constraint.count == 1 ? 1_000 : 200
+        // One fetch for up to 10,000 values of a single key (a store binds them as one list, or as
+        // that many parameters, well under PostgreSQL's limit); compound keys make a predicate
+        // per tuple, so fewer go in one.
+        let chunkSize = key.constraint.count == 1 ? 10_000 : 200
+        var placements: [ObjectIdentifier: ConstraintGroup.Placement?] = [:]
         var start = 0
-        while start < group.valueOrder.count {
-            let chunk = group.valueOrder[start..<min(start + chunkSize, group.valueOrder.count)]
-            start += chunkSize
+        while start < group.entries.count {
+            let end = min(start + chunkSize, group.entries.count)
             var request = StoreFetchRequest(entityName: key.owner.name, resultType: .managedObject)
             request.includesPendingChanges = false
-            request.predicate = key.predicate(matching: chunk)
+            // No slice of the entries outlives this line: one would make noting the stored rows
+            // below copy every entry.
+            request.predicate = key.predicate(matching: group.entries[start..<end].lazy.map(\.values))
+            start = end
             let snapshots: [StoreSnapshot]
             switch try parentStore().fetchForChild(request) {
             case .snapshots(let rows): snapshots = rows
@@ -72,17 +89,21 @@ extension ManagedObjectContext {
             case .count, .dictionaries: snapshots = []
             }
             for snapshot in snapshots {
-                guard let entity = managedObjectModel?.entitiesByName[snapshot.objectID.entityName],
-                    let values = key.values(of: snapshot.laidOut(as: entity), in: entity)
-                else { continue }
+                // The row's entity as this context's model has it (stores may hold their own
+                // copy of the model), looked up once per entity.
+                let placement = placements[ObjectIdentifier(snapshot.entity)] ?? {
+                    let placement = managedObjectModel?.entitiesByName[snapshot.entity.name].flatMap { ConstraintGroup.Placement(key: key, in: $0) }
+                    placements[ObjectIdentifier(snapshot.entity)] = .some(placement)
+                    return placement
+                }()
+                guard let placement, let values = placement.values(of: snapshot.laidOut(as: placement.entity)) else { continue }
                 if let object = registered[snapshot.objectID] {
                     if object.state.isDeleted { continue }
-                    if object.state.isUpdated, key.values(of: object) != values { continue }
+                    if object.state.isUpdated, placement.values(of: object) != values { continue }
                 }
-                found[values] = snapshot
+                group.setStored(snapshot, for: values)
             }
         }
-        return found
     }
 
     // MARK: Resolving conflicts
@@ -96,11 +117,17 @@ extension ManagedObjectContext {
     /// rollback); relationships are merged from every conflicting object; the others are deleted.
     func applyConstraintResolution(_ conflicts: [ConstraintConflict], type: MergePolicy.MergeType) throws {
         let objectWins = type == .mergeByPropertyObjectTrump || type == .overwrite
+        // The stored attributes' indexes of each constraint's entity, found once, not per conflict.
+        var lastOwner: (entity: EntityDescription, attributes: [Int])?
         for conflict in conflicts {
             let objects = conflict.conflictingObjectIDs.compactMap { registered[$0] }.filter { !$0.state.isDeleted }
             guard let first = objects.first, let last = objects.last else { continue }
-            guard let owner = managedObjectModel?.entitiesByName[conflict.entity] else { continue }
-            let winningValues = objectWins ? Self.attributeValues(of: last, in: owner) : nil
+            if lastOwner?.entity.name != conflict.entity {
+                lastOwner = managedObjectModel?.entitiesByName[conflict.entity].map { ($0, Self.storedAttributeIndexes(of: $0)) }
+            }
+            guard let owner = lastOwner else { continue }
+            // The last object's values as they are now (`become` may load stored ones into it).
+            let winningValues = objectWins ? last.values : nil
             var survivor = first
             var losers = Array(objects.dropFirst())
             if let storedID = conflict.databaseObjectID, let stored = conflict.databaseSnapshot {
@@ -113,8 +140,8 @@ extension ManagedObjectContext {
                 }
             }
             if let winningValues {
-                for (index, value) in winningValues where survivor.values[index] != value {
-                    survivor.setAttributeValue(value, at: index)
+                for index in owner.attributes where survivor.values[index] != winningValues[index] {
+                    survivor.setAttributeValue(winningValues[index], at: index)
                 }
             }
             for loser in losers {
@@ -125,11 +152,11 @@ extension ManagedObjectContext {
         processPendingChanges()
     }
 
-    /// The stored attributes `owner` declares (or inherits), by index, as `object` holds them.
-    private static func attributeValues(of object: ManagedObject, in owner: EntityDescription) -> [(Int, StoreValue)] {
+    /// The indexes of the stored attributes `owner` declares (or inherits) — the same in its
+    /// sub-entities, whose layouts put their parents' properties first.
+    private static func storedAttributeIndexes(of owner: EntityDescription) -> [Int] {
         owner.attributes.compactMap { attribute in
-            guard !attribute.isTransient, let index = owner.propertyIndexes[attribute.name] else { return nil }
-            return (index, object.values[index])
+            attribute.isTransient ? nil : owner.propertyIndexes[attribute.name]
         }
     }
 
@@ -174,108 +201,6 @@ extension ManagedObjectContext {
                 let relationship = survivor.entity.properties[target] as? RelationshipDescription
             else { continue }
             for member in members { survivor.addToToMany(member, at: target, inverse: relationship.inverseRelationship) }
-        }
-    }
-}
-
-/// The new objects of one uniqueness constraint, grouped by their values in insertion order.
-struct ConstraintGroup {
-    /// A constraint and where its keys are in the entities that carry it.
-    struct Key {
-        let owner: EntityDescription
-        let constraint: [String]
-        /// `Owner:key1,key2`.
-        let name: String
-
-        init(owner: EntityDescription, constraint: [String]) {
-            self.owner = owner
-            self.constraint = constraint
-            name = owner.name + ":" + constraint.joined(separator: ",")
-        }
-
-        /// The constraints an entity's objects carry, its own and inherited, on attributes only
-        /// (relationship keys are left to the store's check).
-        static func keys(of entity: EntityDescription) -> [Key] {
-            BatchExecutor.uniquenessConstraints(of: entity).compactMap { owner, constraint in
-                guard constraint.allSatisfy({ owner.attributesByName[$0] != nil }) else { return nil }
-                return Key(owner: owner, constraint: constraint)
-            }
-        }
-
-        /// Whether this save changes one of the constraint's attributes of `object`.
-        func isChanged(in object: ManagedObject) -> Bool {
-            constraint.contains { key in object.entity.propertyIndexes[key].map(object.changedProperties.contains) ?? false }
-        }
-
-        /// The object's values for the constraint; `nil` when one is nil (no conflict then).
-        func values(of object: ManagedObject) -> ConstraintValues? {
-            if constraint.count == 1, let key = constraint.first {
-                guard let index = object.entity.propertyIndexes[key] else { return nil }
-                let value = object.values[index]
-                return value.isNull ? nil : .one(value)
-            }
-            var values: [StoreValue] = []
-            values.reserveCapacity(constraint.count)
-            for key in constraint {
-                guard let index = object.entity.propertyIndexes[key] else { return nil }
-                let value = object.values[index]
-                if value.isNull { return nil }
-                values.append(value)
-            }
-            return .many(values)
-        }
-
-        /// A stored row's values for the constraint.
-        func values(of snapshot: StoreSnapshot, in entity: EntityDescription) -> ConstraintValues? {
-            var values: [StoreValue] = []
-            for key in constraint {
-                guard let index = entity.propertyIndexes[key] else { return nil }
-                let value = snapshot[index]
-                if value.isNull { return nil }
-                values.append(value)
-            }
-            return values.count == 1 ? .one(values[0]) : .many(values)
-        }
-
-        /// `key IN {…}` for one key; `(k1 == a AND k2 == b) OR …` for several.
-        func predicate(matching tuples: ArraySlice<ConstraintValues>) -> StorePredicate {
-            if constraint.count == 1, let key = constraint.first {
-                return .comparison(StoreComparison(.keyPath(key), .in, .aggregate(tuples.compactMap { $0.all.first.map(StoreExpression.constant) })))
-            }
-            return .or(tuples.map { values in
-                .and(zip(constraint, values.all).map { .comparison(StoreComparison(.keyPath($0), .equalTo, .constant($1))) })
-            })
-        }
-    }
-
-    let key: Key
-    private(set) var objects: [ConstraintValues: [ManagedObject]] = [:]
-    private(set) var valueOrder: [ConstraintValues] = []
-
-    init(key: Key) { self.key = key }
-
-    /// Adds an object under its values: new objects in insertion order, after any stored object
-    /// this save moved onto the same values (so that one survives a resolution).
-    mutating func add(_ object: ManagedObject, values: ConstraintValues) {
-        if objects[values] == nil { valueOrder.append(values) }
-        if object.state.isInserted {
-            objects[values, default: []].append(object)
-        } else {
-            objects[values, default: []].insert(object, at: 0)
-        }
-    }
-}
-
-/// One object's values for a constraint: a single value (most constraints have one key, and
-/// this needs no array per object) or several.
-enum ConstraintValues: Hashable {
-    case one(StoreValue)
-    case many([StoreValue])
-
-    var all: [StoreValue] {
-        switch self {
-        case .one(let value): [value]
-        case .many(let values): values
         }
     }
 }

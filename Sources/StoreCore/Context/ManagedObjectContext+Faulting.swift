@@ -44,8 +44,14 @@ extension ManagedObjectContext {
 
     /// The objects for `ids`, their values loaded in one request to the store for the faults among them.
     func materialize(_ ids: [ManagedObjectID]) -> [ManagedObject] {
-        let objects = ids.compactMap { registeredOrFaultObject(for: $0) }
-        fulfillFaults(objects.filter(\.isFault), batchSize: max(objects.count, 1))
+        var objects: [ManagedObject] = [], faults: [ManagedObject] = []
+        objects.reserveCapacity(ids.count)
+        for id in ids {
+            guard let object = registeredOrFaultObject(for: id) else { continue }
+            objects.append(object)
+            if object.isFault { faults.append(object) }
+        }
+        fulfillFaults(faults, batchSize: max(faults.count, 1))
         return objects
     }
 
@@ -53,20 +59,32 @@ extension ManagedObjectContext {
     /// many unread objects costs a few queries, not one each). A fault the store does not
     /// return, or whose batch fails, stays a fault: reading it reports why.
     func fulfillFaults(_ objects: [ManagedObject], batchSize: Int = 500) {
-        var pending: [ManagedObjectID] = []
+        var pending: [ManagedObject] = []
         for object in objects where object.isFault {
             if let snapshot = object.committedSnapshot, isFresh(object) {
                 object.load(snapshot)
                 object.awakeFromFetch()
             } else {
-                pending.append(object.objectID)
+                pending.append(object)
             }
         }
         for start in stride(from: 0, to: pending.count, by: batchSize) {
-            let batch = Array(pending[start..<min(start + batchSize, pending.count)])
-            guard let snapshots = try? parentStore().snapshotsForChild(batch) else { continue }
+            let batch = pending[start..<min(start + batchSize, pending.count)]
+            guard let snapshots = try? parentStore().snapshotsForChild(batch.map(\.objectID)) else { continue }
+            // The snapshots come in the order asked, leaving out objects the store does not hold:
+            // each is matched by walking the batch, not by a lookup in the registration table.
+            var next = batch.startIndex
             for snapshot in snapshots {
-                guard let object = registered[snapshot.objectID], object.isFault else { continue }
+                var position = next
+                while position < batch.endIndex, batch[position].objectID != snapshot.objectID { position += 1 }
+                let object: ManagedObject?
+                if position < batch.endIndex {
+                    object = batch[position]
+                    next = position + 1
+                } else {
+                    object = registered[snapshot.objectID]
+                }
+                guard let object, object.isFault else { continue }
                 object.load(snapshot)
                 object.awakeFromFetch()
             }

@@ -11,4 +11,19 @@ protocol ObjectStoreParent: AnyObject {
     func relationshipForChild(_ name: String, of objectID: ManagedObjectID) throws -> [ManagedObjectID]
     /// The saved (committed) values of an object, for `committedValues(forKeys:)`.
     func committedSnapshotForChild(_ objectID: ManagedObjectID) throws -> StoreSnapshot?
+    /// The IDs an object-ID fetch matches, compactly.
+    func objectIDListForChild(_ request: StoreFetchRequest) throws -> CompactObjectIDList
+}
+
+extension ObjectStoreParent {
+    /// The IDs an object-ID fetch matches, compactly (the parent's
+    /// ``fetchForChild(_:)`` answer, compacted; the coordinator reads them straight from a store
+    /// that can).
+    func objectIDListForChild(_ request: StoreFetchRequest) throws -> CompactObjectIDList {
+        switch try fetchForChild(request) {
+        case .objectIDs(let ids): return CompactObjectIDList(ids)
+        case .snapshots(let snapshots): return CompactObjectIDList(snapshots.map(\.objectID))
+        case .count, .dictionaries: throw FetchError(.wrongResultType, "the store did not return object IDs for an object-ID fetch")
+        }
+    }
 }

@@ -107,6 +107,13 @@ struct RegistrationTable {
         return all
     }
 
+    /// Whether some registered object satisfies `predicate`.
+    func containsObject(where predicate: (ManagedObject) -> Bool) -> Bool {
+        segments.contains { segment in
+            segment.dense.contains { $0.map(predicate) ?? false } || segment.sparse.values.contains(where: predicate)
+        }
+    }
+
     mutating func removeAll() {
         segments = []
         lastSegment = 0

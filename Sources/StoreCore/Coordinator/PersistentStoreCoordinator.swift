@@ -176,6 +176,10 @@ public final class PersistentStoreCoordinator: @unchecked Sendable {
     /// Snapshots of a batch of objects, in one request to each reader `reader(id)` names (the
     /// stores, or a pinned generation's views), in the order of `objectIDs`.
     static func snapshots(for objectIDs: [ManagedObjectID], reader: (ManagedObjectID) throws -> any StoreReading) throws -> [StoreSnapshot] {
+        // A batch of one entity in one store (a batched fetch's): no grouping, no string hashed per ID.
+        if let first = objectIDs.first, !first.isTemporaryID, objectIDs.allSatisfy({ $0.space === first.space }) {
+            return try reader(first).snapshots(for: objectIDs)
+        }
         var byStore: [String: [ManagedObjectID]] = [:]
         for id in objectIDs where !id.isTemporaryID { byStore[id.storeIdentifier ?? "", default: []].append(id) }
         if byStore.count == 1, let (_, ids) = byStore.first, let first = ids.first, ids.count == objectIDs.count {
@@ -337,4 +341,15 @@ extension PersistentStoreCoordinator: ObjectStoreParent {
         try objectIDs(forRelationship: name, of: objectID)
     }
     func committedSnapshotForChild(_ objectID: ManagedObjectID) throws -> StoreSnapshot? { try snapshot(for: objectID) }
+
+    /// Straight from the store when one store that reads compact lists holds the entity.
+    func objectIDListForChild(_ request: StoreFetchRequest) throws -> CompactObjectIDList {
+        _ = try managedObjectModel.entity(named: request.entityName)
+        let stores = persistentStores.filter { storeHolds($0, entity: request.entityName) }
+        if stores.count == 1, let store = stores[0] as? any ObjectIDListFetching { return try store.objectIDList(request) }
+        guard case .objectIDs(let ids) = try execute(request) else {
+            throw FetchError(.wrongResultType, "the store did not return object IDs for an object-ID fetch")
+        }
+        return CompactObjectIDList(ids)
+    }
 }

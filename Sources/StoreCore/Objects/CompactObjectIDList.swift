@@ -1,6 +1,7 @@
-/// A list of object IDs held as their keys (8 bytes each) plus, when the IDs span several
-/// entities or stores, a two-byte space number each — half the memory of `[ManagedObjectID]`,
-/// which is what keeps a batched fetch of millions of rows small.
+/// A list of object IDs held as their keys (``CompactKeys``: 8 bytes each, or next to nothing
+/// for runs of consecutive keys) plus, when the IDs span several entities or stores, a two-byte
+/// space number each — at most half the memory of `[ManagedObjectID]`, which is what keeps a
+/// batched fetch of millions of rows small.
 ///
 /// For example:
 ///
@@ -8,64 +9,36 @@
 /// let list = CompactObjectIDList(ids)
 /// list[3] == ids[3]   // true
 /// ```
-struct CompactObjectIDList: RandomAccessCollection {
-    private enum Storage {
+package struct CompactObjectIDList: RandomAccessCollection, Sendable {
+    private enum Storage: Sendable {
         /// Every ID in one space.
-        case single(ManagedObjectID.Space, keys: [Int64])
+        case single(ManagedObjectID.Space, keys: CompactKeys)
         /// Several spaces: each key's space by number.
-        case numbered([ManagedObjectID.Space], keys: [Int64], spaceNumbers: [UInt16])
+        case numbered([ManagedObjectID.Space], keys: CompactKeys, spaceNumbers: [UInt16])
         /// No IDs, or more distinct spaces than two bytes can number (never for a real model): the IDs.
         case plain([ManagedObjectID])
     }
 
     private let storage: Storage
 
-    init(_ ids: [ManagedObjectID]) {
-        guard let first = ids.first?.space else {
-            storage = .plain([])
-            return
-        }
-        var keys: [Int64] = []
-        keys.reserveCapacity(ids.count)
-        var spaces = [first]
-        var spaceNumbers: [UInt16] = []
-        var numbers: [SpaceKey: UInt16] = [SpaceKey(first): 0]
-        var last = (space: first, number: UInt16(0))
-        for (position, id) in ids.enumerated() {
-            keys.append(id.key)
-            var number = last.number
-            if id.space !== last.space {
-                if let known = numbers[SpaceKey(id.space)] {
-                    number = known
-                } else {
-                    guard spaces.count < Int(UInt16.max) else {
-                        storage = .plain(ids)
-                        return
-                    }
-                    number = UInt16(spaces.count)
-                    numbers[SpaceKey(id.space)] = number
-                    spaces.append(id.space)
-                }
-                last = (id.space, number)
-            }
-            if spaceNumbers.isEmpty && number != 0 {
-                spaceNumbers = [UInt16](repeating: 0, count: position)
-                spaceNumbers.reserveCapacity(ids.count)
-            }
-            if !spaceNumbers.isEmpty || number != 0 { spaceNumbers.append(number) }
-        }
-        storage = spaceNumbers.isEmpty ? .single(first, keys: keys) : .numbered(spaces, keys: keys, spaceNumbers: spaceNumbers)
+    /// The list of `ids`, in order.
+    package init(_ ids: [ManagedObjectID]) {
+        var builder = Builder()
+        for id in ids { builder.append(id) }
+        self = builder.list
     }
 
-    var startIndex: Int { 0 }
-    var endIndex: Int {
+    private init(storage: Storage) { self.storage = storage }
+
+    package var startIndex: Int { 0 }
+    package var endIndex: Int {
         switch storage {
         case .single(_, let keys), .numbered(_, let keys, _): keys.count
         case .plain(let ids): ids.count
         }
     }
 
-    subscript(position: Int) -> ManagedObjectID {
+    package subscript(position: Int) -> ManagedObjectID {
         switch storage {
         case .single(let space, let keys):
             ManagedObjectID(space: space, key: keys[position])
@@ -73,6 +46,82 @@ struct CompactObjectIDList: RandomAccessCollection {
             ManagedObjectID(space: spaces[Int(spaceNumbers[position])], key: keys[position])
         case .plain(let ids):
             ids[position]
+        }
+    }
+
+    /// Builds a list one ID at a time, without an array of the IDs themselves — a store reading
+    /// a million keys appends each as it reads it.
+    ///
+    /// For example:
+    ///
+    /// ```swift
+    /// var builder = CompactObjectIDList.Builder()
+    /// builder.append(key: 7, sameEntityAndStoreAs: prototype)
+    /// let list = builder.list
+    /// ```
+    package struct Builder {
+        private var keys = CompactKeys()
+        private var spaces: [ManagedObjectID.Space] = []
+        private var spaceNumbers: [UInt16] = []
+        private var numbers: [SpaceKey: UInt16] = [:]
+        private var lastSpace: ManagedObjectID.Space?
+        private var lastNumber: UInt16 = 0
+        /// Set once the IDs span more spaces than two bytes number: every ID so far and after.
+        private var plain: [ManagedObjectID]?
+
+        /// An empty builder.
+        package init() {}
+
+        /// Appends `id`.
+        package mutating func append(_ id: ManagedObjectID) {
+            append(key: id.key, space: id.space)
+        }
+
+        /// Appends the permanent ID of row `key` of the entity and store of `prototype`.
+        package mutating func append(key: Int64, sameEntityAndStoreAs prototype: ManagedObjectID) {
+            if prototype.space.isTemporary {
+                append(ManagedObjectID(primaryKey: key, sameEntityAndStoreAs: prototype))
+            } else {
+                append(key: key, space: prototype.space)
+            }
+        }
+
+        private mutating func append(key: Int64, space: ManagedObjectID.Space) {
+            if plain != nil {
+                plain?.append(ManagedObjectID(space: space, key: key))
+                return
+            }
+            var number = lastNumber
+            if space !== lastSpace {
+                if let known = numbers[SpaceKey(space)] {
+                    number = known
+                } else {
+                    guard spaces.count < Int(UInt16.max) else {
+                        var ids = Array(list)
+                        ids.append(ManagedObjectID(space: space, key: key))
+                        plain = ids
+                        return
+                    }
+                    number = UInt16(spaces.count)
+                    numbers[SpaceKey(space)] = number
+                    spaces.append(space)
+                }
+                lastSpace = space
+                lastNumber = number
+            }
+            if spaceNumbers.isEmpty && number != 0 {
+                spaceNumbers = [UInt16](repeating: 0, count: keys.count)
+            }
+            keys.append(key)
+            if !spaceNumbers.isEmpty { spaceNumbers.append(number) }
+        }
+
+        /// The list of the IDs appended, in order.
+        package var list: CompactObjectIDList {
+            if let plain { return CompactObjectIDList(storage: .plain(plain)) }
+            guard let first = spaces.first else { return CompactObjectIDList(storage: .plain([])) }
+            if spaceNumbers.isEmpty { return CompactObjectIDList(storage: .single(first, keys: keys)) }
+            return CompactObjectIDList(storage: .numbered(spaces, keys: keys, spaceNumbers: spaceNumbers))
         }
     }
 

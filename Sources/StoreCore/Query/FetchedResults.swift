@@ -21,7 +21,7 @@
 public struct FetchedResults<Result: ManagedObject>: RandomAccessCollection {
     private let storage: FetchedBatches
 
-    init(objectIDs: [ManagedObjectID], batchSize: Int, context: ManagedObjectContext) {
+    init(objectIDs: CompactObjectIDList, batchSize: Int, context: ManagedObjectContext) {
         storage = FetchedBatches(objectIDs: objectIDs, batchSize: batchSize, context: context)
     }
 
@@ -52,8 +52,8 @@ final class FetchedBatches {
     private var batchStart = -1
     private var batch: [ManagedObject] = []
 
-    init(objectIDs: [ManagedObjectID], batchSize: Int, context: ManagedObjectContext) {
-        self.objectIDs = CompactObjectIDList(objectIDs)
+    init(objectIDs: CompactObjectIDList, batchSize: Int, context: ManagedObjectContext) {
+        self.objectIDs = objectIDs
         self.batchSize = max(1, batchSize)
         self.context = context
     }

@@ -141,7 +141,8 @@ extension QueryTranslator {
         return .any(try items.map { try equal($0, left, options) })
     }
 
-    private func scalar(_ value: SQLScalar, isIn constants: [StoreValue], _ options: StoreComparison.Options) throws -> SQLCondition {
+    /// `value IN constants`, the constants bound as one list (``membership(_:_:)``).
+    func scalar(_ value: SQLScalar, isIn constants: [StoreValue], _ options: StoreComparison.Options) throws -> SQLCondition {
         let folding = options.intersection([.caseInsensitive, .diacriticInsensitive])
         let foldsStrings = !folding.isEmpty && value.kind.mayBeString
         var members: [SQLValue] = []

@@ -23,8 +23,19 @@ extension QueryTranslator {
     package func condition(_ comparison: StoreComparison, _ scope: QueryScope) throws -> SQLCondition {
         if isConstant(comparison.left) && isConstant(comparison.right) { return try folded(comparison) }
         let left = try operand(comparison.left, scope)
-        let right = try operand(comparison.right, scope)
         let op = comparison.operator, options = comparison.options
+        // `attribute IN {constants}`: the constants go straight into the membership test, not
+        // each bound as a parameter first (an import's uniqueness check asks for thousands).
+        if op == .in, comparison.modifier == .direct, case .scalar(let value) = left, value.constant == nil,
+            case .aggregate(let items) = comparison.right, !items.isEmpty
+        {
+            let constants = items.compactMap { item -> StoreValue? in
+                if case .constant(let constant) = item { return constant }
+                return nil
+            }
+            if constants.count == items.count { return try scalar(value, isIn: constants, options) }
+        }
+        let right = try operand(comparison.right, scope)
         switch comparison.modifier {
         case .direct:
             return try compare(left, op, right, options)

@@ -60,6 +60,11 @@ extension SQLStore {
 
     /// Snapshots of several objects, one query per table (batched fetches ask for a batch).
     public func snapshots(for objectIDs: [ManagedObjectID]) throws -> [StoreSnapshot] {
+        if let first = objectIDs.first, first.storeIdentifier == identifier, let table = schema.tables[first.entityName],
+            objectIDs.allSatisfy({ $0.sharesEntityAndStore(with: first) })
+        {
+            return try snapshots(ofOneEntity: objectIDs, root: table.rootName)
+        }
         var byTable: [String: [Int64]] = [:]
         for id in objectIDs where id.storeIdentifier == identifier {
             guard let key = id.primaryKey, let table = schema.tables[id.entityName] else { continue }
@@ -74,12 +79,46 @@ extension SQLStore {
         }
     }
 
-    /// The rows with `keys` of the table of root entity `root`, in one query.
+    /// Snapshots of a batch of IDs of one entity and store (a batched fetch's), in their order:
+    /// one query, its rows placed by key — no dictionary of IDs, no string hashed per ID.
+    private func snapshots(ofOneEntity objectIDs: [ManagedObjectID], root: String) throws -> [StoreSnapshot] {
+        let keys = objectIDs.compactMap(\.primaryKey)
+        let found = try read { try snapshots(ofRoot: root, keys: keys, on: $0) }
+        var placed = [StoreSnapshot?](repeating: nil, count: objectIDs.count)
+        var positions: [Int64: Int] = [:]
+        let consecutive = KeyRange(keys) != nil
+        if !consecutive {
+            positions.reserveCapacity(keys.count)
+            for (position, key) in keys.enumerated() where positions.updateValue(position, forKey: key) != nil {
+                // The same ID twice: each place gets its row, as in the general path.
+                var byID: [ManagedObjectID: StoreSnapshot] = [:]
+                for snapshot in found { byID[snapshot.objectID] = snapshot }
+                return objectIDs.compactMap { byID[$0] }
+            }
+        }
+        for snapshot in found {
+            guard let key = snapshot.objectID.primaryKey else { continue }
+            let position = consecutive ? Int(key - keys[0]) : positions[key]
+            // A row of a sub-entity is not the object asked for (as in the general path).
+            if let position, position >= 0, position < placed.count, snapshot.objectID == objectIDs[position] {
+                placed[position] = snapshot
+            }
+        }
+        return placed.compactMap { $0 }
+    }
+
+    /// The rows with `keys` of the table of root entity `root`, in one query (a range of
+    /// `Z_PK` when the keys are consecutive, as a batch of a table read in key order is).
     package func snapshots(ofRoot root: String, keys: [Int64], on connection: Connection) throws -> [StoreSnapshot] {
         let table = try schema.table(for: root)
         let layout = try rows.layout(for: root)
-        let sql = "SELECT \(layout.columns) FROM \(table.table) t0 WHERE t0.Z_PK \(dialect.isAmongKeys(dialect.parameter(1, declaredType: nil)))"
         let rows = rows, external = externalBinaryReader
+        let select = "SELECT \(layout.columns) FROM \(table.table) t0 WHERE t0.Z_PK "
+        if let range = KeyRange(keys) {
+            let sql = select + "BETWEEN \(dialect.parameter(1, declaredType: nil)) AND \(dialect.parameter(2, declaredType: nil))"
+            return try connection.collect(sql, [.integer(range.first), .integer(range.last)]) { try rows.snapshot(from: $0, layout: layout, external: external) }
+        }
+        let sql = select + dialect.isAmongKeys(dialect.parameter(1, declaredType: nil))
         return try connection.collect(sql, [dialect.keyList(keys)]) { try rows.snapshot(from: $0, layout: layout, external: external) }
     }
 

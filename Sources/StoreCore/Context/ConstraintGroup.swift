@@ -1,0 +1,171 @@
+/// The objects a save touches of one uniqueness constraint, grouped by their values in the
+/// order the values were first met, each value with the stored row holding it (once looked up).
+///
+/// For example (inside a save that resolves conflicts):
+///
+/// ```swift
+/// var group = ConstraintGroup(key: key)
+/// group.add(object, values: .one(.string("c1")))
+/// group.entries[0].count   // 1
+/// ```
+struct ConstraintGroup {
+    /// A constraint and the entity that declares it.
+    struct Key {
+        let owner: EntityDescription
+        let constraint: [String]
+        /// `Owner:key1,key2`.
+        let name: String
+
+        init(owner: EntityDescription, constraint: [String]) {
+            self.owner = owner
+            self.constraint = constraint
+            name = owner.name + ":" + constraint.joined(separator: ",")
+        }
+
+        /// The constraints an entity's objects carry, its own and inherited, on attributes only
+        /// (relationship keys are left to the store's check).
+        static func keys(of entity: EntityDescription) -> [Key] {
+            BatchExecutor.uniquenessConstraints(of: entity).compactMap { owner, constraint in
+                guard constraint.allSatisfy({ owner.attributesByName[$0] != nil }) else { return nil }
+                return Key(owner: owner, constraint: constraint)
+            }
+        }
+
+        /// `key IN {…}` for one key; `(k1 == a AND k2 == b) OR …` for several.
+        func predicate(matching tuples: some Sequence<ConstraintValues>) -> StorePredicate {
+            if constraint.count == 1, let key = constraint.first {
+                let constants = tuples.map { values -> StoreExpression in
+                    switch values {
+                    case .one(let value): .constant(value)
+                    case .many(let values): .constant(values.first ?? .null)
+                    }
+                }
+                return .comparison(StoreComparison(.keyPath(key), .in, .aggregate(constants)))
+            }
+            return .or(tuples.map { values in
+                .and(zip(constraint, values.all).map { .comparison(StoreComparison(.keyPath($0), .equalTo, .constant($1))) })
+            })
+        }
+    }
+
+    /// A constraint's keys as property indexes of one entity that carries it, found once per
+    /// entity rather than by name for every object.
+    struct Placement {
+        let key: Key
+        let entity: EntityDescription
+        private let indexes: [Int]
+
+        /// `nil` when the entity lacks one of the keys.
+        init?(key: Key, in entity: EntityDescription) {
+            var indexes: [Int] = []
+            for name in key.constraint {
+                guard let index = entity.propertyIndexes[name] else { return nil }
+                indexes.append(index)
+            }
+            self.key = key
+            self.entity = entity
+            self.indexes = indexes
+        }
+
+        /// Whether this save changes one of the constraint's attributes of `object` (of ``entity``).
+        func isChanged(in object: ManagedObject) -> Bool {
+            indexes.contains { object.changedProperties.contains($0) }
+        }
+
+        /// The values of `object` (of ``entity``) for the constraint; `nil` when one is nil (no conflict then).
+        func values(of object: ManagedObject) -> ConstraintValues? {
+            values { object.values[$0] }
+        }
+
+        /// A stored row's values (laid out as ``entity``) for the constraint; `nil` when one is nil.
+        func values(of snapshot: StoreSnapshot) -> ConstraintValues? {
+            values { snapshot[$0] }
+        }
+
+        private func values(_ value: (Int) -> StoreValue) -> ConstraintValues? {
+            if indexes.count == 1 {
+                let one = value(indexes[0])
+                return one.isNull ? nil : .one(one)
+            }
+            var values: [StoreValue] = []
+            values.reserveCapacity(indexes.count)
+            for index in indexes {
+                let part = value(index)
+                if part.isNull { return nil }
+                values.append(part)
+            }
+            return .many(values)
+        }
+    }
+
+    /// One value of the constraint: the objects holding it and the stored row that does.
+    struct Entry {
+        let values: ConstraintValues
+        /// The first object (no array for the one object most values have).
+        private var first: ManagedObject
+        private var others: [ManagedObject] = []
+        /// The stored row holding the values, if any (and not deleted or moved by this save).
+        var stored: StoreSnapshot?
+
+        init(values: ConstraintValues, object: ManagedObject) {
+            self.values = values
+            first = object
+        }
+
+        /// How many objects hold the values.
+        var count: Int { 1 + others.count }
+        /// The objects, in order.
+        var objects: [ManagedObject] { [first] + others }
+
+        /// New objects in insertion order, after any stored object this save moved onto the same
+        /// values (so that one survives a resolution).
+        mutating func add(_ object: ManagedObject) {
+            if object.state.isInserted {
+                others.append(object)
+            } else {
+                others.insert(first, at: 0)
+                first = object
+            }
+        }
+    }
+
+    let key: Key
+    private(set) var entries: [Entry] = []
+    /// Each value's entry, by position in ``entries``.
+    private var positions: [ConstraintValues: Int] = [:]
+
+    init(key: Key) { self.key = key }
+
+    /// Adds an object under its values (one hash of the values).
+    mutating func add(_ object: ManagedObject, values: ConstraintValues) {
+        let next = entries.count
+        let position = Self.claim(&positions[values, default: next])
+        if position == next {
+            entries.append(Entry(values: values, object: object))
+        } else {
+            entries[position].add(object)
+        }
+    }
+
+    /// Notes the stored row holding `values` (the last one given wins).
+    mutating func setStored(_ snapshot: StoreSnapshot, for values: ConstraintValues) {
+        guard let position = positions[values] else { return }
+        entries[position].stored = snapshot
+    }
+
+    private static func claim(_ position: inout Int) -> Int { position }
+}
+
+/// One object's values for a constraint: a single value (most constraints have one key, and
+/// this needs no array per object) or several.
+enum ConstraintValues: Hashable {
+    case one(StoreValue)
+    case many([StoreValue])
+
+    var all: [StoreValue] {
+        switch self {
+        case .one(let value): [value]
+        case .many(let values): values
+        }
+    }
+}
