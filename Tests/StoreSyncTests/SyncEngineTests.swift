@@ -5,11 +5,11 @@ import StoreTestSupport
 import XCTest
 
 final class SyncEngineTests: XCTestCase {
-    var directory: TemporaryDirectory!
+    var directory: ScratchDirectory!
     var model: ManagedObjectModel!
 
     override func setUpWithError() throws {
-        directory = try TemporaryDirectory()
+        directory = try ScratchDirectory()
         model = try SyncTestModel.make()
     }
 

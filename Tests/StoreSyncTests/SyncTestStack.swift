@@ -37,7 +37,7 @@ final class SyncTestStore {
     let url: URL?
     let model: ManagedObjectModel
 
-    init(_ backend: StoreBackend, in directory: TemporaryDirectory, name: String, model: ManagedObjectModel) throws {
+    init(_ backend: StoreBackend, in directory: ScratchDirectory, name: String, model: ManagedObjectModel) throws {
         backend.register()
         self.backend = backend
         self.model = model
