@@ -107,6 +107,9 @@ public struct SyncSummary: Sendable, Hashable, CustomStringConvertible {
     /// Attributes changed on both sides, resolved by the conflict rule.
     public var conflicts = 0
 
+    /// An empty summary: nothing moved.
+    public init() {}
+
     public var description: String {
         "pushed \(pushedTransactions) transactions (\(pushed)); pulled \(pulledTransactions) transactions (\(pulled)); \(conflicts) conflicts"
     }

@@ -53,6 +53,7 @@ public final class SyncEngine: Sendable {
     let queue = DispatchQueue(label: "stowage.sync")
     package let faultInjection = Mutex<(@Sendable (SyncStep) throws -> Void)?>(nil)
     let streams = Mutex<[UUID: AsyncStream<Event>.Continuation]>([:])
+    let live = Mutex<LiveSync?>(nil)
 
     /// Makes an engine between the store of `local` and the store of `server` (one store each,
     /// loaded, with persistent history, models holding ``modelEntities()`` and the same synced
@@ -73,6 +74,8 @@ public final class SyncEngine: Sendable {
         _ = try SyncSession.storeIdentifier(of: local, side: "local")
         _ = try SyncSession.storeIdentifier(of: server, side: "server")
     }
+
+    deinit { stopLiveSync() }
 
     /// Makes an engine between two loaded containers' stores.
     ///

@@ -125,7 +125,7 @@ extension SyncSession {
         try map.flush()
         for record in incoming.records {
             guard let object = objects[record.globalID] else { continue }
-            let keep = pending[object.objectID] ?? []
+            let keep = pending.properties[object.objectID] ?? []
             var written = record
             // Member lists with local edits not yet pushed: the server's members plus those edits.
             let row = map.row(for: record.globalID)
@@ -142,24 +142,35 @@ extension SyncSession {
         try dropIdentitiesOfCascadedDeletes(in: local, map: map)
         let state = try SyncStateRow.fetch(SyncStateRow.localKey, in: local)
         try state.set("pulledTransaction", incoming.lastNumber)
+        if let ownOnly = pending.engineTransactionsOnlyThrough { try state.set("pushedTransaction", ownOnly) }
         try Self.save(local, side: "local")
         pulledTransaction = incoming.lastNumber
     }
 
     /// The properties of local objects changed after the last pushed token by anyone but the
     /// engine (all of them for objects inserted or deleted since).
-    private func pendingLocalChanges() throws -> [ManagedObjectID: Set<String>] {
+    private func pendingLocalChanges() throws -> PendingLocalChanges {
         let pushed = try SyncStateRow.fetch(SyncStateRow.localKey, in: local).pushedTransaction
-        var pending: [ManagedObjectID: Set<String>] = [:]
-        for transaction in try history(of: local, storeID: localStoreID, after: pushed, side: "local") where transaction.author != options.transactionAuthor {
+        var pending = PendingLocalChanges()
+        let transactions = try history(of: local, storeID: localStoreID, after: pushed, side: "local")
+        if pushed != nil, let last = transactions.last, transactions.allSatisfy({ $0.author == options.transactionAuthor }) {
+            pending.engineTransactionsOnlyThrough = last.transactionNumber
+        }
+        for transaction in transactions where transaction.author != options.transactionAuthor {
             for change in transaction.changes ?? [] {
                 guard let entityPlan = plan.plan(for: change.changedObjectID.entityName) else { continue }
                 switch change.changeType {
-                case .update: pending[change.changedObjectID, default: []].formUnion(change.updatedProperties ?? [])
-                case .insert, .delete: pending[change.changedObjectID, default: []].formUnion(entityPlan.attributes + entityPlan.toOnes + entityPlan.memberLists)
+                case .update: pending.properties[change.changedObjectID, default: []].formUnion(change.updatedProperties ?? [])
+                case .insert, .delete: pending.properties[change.changedObjectID, default: []].formUnion(entityPlan.attributes + entityPlan.toOnes + entityPlan.memberLists)
                 }
             }
         }
         return pending
+    }
+
+    struct PendingLocalChanges {
+        var properties: [ManagedObjectID: Set<String>] = [:]
+        /// The newest local transaction when every one after the pushed token is the engine's own.
+        var engineTransactionsOnlyThrough: Int64?
     }
 }

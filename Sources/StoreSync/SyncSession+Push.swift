@@ -72,6 +72,9 @@ extension SyncSession {
             lastNumber = try local.persistentStoreCoordinator?.currentPersistentHistoryToken()?.transactionNumber ?? 0
             pending = [try everyLocalObjectAsOneTransaction(number: lastNumber)]
         }
+        // Only the engine's own transactions since the last push: nothing to send. The token moves
+        // past them with the next pull's save (a save of its own would be one more such transaction).
+        if pending.isEmpty { return nil }
         var outgoing = Outgoing(lastNumber: lastNumber)
         let map = SyncIdentityMap(context: local, storeIdentifier: localStoreID)
         var changedIDs: [ManagedObjectID] = []

@@ -42,3 +42,41 @@ final class SyncEngineTests: XCTestCase {
         XCTAssertEqual(try a.contents(), try server.contents())
     }
 }
+
+extension SyncEngineTests {
+    func testASyncWithNothingNewWritesNothing() async throws {
+        let server = try store("server"), a = try store("a")
+        let engine = try SyncEngine(local: a.container, server: server.container)
+        try a.edit { context in try context.insertNewObject(forEntityName: "Note").setValue("n", forKey: "title") }
+        try await engine.sync()
+        try await engine.sync()
+        let localToken = try a.container.persistentStoreCoordinator.currentPersistentHistoryToken()
+        let serverToken = try server.container.persistentStoreCoordinator.currentPersistentHistoryToken()
+        let summary = try await engine.sync()
+        XCTAssertEqual(try a.container.persistentStoreCoordinator.currentPersistentHistoryToken(), localToken, "no local transaction (live sync would loop on its own saves)")
+        XCTAssertEqual(try server.container.persistentStoreCoordinator.currentPersistentHistoryToken(), serverToken)
+        XCTAssertEqual(summary, SyncSummary())
+    }
+
+    func testEventsReportEachStep() async throws {
+        let server = try store("server"), a = try store("a")
+        let engine = try SyncEngine(local: a.container, server: server.container)
+        let events = engine.events()
+        try a.edit { context in try context.insertNewObject(forEntityName: "Note").setValue("n", forKey: "title") }
+        try await engine.sync()
+        var seen: [String] = []
+        for await event in events {
+            seen.append("\(event.type) \(event.endDate == nil ? "started" : event.succeeded ? "ok" : "failed") \(event.objectCount)")
+            if event.type == .import, event.endDate != nil { break }
+        }
+        XCTAssertEqual(seen, ["setup started 0", "setup ok 0", "export started 0", "export ok 1", "import started 0", "import ok 0"])
+    }
+
+    func testAModelWithoutTheSyncEntitiesIsRefused() throws {
+        let plain = try ManagedObjectModel { EntityDescription("Note") { .attribute("title", .string) } }
+        let store = try SyncTestStore(.sqlite, in: directory, name: "plain", model: plain)
+        XCTAssertThrowsError(try SyncEngine(local: store.container, server: store.container)) { error in
+            XCTAssertEqual((error as? SyncError)?.code, .modelNotPrepared)
+        }
+    }
+}

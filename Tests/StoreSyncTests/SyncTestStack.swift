@@ -37,7 +37,7 @@ final class SyncTestStore {
     let url: URL?
     let model: ManagedObjectModel
 
-    init(_ backend: StoreBackend, in directory: ScratchDirectory, name: String, model: ManagedObjectModel) throws {
+    init(_ backend: StoreBackend, in directory: ScratchDirectory, name: String, model: ManagedObjectModel, postsRemoteChanges: Bool = false) throws {
         backend.register()
         self.backend = backend
         self.model = model
@@ -45,6 +45,7 @@ final class SyncTestStore {
         container = PersistentContainer(name: name, managedObjectModel: model)
         var description = PersistentStoreDescription(type: backend.type, url: url)
         description.isHistoryTrackingEnabled = true
+        if postsRemoteChanges { description.setOption(true, forKey: .remoteChangeNotificationPost) }
         container.persistentStoreDescriptions = [description]
         try container.loadPersistentStores()
     }
