@@ -106,11 +106,14 @@ public struct SyncSummary: Sendable, Hashable, CustomStringConvertible {
     public var pulledTransactions = 0
     /// Attributes changed on both sides, resolved by the conflict rule.
     public var conflicts = 0
+    /// Whether the pull read every object on the server rather than its history (a client's
+    /// first sync, and ``SyncEngine/resynchronize()``).
+    public var pulledEverything = false
 
     /// An empty summary: nothing moved.
     public init() {}
 
     public var description: String {
-        "pushed \(pushedTransactions) transactions (\(pushed)); pulled \(pulledTransactions) transactions (\(pulled)); \(conflicts) conflicts"
+        "pushed \(pushedTransactions) transactions (\(pushed)); pulled \(pulledEverything ? "every object" : "\(pulledTransactions) transactions") (\(pulled)); \(conflicts) conflicts"
     }
 }

@@ -12,6 +12,7 @@ extension SyncSession {
         try step(.applyPulled)
         try local.performAndWait { try self.applyPulled(incoming, replacingEverything: everything) }
         summary.pulledTransactions += incoming.transactionCount
+        if everything { summary.pulledEverything = true }
     }
 
     struct Incoming {
