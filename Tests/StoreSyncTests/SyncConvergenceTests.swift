@@ -95,8 +95,8 @@ final class SyncConvergenceTests: XCTestCase {
     }
 
     /// Runs one seed; returns nil when every store converged, else what differs.
-    static func check(seed: UInt64, in directory: ScratchDirectory, model: ManagedObjectModel, serverBackend: StoreBackend, length: Int) async throws -> String? {
-        let server = try SyncTestStore(serverBackend, in: directory, name: "server-\(seed)", model: model)
+    static func check(seed: UInt64, in directory: ScratchDirectory, model: ManagedObjectModel, server makeServer: () throws -> SyncTestStore, length: Int) async throws -> String? {
+        let server = try makeServer()
         let backends: [StoreBackend] = [.sqlite, .xml, .sqlite]
         let stores = try backends.enumerated().map { try SyncTestStore($1, in: directory, name: "local-\(seed)-\($0)", model: model) }
         let engines = try stores.map { try SyncEngine(local: $0.container, server: server.container) }
@@ -125,7 +125,8 @@ final class SyncConvergenceTests: XCTestCase {
             for lane in 0..<lanes {
                 group.addTask {
                     for seed in stride(from: UInt64(lane), to: seeds, by: lanes) {
-                        if let failure = try await Self.check(seed: seed, in: directory, model: model, serverBackend: .sqlite, length: 20) { return failure }
+                        let server = { try SyncTestStore(.sqlite, in: directory, name: "server-\(seed)", model: model) }
+                        if let failure = try await Self.check(seed: seed, in: directory, model: model, server: server, length: 20) { return failure }
                     }
                     return nil
                 }
@@ -136,4 +137,22 @@ final class SyncConvergenceTests: XCTestCase {
         }
         for failure in failures { XCTFail(failure) }
     }
+
+    #if Postgres
+    /// The same scripts with a PostgreSQL server (`STOWAGE_POSTGRES_URL`; skipped without it).
+    func testEveryStoreConvergesThroughAPostgreSQLServer() async throws {
+        let model = try SyncTestModel.make()
+        guard try SyncTestStore.postgres(name: "probe", model: model) != nil else {
+            throw XCTSkip("PostgreSQL sync tests skipped: set STOWAGE_POSTGRES_URL (scripts/postgres-cluster start DIR prints one)")
+        }
+        let seeds = UInt64(ProcessInfo.processInfo.environment["STOWAGE_SYNC_POSTGRES_SEEDS"].flatMap(Int.init) ?? 200)
+        let directory = try ScratchDirectory()
+        for seed in 0..<seeds {
+            let server = { try XCTUnwrap(SyncTestStore.postgres(name: "server-\(seed)", model: model)) }
+            if let failure = try await Self.check(seed: seed, in: directory, model: model, server: server, length: 20) {
+                return XCTFail(failure)
+            }
+        }
+    }
+    #endif
 }

@@ -33,17 +33,18 @@ enum SyncTestModel {
 /// A store for a sync test: a container on a temporary file with history on.
 final class SyncTestStore {
     let container: PersistentContainer
-    let backend: StoreBackend
-    let url: URL?
     let model: ManagedObjectModel
 
-    init(_ backend: StoreBackend, in directory: ScratchDirectory, name: String, model: ManagedObjectModel, postsRemoteChanges: Bool = false) throws {
+    convenience init(_ backend: StoreBackend, in directory: ScratchDirectory, name: String, model: ManagedObjectModel, postsRemoteChanges: Bool = false) throws {
         backend.register()
-        self.backend = backend
+        let description = PersistentStoreDescription(type: backend.type, url: backend.fileExtension.map { directory.file("\(name).\($0)") })
+        try self.init(description, name: name, model: model, postsRemoteChanges: postsRemoteChanges)
+    }
+
+    init(_ described: PersistentStoreDescription, name: String, model: ManagedObjectModel, postsRemoteChanges: Bool = false) throws {
         self.model = model
-        url = backend.fileExtension.map { directory.file("\(name).\($0)") }
         container = PersistentContainer(name: name, managedObjectModel: model)
-        var description = PersistentStoreDescription(type: backend.type, url: url)
+        var description = described
         description.isHistoryTrackingEnabled = true
         if postsRemoteChanges { description.setOption(true, forKey: .remoteChangeNotificationPost) }
         container.persistentStoreDescriptions = [description]
@@ -101,3 +102,19 @@ extension ManagedObjectContext {
         return try fetch(FetchRequest<ManagedObject>(entityName: entityName, predicate: predicate))
     }
 }
+
+#if Postgres  // the PostgreSQL store is built only with the Postgres package trait (Package.swift)
+import PostgresBackend
+
+extension SyncTestStore {
+    /// A store in a schema of its own on the server in `STOWAGE_POSTGRES_URL`, or nil without one.
+    static func postgres(name: String, model: ManagedObjectModel) throws -> SyncTestStore? {
+        guard let url = ProcessInfo.processInfo.environment["STOWAGE_POSTGRES_URL"].flatMap({ $0.isEmpty ? nil : URL(string: $0) }) else { return nil }
+        PostgresStore.register()
+        var description = PersistentStoreDescription(url: url)
+        let schema = "sync_" + UUID().uuidString.replacingOccurrences(of: "-", with: "").prefix(12).lowercased()
+        description.setOption(.string(schema), forKey: .postgresSchema)
+        return try SyncTestStore(description, name: name, model: model)
+    }
+}
+#endif
