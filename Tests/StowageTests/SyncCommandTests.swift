@@ -9,12 +9,14 @@ final class SyncCommandTests: XCTestCase {
         try ManagedObjectModel {
             EntityDescription("Note") {
                 .attribute("title", .string)
+                .attribute("rank", .integer64, defaultValue: 0)
             }
             SyncEngine.modelEntities()
         }
     }
 
-    func container(_ url: URL, _ model: ManagedObjectModel) throws -> PersistentContainer {
+    /// A loaded container on the SQLite store at `url`, with history (also used by SyncKillTests).
+    static func container(_ url: URL, _ model: ManagedObjectModel) throws -> PersistentContainer {
         let container = PersistentContainer(name: "Notes", managedObjectModel: model)
         var description = PersistentStoreDescription(type: .sqlite, url: url)
         description.isHistoryTrackingEnabled = true
@@ -24,7 +26,7 @@ final class SyncCommandTests: XCTestCase {
     }
 
     func titles(_ url: URL, _ model: ManagedObjectModel) throws -> [String] {
-        let context = try container(url, model).newBackgroundContext()
+        let context = try Self.container(url, model).newBackgroundContext()
         return try context.performAndWait {
             try context.fetch(FetchRequest<ManagedObject>(entityName: "Note")).map { try $0.value(forKey: "title") as? String ?? "" }.sorted()
         }
@@ -35,12 +37,12 @@ final class SyncCommandTests: XCTestCase {
         let model = try Self.model()
         let a = directory.file("a.sqlite"), b = directory.file("b.sqlite"), server = directory.file("server.sqlite")
         do {
-            let context = try container(a, model).newBackgroundContext()
+            let context = try Self.container(a, model).newBackgroundContext()
             try context.performAndWait {
                 for title in ["one", "two"] { try context.insertNewObject(forEntityName: "Note").setValue(title, forKey: "title") }
                 try context.save()
             }
-            _ = try container(b, model)
+            _ = try Self.container(b, model)
         }
         var (status, output) = try runStowage(["sync", a.path, "--with", server.path])
         XCTAssertEqual(status, 0, output)
@@ -51,7 +53,7 @@ final class SyncCommandTests: XCTestCase {
         XCTAssertEqual(try titles(b, model), ["one", "two"])
 
         // A delete on b reaches a through the server (the server was made from b's cached model).
-        let context = try container(b, model).newBackgroundContext()
+        let context = try Self.container(b, model).newBackgroundContext()
         try context.performAndWait {
             let one = try context.fetch(FetchRequest<ManagedObject>(entityName: "Note", predicate: StorePredicate(format: "title == 'one'")))
             for note in one { context.delete(note) }
@@ -68,7 +70,7 @@ final class SyncCommandTests: XCTestCase {
     func testSyncRefusesAStoreWhoseModelLacksTheSyncEntities() throws {
         let directory = try TemporaryDirectory()
         let plain = try ManagedObjectModel { EntityDescription("Note") { .attribute("title", .string) } }
-        _ = try container(directory.file("plain.sqlite"), plain)
+        _ = try Self.container(directory.file("plain.sqlite"), plain)
         let (status, output) = try runStowage(["sync", directory.file("plain.sqlite").path, "--with", directory.file("server.sqlite").path])
         XCTAssertNotEqual(status, 0)
         XCTAssertTrue(output.contains("SyncEngine.modelEntities()"), output)
