@@ -17,6 +17,7 @@ final class SyncIdentityMap {
     /// New objects whose identity row waits for their permanent ID.
     private var pending: [(object: ManagedObject, globalID: String)] = []
     private var pendingByGlobalID: [String: ManagedObject] = [:]
+    private var pendingByObjectID: [ManagedObjectID: String] = [:]
 
     init(context: ManagedObjectContext, storeIdentifier: String) {
         self.context = context
@@ -82,7 +83,7 @@ final class SyncIdentityMap {
     /// The global identity of this object (loaded first), or nil.
     func globalID(for objectID: ManagedObjectID) throws -> String? {
         if objectID.isTemporaryID {
-            return pending.first { $0.object.objectID == objectID }?.globalID
+            return pendingByObjectID[objectID]
         }
         guard let key = objectID.primaryKey, let row = rowsByObject[ObjectKey(entityName: objectID.entityName, key: key)],
               case .string(let globalID) = try row.storeValue(forKey: "globalID")
@@ -98,6 +99,7 @@ final class SyncIdentityMap {
         if object.objectID.isTemporaryID {
             pending.append((object, globalID))
             pendingByGlobalID[globalID] = object
+            pendingByObjectID[object.objectID] = globalID
         } else {
             try insertRow(globalID, for: object.objectID)
         }
@@ -140,6 +142,7 @@ final class SyncIdentityMap {
         let waiting = pending
         pending = []
         pendingByGlobalID = [:]
+        pendingByObjectID = [:]
         try context.obtainPermanentIDs(for: waiting.map(\.object))
         for (object, globalID) in waiting { try insertRow(globalID, for: object.objectID) }
     }

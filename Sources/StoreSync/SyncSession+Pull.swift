@@ -31,13 +31,18 @@ extension SyncSession {
         var changed: [ManagedObjectID] = []
         var seen: Set<ManagedObjectID> = []
         for transaction in transactions {
+            // This client's own pushes hold its own values: only what other clients wrote (or what
+            // a conflict resolver chose instead of this client's value) is read back. Deletions are
+            // taken from every transaction: a delete rule on the server may have removed more
+            // than this client deleted.
+            let isOwn = transaction.author == pushAuthor
             for change in transaction.changes ?? [] {
                 let id = change.changedObjectID
                 if change.changeType == .delete {
                     if id.entityName == SyncEngine.identityEntityName, case .string(let globalID)? = change.tombstone?["globalID"] {
                         incoming.deleted.insert(globalID)
                     }
-                } else if plan.plan(for: id.entityName) != nil, seen.insert(id).inserted {
+                } else if !isOwn, plan.plan(for: id.entityName) != nil, seen.insert(id).inserted {
                     changed.append(id)
                 }
             }

@@ -7,7 +7,7 @@ extension SyncSession {
     func serverChangesSinceLastPull() throws -> [ManagedObjectID: Set<String>] {
         guard let pulled = pulledTransaction else { return [:] }
         var changed: [ManagedObjectID: Set<String>] = [:]
-        for transaction in try history(of: server, storeID: serverStoreID, after: pulled, side: "server") where transaction.author != pushAuthor {
+        for transaction in try history(of: server, storeID: serverStoreID, after: pulled, side: "server") where !isOwnPush(transaction.author) {
             for change in transaction.changes ?? [] where change.changeType != .delete {
                 let id = change.changedObjectID
                 guard let entityPlan = plan.plan(for: id.entityName) else { continue }
@@ -17,8 +17,13 @@ extension SyncSession {
         return changed
     }
 
-    /// The author of this client's server transactions.
+    /// The author of this client's server transactions: the objects' values are this client's own.
     var pushAuthor: String { "\(options.transactionAuthor).push.\(clientID)" }
+    /// The author of this client's server transactions in which the conflict resolver chose a
+    /// value other than this client's (its pull must read them back).
+    var resolvedPushAuthor: String { pushAuthor + ".resolved" }
+
+    func isOwnPush(_ author: String?) -> Bool { author == pushAuthor || author == resolvedPushAuthor }
 
     /// On the server context: one local transaction's records. Objects missing on the server
     /// were deleted there: an update of one is dropped (delete wins).
@@ -54,11 +59,13 @@ extension SyncSession {
             let changed = try Self.write(record, into: object, keep: [], map: map) { key, local, stored in
                 guard candidates.contains(key), local != stored, let resolver = self.options.conflictResolver else { return local }
                 self.summary.conflicts += 1
-                switch resolver(SyncConflict(entityName: record.entityName, globalID: record.globalID, key: key, localValue: local, serverValue: stored)) {
-                case .keepLocal: return local
-                case .keepServer: return stored
-                case .use(let value): return value
+                let chosen = switch resolver(SyncConflict(entityName: record.entityName, globalID: record.globalID, key: key, localValue: local, serverValue: stored)) {
+                case .keepLocal: local
+                case .keepServer: stored
+                case .use(let value): value
                 }
+                if chosen != local { self.server.transactionAuthor = self.resolvedPushAuthor }
+                return chosen
             }
             if changed && !object.isInserted { summary.pushed.updated += 1 }
         }

@@ -11,7 +11,7 @@ enum SyncTestModel {
         try ManagedObjectModel {
             EntityDescription("Folder") {
                 .attribute("name", .string)
-                .toMany("notes", destination: "Note", inverse: "folder", deleteRule: .nullify)
+                .toMany("notes", destination: "Note", inverse: "folder", deleteRule: .cascade)
             }
             EntityDescription("Note") {
                 .attribute("title", .string)
