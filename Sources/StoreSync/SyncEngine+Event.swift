@@ -3,6 +3,12 @@ import StoreCore
 
 extension SyncEngine {
     /// What an event did, as in `NSPersistentCloudKitContainer.EventType`.
+    ///
+    /// For example:
+    ///
+    /// ```swift
+    /// for await event in engine.events() where event.type == .import && event.succeeded { refreshUI() }
+    /// ```
     public enum EventType: Int, Sendable, Hashable, CustomStringConvertible {
         /// Checking both stores and creating this client's state (first sync, or a resync).
         case setup = 0
@@ -95,6 +101,13 @@ public struct SyncChangeCounts: Sendable, Hashable, CustomStringConvertible {
 }
 
 /// What one ``SyncEngine/sync()`` moved.
+///
+/// For example:
+///
+/// ```swift
+/// let summary = try await engine.sync()
+/// if summary.conflicts > 0 { print("\(summary.conflicts) attributes changed on both sides") }
+/// ```
 public struct SyncSummary: Sendable, Hashable, CustomStringConvertible {
     /// Objects written to the server.
     public var pushed = SyncChangeCounts()

@@ -39,6 +39,13 @@ extension SyncEngine {
     }
 
     /// Stops background syncing; a sync already running completes.
+    ///
+    /// For example:
+    ///
+    /// ```swift
+    /// engine.stopLiveSync()
+    /// try await engine.sync()          // on demand still works
+    /// ```
     public func stopLiveSync() {
         let observers = live.withLock { state -> [ObserverToken] in
             defer { state = nil }
@@ -48,6 +55,12 @@ extension SyncEngine {
     }
 
     /// Whether live sync is on.
+    ///
+    /// For example:
+    ///
+    /// ```swift
+    /// if !engine.isLiveSyncing { engine.startLiveSync() }
+    /// ```
     public var isLiveSyncing: Bool { live.withLock { $0 != nil } }
 
     /// Queues one sync, unless one is queued already; one that is running is followed by another.

@@ -59,6 +59,12 @@ public final class SyncEngine: Sendable {
     /// loaded, with persistent history, models holding ``modelEntities()`` and the same synced
     /// entities).
     ///
+    /// For example:
+    ///
+    /// ```swift
+    /// let engine = try SyncEngine(local: container.persistentStoreCoordinator, server: serverCoordinator)
+    /// ```
+    ///
     /// - Throws: ``SyncError`` (`modelNotPrepared`, `unsupportedModel`, `storeNotReady`).
     public init(local: PersistentStoreCoordinator, server: PersistentStoreCoordinator, options: Options = Options()) throws {
         self.local = local
@@ -90,6 +96,13 @@ public final class SyncEngine: Sendable {
 
     /// Pushes the local changes since the last sync, then pulls the server's, and returns what
     /// moved. Posts an ``Event`` for each step. Safe to call at any time; syncs run one after another.
+    ///
+    /// For example:
+    ///
+    /// ```swift
+    /// let summary = try await engine.sync()
+    /// print(summary.pushed.total, summary.pulled.total)
+    /// ```
     ///
     /// - Throws: ``SyncError``: `historyTokenExpired` when the server deleted history this client
     ///   had not pulled (call ``resynchronize()``); `storeFailed` when a store could not be read
