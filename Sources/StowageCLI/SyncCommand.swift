@@ -15,7 +15,9 @@ struct SyncCommand: AsyncParsableCommand {
             names the model (an Xcode model file or a compiled one); without it, the local \
             store's own copy of its model is used (SQLite stores keep one, Z_MODELCACHE). With \
             --resynchronize the local store reads every object from the server instead of its \
-            history (after a "history token expired" error). See docs/sync.md.
+            history (after a "history token expired" error). With --live it keeps running, syncing \
+            after every commit to either store (by any process) and printing each step, until \
+            interrupted. See docs/sync.md.
             """
     )
 
@@ -30,6 +32,9 @@ struct SyncCommand: AsyncParsableCommand {
 
     @Flag(help: "Read every object from the server rather than its history (recovers from an expired history token).")
     var resynchronize = false
+
+    @Flag(help: "Keep syncing after every commit to either store, printing each step, until interrupted.")
+    var live = false
 
     func run() async throws {
         let localURL = try StoreLocation(local).url
@@ -63,6 +68,13 @@ struct SyncCommand: AsyncParsableCommand {
         print("  pushed \(Self.count(summary.pushedTransactions, "transaction")): \(summary.pushed)")
         print("  pulled \(summary.pulledEverything ? "every object (a full read)" : Self.count(summary.pulledTransactions, "transaction")): \(summary.pulled)")
         if summary.conflicts > 0 { print("  \(Self.count(summary.conflicts, "conflict")) resolved") }
+        guard live else { return }
+        print("Syncing live; interrupt to stop.")
+        let events = engine.events()
+        engine.startLiveSync()
+        for await event in events where event.endDate != nil && (event.objectCount > 0 || !event.succeeded) {
+            print("\(event.type): \(event.succeeded ? "\(event.changes)" : "failed: \(event.error.map { "\($0)" } ?? "")")")
+        }
     }
 
     private static func container(_ name: String, _ model: ManagedObjectModel, _ type: PersistentStoreType, _ url: URL) throws -> PersistentContainer {
@@ -70,6 +82,8 @@ struct SyncCommand: AsyncParsableCommand {
         var description = PersistentStoreDescription(type: type, url: url)
         description.isHistoryTrackingEnabled = true
         description.shouldMigrateStoreAutomatically = false
+        // Commits by other processes (and, for the server, other machines) start a live sync.
+        description.setOption(true, forKey: .remoteChangeNotificationPost)
         container.persistentStoreDescriptions = [description]
         try container.loadPersistentStores()
         return container
