@@ -18,7 +18,22 @@ final class LiveSyncTests: XCTestCase {
     func testSavesOnOneClientReachTheOtherInTheBackground() async throws {
         let directory = try ScratchDirectory()
         let model = try SyncTestModel.make()
-        let server = try SyncTestStore(.sqlite, in: directory, name: "server", model: model, postsRemoteChanges: true)
+        try await checkLiveSync(through: SyncTestStore(.sqlite, in: directory, name: "server", model: model, postsRemoteChanges: true), in: directory, model: model)
+    }
+
+    #if Postgres
+    /// The server's commits arrive through `LISTEN`/`NOTIFY` (`STOWAGE_POSTGRES_URL`; skipped without it).
+    func testSavesOnOneClientReachTheOtherThroughAPostgreSQLServer() async throws {
+        let directory = try ScratchDirectory()
+        let model = try SyncTestModel.make()
+        guard let server = try SyncTestStore.postgres(name: "server", model: model, postsRemoteChanges: true) else {
+            throw XCTSkip("PostgreSQL sync tests skipped: set STOWAGE_POSTGRES_URL (scripts/postgres-cluster start DIR prints one)")
+        }
+        try await checkLiveSync(through: server, in: directory, model: model)
+    }
+    #endif
+
+    private func checkLiveSync(through server: SyncTestStore, in directory: ScratchDirectory, model: ManagedObjectModel) async throws {
         let a = try SyncTestStore(.sqlite, in: directory, name: "a", model: model)
         let b = try SyncTestStore(.xml, in: directory, name: "b", model: model)
         let engineA = try SyncEngine(local: a.container, server: server.container)

@@ -145,7 +145,7 @@ final class SyncConvergenceTests: XCTestCase {
         guard try SyncTestStore.postgres(name: "probe", model: model) != nil else {
             throw XCTSkip("PostgreSQL sync tests skipped: set STOWAGE_POSTGRES_URL (scripts/postgres-cluster start DIR prints one)")
         }
-        let seeds = UInt64(ProcessInfo.processInfo.environment["STOWAGE_SYNC_POSTGRES_SEEDS"].flatMap(Int.init) ?? 200)
+        let seeds = UInt64(ProcessInfo.processInfo.environment["STOWAGE_SYNC_POSTGRES_SEEDS"].flatMap(Int.init) ?? 50)
         let directory = try ScratchDirectory()
         for seed in 0..<seeds {
             let server = { try XCTUnwrap(SyncTestStore.postgres(name: "server-\(seed)", model: model)) }

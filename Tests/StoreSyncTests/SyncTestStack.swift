@@ -108,13 +108,13 @@ import PostgresBackend
 
 extension SyncTestStore {
     /// A store in a schema of its own on the server in `STOWAGE_POSTGRES_URL`, or nil without one.
-    static func postgres(name: String, model: ManagedObjectModel) throws -> SyncTestStore? {
+    static func postgres(name: String, model: ManagedObjectModel, postsRemoteChanges: Bool = false) throws -> SyncTestStore? {
         guard let url = ProcessInfo.processInfo.environment["STOWAGE_POSTGRES_URL"].flatMap({ $0.isEmpty ? nil : URL(string: $0) }) else { return nil }
         PostgresStore.register()
         var description = PersistentStoreDescription(url: url)
         let schema = "sync_" + UUID().uuidString.replacingOccurrences(of: "-", with: "").prefix(12).lowercased()
         description.setOption(.string(schema), forKey: .postgresSchema)
-        return try SyncTestStore(description, name: name, model: model)
+        return try SyncTestStore(description, name: name, model: model, postsRemoteChanges: postsRemoteChanges)
     }
 }
 #endif
