@@ -72,11 +72,12 @@ extension SyncSession {
     /// Every synced property of these server objects (those with a global identity and still there).
     private func read(_ ids: [ManagedObjectID], map: SyncIdentityMap) throws -> [SyncRecord] {
         try map.load(objectIDs: ids)
+        let existing = try Self.objects(ids, in: server)
         var objects: [(ManagedObject, SyncEntityPlan, String)] = []
         var destinations: [ManagedObjectID] = []
         for id in ids {
             guard let globalID = try map.globalID(for: id), let entityPlan = plan.plan(for: id.entityName),
-                  let object = try Self.existing(id, in: server) else { continue }
+                  let object = existing[id] else { continue }
             objects.append((object, entityPlan, globalID))
             destinations += try Self.destinations(of: object, plan: entityPlan)
         }
@@ -117,10 +118,11 @@ extension SyncSession {
         }
 
         var objects: [String: ManagedObject] = [:]
+        let stored = try Self.objects(incoming.records.compactMap { try map.objectID(for: $0.globalID) }, in: local)
         for record in incoming.records {
             if let id = try map.objectID(for: record.globalID) {
                 // Deleted here and not yet pushed: the delete wins.
-                if let object = try Self.existing(id, in: local) { objects[record.globalID] = object }
+                if let object = stored[id] { objects[record.globalID] = object }
             } else {
                 let object = try local.insertNewObject(forEntityName: record.entityName)
                 try map.assign(record.globalID, to: object)

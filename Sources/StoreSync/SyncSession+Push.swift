@@ -85,11 +85,10 @@ extension SyncSession {
         }
         try map.load(objectIDs: changedIDs)
         // Identities first, for every object still here, so records can name one another.
-        var objects: [ManagedObjectID: ManagedObject] = [:]
+        var objects = try Self.objects(changedIDs, in: local)
         var destinations: [ManagedObjectID] = []
-        for id in Set(changedIDs) {
-            guard let object = try Self.existing(id, in: local), let entityPlan = plan.plan(for: id.entityName) else { continue }
-            objects[id] = object
+        for (id, object) in objects {
+            guard let entityPlan = plan.plan(for: id.entityName) else { continue }
             destinations += try Self.destinations(of: object, plan: entityPlan)
         }
         try map.load(objectIDs: destinations)

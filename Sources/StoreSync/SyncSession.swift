@@ -73,6 +73,23 @@ final class SyncSession {
         }
     }
 
+    /// The objects with these IDs that still exist, read with one fetch per entity and 500 IDs
+    /// (rather than one read per object); the dictionary keeps them registered in `context`.
+    static func objects(_ ids: some Sequence<ManagedObjectID>, in context: ManagedObjectContext) throws -> [ManagedObjectID: ManagedObject] {
+        var byEntity: [String: [ManagedObjectID]] = [:]
+        for id in Set(ids) { byEntity[id.entityName, default: []].append(id) }
+        var found: [ManagedObjectID: ManagedObject] = [:]
+        for (entityName, list) in byEntity {
+            for start in stride(from: 0, to: list.count, by: 500) {
+                var request = FetchRequest<ManagedObject>(
+                    entityName: entityName, predicate: try StorePredicate(format: "SELF IN %@", Array(list[start..<min(start + 500, list.count)])))
+                request.includesSubentities = false
+                for object in try context.fetch(request) where !object.isDeleted { found[object.objectID] = object }
+            }
+        }
+        return found
+    }
+
     /// Saves `context` when it has changes, as a ``SyncError`` naming the side on failure.
     static func save(_ context: ManagedObjectContext, side: String) throws {
         guard context.hasChanges else { return }
