@@ -23,7 +23,7 @@ let postgres = TargetDependencyCondition.when(traits: ["Postgres"])
 /// "Incremental builds"). The same rule holds for every import: each module a target imports, or
 /// uses through a re-export (`StoreTestSupport` re-exports `StowageTestKit`), is in its dependencies.
 let stowageAndItsExports: [Target.Dependency] = [
-    "Stowage", "StoreCore", "ModelFiles", "MemoryBackend", "SQLiteBackend", "XMLBackend", "BinaryBackend",
+    "Stowage", "StoreCore", "StoreSync", "ModelFiles", "MemoryBackend", "SQLiteBackend", "XMLBackend", "BinaryBackend",
     .target(name: "PostgresBackend", condition: postgres),
 ]
 /// The test support target, what it re-exports, and StoreCore, which every test imports.
@@ -41,6 +41,7 @@ let package = Package(
         .library(name: "BinaryBackend", targets: ["BinaryBackend"]),
         .library(name: "PostgresBackend", targets: ["PostgresBackend"]),
         .library(name: "ModelFiles", targets: ["ModelFiles"]),
+        .library(name: "StoreSync", targets: ["StoreSync"]),
         // The shared behavioural suite, for Stowage's stores and anyone's (docs/writing-a-store.md).
         .library(name: "StowageTestKit", targets: ["StowageTestKit"]),
         .executable(name: "stowage", targets: ["StowageCLI"]),
@@ -91,7 +92,10 @@ let package = Package(
         // Model files: Xcode's (.xcdatamodeld / .xcdatamodel, read with libxml2) and compiled
         // ones (.momd / .mom, and a store's model cache).
         .target(name: "ModelFiles", dependencies: ["StoreCore", "CXML", "CZlib"]),
-        .target(name: "Stowage", dependencies: ["StoreCore", "MemoryBackend", "SQLiteBackend", "XMLBackend", "BinaryBackend", .target(name: "PostgresBackend", condition: postgres), "ModelFiles"]),
+        // The sync engine between a local store and a server store (docs/sync.md): StoreCore only,
+        // any store type on either side.
+        .target(name: "StoreSync", dependencies: ["StoreCore"]),
+        .target(name: "Stowage", dependencies: ["StoreCore", "StoreSync", "MemoryBackend", "SQLiteBackend", "XMLBackend", "BinaryBackend", .target(name: "PostgresBackend", condition: postgres), "ModelFiles"]),
         .executableTarget(
             name: "StowageCLI",
             dependencies: stowageAndItsExports + [.product(name: "ArgumentParser", package: "swift-argument-parser")]
@@ -109,6 +113,10 @@ let package = Package(
         ),
         // The shared SQL store logic against a recording driver, in each dialect: its SQL and statement order, no server.
         .testTarget(name: "StoreSQLTests", dependencies: ["StoreCore", "StoreSQL", "SQLiteBackend", .target(name: "PostgresBackend", condition: postgres)]),
+        .testTarget(
+            name: "StoreSyncTests",
+            dependencies: testSupport + ["StoreSync", "SQLiteBackend", "XMLBackend", .target(name: "PostgresBackend", condition: postgres)]
+        ),
         .testTarget(name: "BinaryBackendTests", dependencies: testSupport + ["BinaryBackend"]),
         .testTarget(name: "ModelFilesTests", dependencies: testSupport + ["ModelFiles", "SQLiteBackend"]),
         .testTarget(name: "XMLBackendTests", dependencies: testSupport + ["XMLBackend", "CXML"]),

@@ -2,6 +2,7 @@
 // type with its options (`SQLiteStore`, `.sqlitePragma(_:)`, and `PostgresStore` with the
 // `Postgres` package trait).
 @_exported import StoreCore
+@_exported import StoreSync
 @_exported import ModelFiles
 @_exported import BinaryBackend
 @_exported import MemoryBackend

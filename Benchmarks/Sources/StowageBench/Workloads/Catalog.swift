@@ -39,6 +39,7 @@ enum Catalog {
                 baseline: { try QueryWorkloads.groupByBaseline(fixtures.million, expectingGroups: fixtures.millionGroups) }),
         ] + sqlite(fixtures) + xml(fixtures) + binary(fixtures) + BatchWorkloads.workloads() + MigrationWorkloads.workloads() + MappingMigrationWorkloads.workloads()
             + PostgresWorkloads.workloads(fixtures) + ObservationWorkloads.workloads(fixtures) + ConstraintWorkloads.workloads()
+            + SyncWorkloads.workloads()
     }
 
     /// The XML store's own write and load next to libxml2's streaming reader walking the same

@@ -1,0 +1,184 @@
+import Foundation
+import StoreCore
+
+extension SyncSession {
+    /// Pulls the server's history after the last pulled token — or, with `everything`, every
+    /// object the server holds — into the local store in one save under the engine's transaction
+    /// author, together with the identities of new objects and the new token.
+    func pull(everything: Bool) throws {
+        try step(.readServerChanges)
+        let incoming = try server.performAndWait { everything ? try self.readWholeServer() : try self.readServerChanges() }
+        guard let incoming else { return }
+        try step(.applyPulled)
+        try local.performAndWait { try self.applyPulled(incoming, replacingEverything: everything) }
+        summary.pulledTransactions += incoming.transactionCount
+        if everything { summary.pulledEverything = true }
+    }
+
+    struct Incoming {
+        var lastNumber: Int64
+        var transactionCount = 0
+        var records: [SyncRecord] = []
+        var deleted: Set<String> = []
+    }
+
+    /// On the server context: the current values of every object changed after the last pulled
+    /// token, and the global identities deleted since (nil when nothing is new).
+    private func readServerChanges() throws -> Incoming? {
+        let transactions = try history(of: server, storeID: serverStoreID, after: pulledTransaction, side: "server")
+        guard let lastNumber = transactions.last?.transactionNumber else { return nil }
+        var incoming = Incoming(lastNumber: lastNumber, transactionCount: transactions.count)
+        var changed: [ManagedObjectID] = []
+        var seen: Set<ManagedObjectID> = []
+        for transaction in transactions {
+            // This client's own pushes hold its own values: only what other clients wrote (or what
+            // a conflict resolver chose instead of this client's value) is read back. Deletions are
+            // taken from every transaction: a delete rule on the server may have removed more
+            // than this client deleted.
+            let isOwn = transaction.author == pushAuthor
+            for change in transaction.changes ?? [] {
+                let id = change.changedObjectID
+                if change.changeType == .delete {
+                    if id.entityName == SyncEngine.identityEntityName, case .string(let globalID)? = change.tombstone?["globalID"] {
+                        incoming.deleted.insert(globalID)
+                    }
+                } else if !isOwn, plan.plan(for: id.entityName) != nil, seen.insert(id).inserted {
+                    changed.append(id)
+                }
+            }
+        }
+        let map = SyncIdentityMap(context: server, storeIdentifier: serverStoreID)
+        incoming.records = try read(changed, map: map)
+        incoming.deleted.subtract(incoming.records.map(\.globalID))
+        return incoming
+    }
+
+    /// On the server context: every object that has a global identity (a full pull).
+    private func readWholeServer() throws -> Incoming {
+        let token = try server.persistentStoreCoordinator?.currentPersistentHistoryToken()
+        let rows = try server.fetch(FetchRequest<ManagedObject>(entityName: SyncEngine.identityEntityName))
+        var ids: [ManagedObjectID] = []
+        for row in rows {
+            guard case .string(let entityName) = try row.storeValue(forKey: "entityName"),
+                  case .integer(let key) = try row.storeValue(forKey: "objectKey"), plan.plan(for: entityName) != nil
+            else { continue }
+            ids.append(ManagedObjectID(entityName: entityName, storeIdentifier: serverStoreID, primaryKey: key))
+        }
+        var incoming = Incoming(lastNumber: token?.transactionNumber ?? 0)
+        incoming.records = try read(ids, map: SyncIdentityMap(context: server, storeIdentifier: serverStoreID))
+        return incoming
+    }
+
+    /// Every synced property of these server objects (those with a global identity and still there).
+    private func read(_ ids: [ManagedObjectID], map: SyncIdentityMap) throws -> [SyncRecord] {
+        try map.load(objectIDs: ids)
+        let existing = try Self.objects(ids, in: server)
+        var objects: [(ManagedObject, SyncEntityPlan, String)] = []
+        var destinations: [ManagedObjectID] = []
+        for id in ids {
+            guard let globalID = try map.globalID(for: id), let entityPlan = plan.plan(for: id.entityName),
+                  let object = existing[id] else { continue }
+            objects.append((object, entityPlan, globalID))
+            destinations += try Self.destinations(of: object, plan: entityPlan)
+        }
+        try map.load(objectIDs: destinations)
+        var records: [SyncRecord] = []
+        for (object, entityPlan, globalID) in objects {
+            var record = SyncRecord(globalID: globalID, entityName: entityPlan.name, kind: .upsert)
+            record.isInsert = true
+            record.members = try Self.read(object, attributes: entityPlan.attributes, toOnes: entityPlan.toOnes, memberLists: entityPlan.memberLists, into: &record, map: map)
+            records.append(record)
+        }
+        return records
+    }
+
+    /// On the local context: writes what was pulled, keeping properties with local changes not
+    /// yet pushed (their push comes later in server order and so wins), and saves once.
+    private func applyPulled(_ incoming: Incoming, replacingEverything: Bool) throws {
+        local.transactionAuthor = options.transactionAuthor
+        let pending = try pendingLocalChanges()
+        let map = SyncIdentityMap(context: local, storeIdentifier: localStoreID)
+        try map.load(globalIDs: incoming.deleted.union(incoming.records.flatMap { [$0.globalID] + $0.referencedGlobalIDs }))
+
+        var deletes = incoming.deleted
+        if replacingEverything {
+            // Objects this store pushed once that the server no longer holds were deleted there.
+            let onServer = Set(incoming.records.map(\.globalID))
+            for row in try local.fetch(FetchRequest<ManagedObject>(entityName: SyncEngine.identityEntityName)) {
+                if case .string(let globalID) = try row.storeValue(forKey: "globalID"), !onServer.contains(globalID) { deletes.insert(globalID) }
+            }
+            try map.load(globalIDs: deletes)
+        }
+        for globalID in deletes {
+            if let id = try map.objectID(for: globalID), let object = try Self.existing(id, in: local) {
+                local.delete(object)
+                summary.pulled.deleted += 1
+            }
+            try map.removeRow(for: globalID)
+        }
+
+        var objects: [String: ManagedObject] = [:]
+        let stored = try Self.objects(incoming.records.compactMap { try map.objectID(for: $0.globalID) }, in: local)
+        for record in incoming.records {
+            if let id = try map.objectID(for: record.globalID) {
+                // Deleted here and not yet pushed: the delete wins.
+                if let object = stored[id] { objects[record.globalID] = object }
+            } else {
+                let object = try local.insertNewObject(forEntityName: record.entityName)
+                try map.assign(record.globalID, to: object)
+                objects[record.globalID] = object
+                summary.pulled.inserted += 1
+            }
+        }
+        try map.flush()
+        for record in incoming.records {
+            guard let object = objects[record.globalID] else { continue }
+            let keep = pending.properties[object.objectID] ?? []
+            var written = record
+            // Member lists with local edits not yet pushed: the server's members plus those edits.
+            let row = map.row(for: record.globalID)
+            let shadow = try row.map(MemberShadow.of) ?? [:]
+            for key in record.members.keys where keep.contains(key) {
+                let mine = try Set(Self.memberObjects(of: object, key).compactMap { try map.globalID(for: $0.objectID) })
+                let before = Set(shadow[key] ?? [])
+                written.members[key] = Array(Set(record.members[key] ?? []).union(mine.subtracting(before)).subtracting(before.subtracting(mine)))
+            }
+            let changed = try Self.write(written, into: object, keep: keep.subtracting(record.members.keys), map: map)
+            if changed && !object.isInserted { summary.pulled.updated += 1 }
+            if let row, !record.members.isEmpty { try MemberShadow.store(record.members, in: row) }
+        }
+        try dropIdentitiesOfCascadedDeletes(in: local, map: map)
+        let state = try SyncStateRow.fetch(SyncStateRow.localKey, in: local)
+        try state.set("pulledTransaction", incoming.lastNumber)
+        if let ownOnly = pending.engineTransactionsOnlyThrough { try state.set("pushedTransaction", ownOnly) }
+        try Self.save(local, side: "local")
+        pulledTransaction = incoming.lastNumber
+    }
+
+    /// The properties of local objects changed after the last pushed token by anyone but the
+    /// engine (all of them for objects inserted or deleted since).
+    private func pendingLocalChanges() throws -> PendingLocalChanges {
+        let pushed = try SyncStateRow.fetch(SyncStateRow.localKey, in: local).pushedTransaction
+        var pending = PendingLocalChanges()
+        let transactions = try history(of: local, storeID: localStoreID, after: pushed, side: "local")
+        if pushed != nil, let last = transactions.last, transactions.allSatisfy({ $0.author == options.transactionAuthor }) {
+            pending.engineTransactionsOnlyThrough = last.transactionNumber
+        }
+        for transaction in transactions where transaction.author != options.transactionAuthor {
+            for change in transaction.changes ?? [] {
+                guard let entityPlan = plan.plan(for: change.changedObjectID.entityName) else { continue }
+                switch change.changeType {
+                case .update: pending.properties[change.changedObjectID, default: []].formUnion(change.updatedProperties ?? [])
+                case .insert, .delete: pending.properties[change.changedObjectID, default: []].formUnion(entityPlan.attributes + entityPlan.toOnes + entityPlan.memberLists)
+                }
+            }
+        }
+        return pending
+    }
+
+    struct PendingLocalChanges {
+        var properties: [ManagedObjectID: Set<String>] = [:]
+        /// The newest local transaction when every one after the pushed token is the engine's own.
+        var engineTransactionsOnlyThrough: Int64?
+    }
+}

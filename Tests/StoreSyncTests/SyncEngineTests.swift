@@ -1,0 +1,82 @@
+import Foundation
+import StoreCore
+import StoreSync
+import StoreTestSupport
+import XCTest
+
+final class SyncEngineTests: XCTestCase {
+    var directory: ScratchDirectory!
+    var model: ManagedObjectModel!
+
+    override func setUpWithError() throws {
+        directory = try ScratchDirectory()
+        model = try SyncTestModel.make()
+    }
+
+    func store(_ name: String, _ backend: StoreBackend = .sqlite) throws -> SyncTestStore {
+        try SyncTestStore(backend, in: directory, name: name, model: model)
+    }
+
+    func testInsertOnOneClientReachesAnother() async throws {
+        let server = try store("server"), a = try store("a"), b = try store("b", .xml)
+        let engineA = try SyncEngine(local: a.container, server: server.container)
+        let engineB = try SyncEngine(local: b.container, server: server.container)
+        try a.edit { context in
+            let folder = try context.insertNewObject(forEntityName: "Folder")
+            try folder.setValue("Inbox", forKey: "name")
+            let note = try context.insertNewObject(forEntityName: "Note")
+            try note.setValue("Hello", forKey: "title")
+            try note.setValue(folder, forKey: "folder")
+        }
+        let pushed = try await engineA.sync()
+        XCTAssertEqual(pushed.pushed.inserted, 2)
+        let pulled = try await engineB.sync()
+        XCTAssertEqual(pulled.pulled.inserted, 2)
+        let notes = try b.edit { context in try context.all("Note").map { try $0.value(forKey: "title") as? String } }
+        XCTAssertEqual(notes, ["Hello"])
+        let folderName = try b.edit { context in
+            try (context.all("Note").first?.value(forKey: "folder") as? ManagedObject)?.value(forKey: "name") as? String
+        }
+        XCTAssertEqual(folderName, "Inbox")
+        XCTAssertEqual(try a.contents(), try b.contents())
+        XCTAssertEqual(try a.contents(), try server.contents())
+    }
+}
+
+extension SyncEngineTests {
+    func testASyncWithNothingNewWritesNothing() async throws {
+        let server = try store("server"), a = try store("a")
+        let engine = try SyncEngine(local: a.container, server: server.container)
+        try a.edit { context in try context.insertNewObject(forEntityName: "Note").setValue("n", forKey: "title") }
+        try await engine.sync()
+        try await engine.sync()
+        let localToken = try a.container.persistentStoreCoordinator.currentPersistentHistoryToken()
+        let serverToken = try server.container.persistentStoreCoordinator.currentPersistentHistoryToken()
+        let summary = try await engine.sync()
+        XCTAssertEqual(try a.container.persistentStoreCoordinator.currentPersistentHistoryToken(), localToken, "no local transaction (live sync would loop on its own saves)")
+        XCTAssertEqual(try server.container.persistentStoreCoordinator.currentPersistentHistoryToken(), serverToken)
+        XCTAssertEqual(summary, SyncSummary())
+    }
+
+    func testEventsReportEachStep() async throws {
+        let server = try store("server"), a = try store("a")
+        let engine = try SyncEngine(local: a.container, server: server.container)
+        let events = engine.events()
+        try a.edit { context in try context.insertNewObject(forEntityName: "Note").setValue("n", forKey: "title") }
+        try await engine.sync()
+        var seen: [String] = []
+        for await event in events {
+            seen.append("\(event.type) \(event.endDate == nil ? "started" : event.succeeded ? "ok" : "failed") \(event.objectCount)")
+            if event.type == .import, event.endDate != nil { break }
+        }
+        XCTAssertEqual(seen, ["setup started 0", "setup ok 0", "export started 0", "export ok 1", "import started 0", "import ok 0"])
+    }
+
+    func testAModelWithoutTheSyncEntitiesIsRefused() throws {
+        let plain = try ManagedObjectModel { EntityDescription("Note") { .attribute("title", .string) } }
+        let store = try SyncTestStore(.sqlite, in: directory, name: "plain", model: plain)
+        XCTAssertThrowsError(try SyncEngine(local: store.container, server: store.container)) { error in
+            XCTAssertEqual((error as? SyncError)?.code, .modelNotPrepared)
+        }
+    }
+}

@@ -1,0 +1,120 @@
+import Foundation
+import StoreCore
+import StoreSync
+import StoreTestSupport
+import XCTest
+
+/// The model the sync tests use: notes in folders (one-to-many), tagged (many-to-many), and the
+/// engine's bookkeeping entities.
+enum SyncTestModel {
+    static func make() throws -> ManagedObjectModel {
+        try ManagedObjectModel {
+            EntityDescription("Folder") {
+                .attribute("name", .string)
+                .toMany("notes", destination: "Note", inverse: "folder", deleteRule: .cascade)
+            }
+            EntityDescription("Note") {
+                .attribute("title", .string)
+                .attribute("body", .string)
+                .attribute("rank", .integer64, defaultValue: 0)
+                .attribute("draft", .string, transient: true)
+                .toOne("folder", destination: "Folder", inverse: "notes")
+                .toMany("tags", destination: "Tag", inverse: "notes")
+            }
+            EntityDescription("Tag") {
+                .attribute("label", .string)
+                .toMany("notes", destination: "Note", inverse: "tags")
+            }
+            SyncEngine.modelEntities()
+        }
+    }
+}
+
+/// A store for a sync test: a container on a temporary file with history on.
+final class SyncTestStore {
+    let container: PersistentContainer
+    let model: ManagedObjectModel
+
+    convenience init(_ backend: StoreBackend, in directory: ScratchDirectory, name: String, model: ManagedObjectModel, postsRemoteChanges: Bool = false) throws {
+        backend.register()
+        let description = PersistentStoreDescription(type: backend.type, url: backend.fileExtension.map { directory.file("\(name).\($0)") })
+        try self.init(description, name: name, model: model, postsRemoteChanges: postsRemoteChanges)
+    }
+
+    init(_ described: PersistentStoreDescription, name: String, model: ManagedObjectModel, postsRemoteChanges: Bool = false) throws {
+        self.model = model
+        container = PersistentContainer(name: name, managedObjectModel: model)
+        var description = described
+        description.isHistoryTrackingEnabled = true
+        if postsRemoteChanges { description.setOption(true, forKey: .remoteChangeNotificationPost) }
+        container.persistentStoreDescriptions = [description]
+        try container.loadPersistentStores()
+    }
+
+    /// Runs `body` in a new background context and saves it.
+    @discardableResult
+    func edit<T>(_ body: (ManagedObjectContext) throws -> T) throws -> T {
+        let context = container.newBackgroundContext()
+        return try context.performAndWait {
+            let result = try body(context)
+            try context.save()
+            return result
+        }
+    }
+
+    /// Every synced object as global identity → its values (relationships as global identities).
+    func contents() throws -> [String: String] {
+        let context = container.newBackgroundContext()
+        return try context.performAndWait {
+            var globalIDs: [ManagedObjectID: String] = [:]
+            for row in try context.fetch(FetchRequest<ManagedObject>(entityName: SyncEngine.identityEntityName)) {
+                let entityName = try XCTUnwrap(row.value(forKey: "entityName") as? String)
+                let key = try XCTUnwrap(row.value(forKey: "objectKey") as? Int64)
+                let id = ManagedObjectID(entityName: entityName, storeIdentifier: try XCTUnwrap(container.persistentStoreCoordinator.persistentStores.first).identifier, primaryKey: key)
+                globalIDs[id] = try XCTUnwrap(row.value(forKey: "globalID") as? String)
+            }
+            var result: [String: String] = [:]
+            for entityName in ["Folder", "Note", "Tag"] {
+                for object in try context.fetch(FetchRequest<ManagedObject>(entityName: entityName)) {
+                    let name = globalIDs[object.objectID] ?? "unsynced-\(object.objectID)"
+                    var fields: [String] = [entityName]
+                    for property in object.entity.properties.sorted(by: { $0.name < $1.name }) where !property.isTransient {
+                        let value = try object.value(forKey: property.name)
+                        let text: String = switch value {
+                        case let member as ManagedObject: globalIDs[member.objectID] ?? "?"
+                        case let set as Set<ManagedObject>: set.map { globalIDs[$0.objectID] ?? "?" }.sorted().joined(separator: ",")
+                        case nil: "nil"
+                        case let some?: "\(some)"
+                        }
+                        fields.append("\(property.name)=\(text)")
+                    }
+                    result[name] = fields.joined(separator: " ")
+                }
+            }
+            return result
+        }
+    }
+}
+
+extension ManagedObjectContext {
+    func all(_ entityName: String, _ format: String? = nil, _ arguments: Any...) throws -> [ManagedObject] {
+        let predicate = try format.map { try StorePredicate(format: $0, argumentArray: arguments) }
+        return try fetch(FetchRequest<ManagedObject>(entityName: entityName, predicate: predicate))
+    }
+}
+
+#if Postgres  // the PostgreSQL store is built only with the Postgres package trait (Package.swift)
+import PostgresBackend
+
+extension SyncTestStore {
+    /// A store in a schema of its own on the server in `STOWAGE_POSTGRES_URL`, or nil without one.
+    static func postgres(name: String, model: ManagedObjectModel, postsRemoteChanges: Bool = false) throws -> SyncTestStore? {
+        guard let url = ProcessInfo.processInfo.environment["STOWAGE_POSTGRES_URL"].flatMap({ $0.isEmpty ? nil : URL(string: $0) }) else { return nil }
+        PostgresStore.register()
+        var description = PersistentStoreDescription(url: url)
+        let schema = "sync_" + UUID().uuidString.replacingOccurrences(of: "-", with: "").prefix(12).lowercased()
+        description.setOption(.string(schema), forKey: .postgresSchema)
+        return try SyncTestStore(description, name: name, model: model, postsRemoteChanges: postsRemoteChanges)
+    }
+}
+#endif
