@@ -4,19 +4,7 @@ import StoreSync
 import StoreTestSupport
 import XCTest
 
-final class SyncEngineTests: XCTestCase {
-    var directory: ScratchDirectory!
-    var model: ManagedObjectModel!
-
-    override func setUpWithError() throws {
-        directory = try ScratchDirectory()
-        model = try SyncTestModel.make()
-    }
-
-    func store(_ name: String, _ backend: StoreBackend = .sqlite) throws -> SyncTestStore {
-        try SyncTestStore(backend, in: directory, name: name, model: model)
-    }
-
+final class SyncEngineTests: SyncTestCase {
     func testInsertOnOneClientReachesAnother() async throws {
         let server = try store("server"), a = try store("a"), b = try store("b", .xml)
         let engineA = try SyncEngine(local: a.container, server: server.container)

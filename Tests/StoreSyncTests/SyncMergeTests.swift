@@ -5,19 +5,16 @@ import StoreTestSupport
 import XCTest
 
 /// Conflicts: what wins when both sides changed the same objects between syncs.
-final class SyncMergeTests: XCTestCase {
-    var directory: ScratchDirectory!
-    var model: ManagedObjectModel!
+final class SyncMergeTests: SyncTestCase {
     var server: SyncTestStore!
     var a: SyncTestStore!
     var b: SyncTestStore!
 
     override func setUpWithError() throws {
-        directory = try ScratchDirectory()
-        model = try SyncTestModel.make()
-        server = try SyncTestStore(.sqlite, in: directory, name: "server", model: model)
-        a = try SyncTestStore(.sqlite, in: directory, name: "a", model: model)
-        b = try SyncTestStore(.xml, in: directory, name: "b", model: model)
+        try super.setUpWithError()
+        server = try store("server")
+        a = try store("a")
+        b = try store("b", .xml)
     }
 
     func engines(_ options: SyncEngine.Options = .init()) throws -> (SyncEngine, SyncEngine) {

@@ -5,19 +5,7 @@ import StoreTestSupport
 import XCTest
 
 /// Purged history, and syncs stopped between any two of their steps.
-final class SyncRecoveryTests: XCTestCase {
-    var directory: ScratchDirectory!
-    var model: ManagedObjectModel!
-
-    override func setUpWithError() throws {
-        directory = try ScratchDirectory()
-        model = try SyncTestModel.make()
-    }
-
-    func store(_ name: String, _ backend: StoreBackend = .sqlite) throws -> SyncTestStore {
-        try SyncTestStore(backend, in: directory, name: name, model: model)
-    }
-
+final class SyncRecoveryTests: SyncTestCase {
     func titles(_ store: SyncTestStore) throws -> [String] {
         try store.edit { context in try context.all("Note").map { try $0.value(forKey: "title") as? String ?? "" }.sorted() }
     }

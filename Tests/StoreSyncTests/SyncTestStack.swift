@@ -118,3 +118,19 @@ extension SyncTestStore {
     }
 }
 #endif
+
+/// A test case with a scratch directory and the test model, made fresh for every test.
+class SyncTestCase: XCTestCase {
+    var directory: ScratchDirectory!
+    var model: ManagedObjectModel!
+
+    override func setUpWithError() throws {
+        directory = try ScratchDirectory()
+        model = try SyncTestModel.make()
+    }
+
+    /// A store named `name` in the scratch directory, with the test model.
+    func store(_ name: String, _ backend: StoreBackend = .sqlite) throws -> SyncTestStore {
+        try SyncTestStore(backend, in: directory, name: name, model: model)
+    }
+}
