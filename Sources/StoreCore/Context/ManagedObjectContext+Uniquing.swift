@@ -16,12 +16,18 @@ extension ManagedObjectContext {
     func registeredOrFaultObject(for id: ManagedObjectID) -> ManagedObject? {
         if let object = registered[id] { return object }
         guard let entity = managedObjectModel?.entitiesByName[id.entityName] else { return nil }
+        let object = registerNewObject(id, of: entity)
+        object.holdFaultValues()
+        return object
+    }
+
+    /// A new object of `entity` registered under `id`, marked a fault and holding its initial
+    /// values (which loading keeps for transient properties).
+    private func registerNewObject(_ id: ManagedObjectID, of entity: EntityDescription) -> ManagedObject {
         let object = entity.managedObjectClass.init(entity: entity, insertInto: nil)
         object.objectID = id
         object.managedObjectContext = self
         object.isFault = true
-        object.values = entity.layout.faultValues
-        if entity.layout.hasRelationships { object.relations = RelationSlot.fault(for: entity.layout) }
         registered[id] = object
         return object
     }
@@ -37,14 +43,9 @@ extension ManagedObjectContext {
             if object.isFault { deliver(snapshot, to: object, asFault: asFault) }
             return object
         }
-        let object = entity.managedObjectClass.init(entity: entity, insertInto: nil)
-        object.objectID = id
-        object.managedObjectContext = self
-        object.isFault = true   // made with its initial values, which `load` keeps for transient properties
-        registered[id] = object
+        let object = registerNewObject(id, of: entity)
         if asFault {
-            if entity.layout.hasRelationships { object.relations = RelationSlot.fault(for: entity.layout) }
-            object.values = entity.layout.faultValues
+            object.holdFaultValues()
             deliver(snapshot, to: object, asFault: true)
         } else {
             object.load(snapshot)

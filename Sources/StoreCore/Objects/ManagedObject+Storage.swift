@@ -339,6 +339,13 @@ extension ManagedObject {
         return snapshot
     }
 
+    /// Holds what a fault holds: `.null` for stored properties, defaults for transient
+    /// attributes, relationships not yet read.
+    func holdFaultValues() {
+        values = entity.layout.faultValues
+        if entity.layout.hasRelationships { relations = RelationSlot.fault(for: entity.layout) }
+    }
+
     /// Takes the values of a snapshot and marks the object clean, keeping its transient
     /// properties (a fault holds their initial values, or those a merging refresh kept). The
     /// object shares the snapshot's storage until its first change.
