@@ -83,13 +83,19 @@ struct BatchedFetchingSuite {
         }
     }
 
+    /// Every item (films among them) by label, `batchSize` at a time.
+    private func itemsByLabel(batchSize: Int) -> FetchRequest<ManagedObject> {
+        var request = FetchRequest<ManagedObject>(entityName: "Item")
+        request.sortDescriptors = [.ascending("label")]
+        request.fetchBatchSize = batchSize
+        return request
+    }
+
     private func unsavedChanges() throws {
         let stack = try savedItems()
         let context = stack.newContext()
         try context.performAndWait {
-            var request = FetchRequest<ManagedObject>(entityName: "Item")
-            request.sortDescriptors = [.ascending("label")]
-            request.fetchBatchSize = 4
+            var request = itemsByLabel(batchSize: 4)
             let all = try context.fetch(request)
             context.delete(all[0])
             try all[1].setValue("i99", forKey: "label")
@@ -108,9 +114,7 @@ struct BatchedFetchingSuite {
         let stack = try savedItems()
         let context = stack.newContext()
         try context.performAndWait {
-            var request = FetchRequest<ManagedObject>(entityName: "Item")
-            request.sortDescriptors = [.ascending("label")]
-            request.fetchBatchSize = 4
+            let request = itemsByLabel(batchSize: 4)
             let results = try context.fetchBatched(request)
             XCTAssertTrue(context.registeredObjects.isEmpty, "\(kit): only IDs are fetched up front")
             let held = results[1]
