@@ -154,11 +154,13 @@ public final class SyncEngine: Sendable {
     /// One sync on the engine's queue.
     func syncNow(resynchronizing: Bool) throws -> SyncSummary {
         let session = try SyncSession(engine: self, local: local, server: server)
-        let isNew = try session.local.performAndWait { try SyncStateRow.existing(SyncStateRow.localKey, in: session.local)?.clientID == nil }
+        let isNew = try SyncError.mappingStoreFailures {
+            try session.local.performAndWait { try SyncStateRow.existing(SyncStateRow.localKey, in: session.local)?.clientID == nil }
+        }
         if isNew || resynchronizing {
             try reporting(.setup, session) { try session.setUp() }
         } else {
-            try session.setUp()
+            try SyncError.mappingStoreFailures { try session.setUp() }
         }
         try reporting(.export, session) { try session.push(detectingConflicts: !resynchronizing) }
         try reporting(.import, session) { try session.pull(everything: resynchronizing || session.pulledTransaction == nil) }
@@ -170,7 +172,7 @@ public final class SyncEngine: Sendable {
         post(start)
         let before = session.summary
         do {
-            try work()
+            try SyncError.mappingStoreFailures(work)
         } catch {
             post(Event(identifier: start.identifier, storeIdentifier: start.storeIdentifier, type: type, startDate: start.startDate, endDate: Date(), succeeded: false, error: error, changes: SyncChangeCounts()))
             throw error

@@ -54,7 +54,22 @@ extension ErrorCode where Domain == SyncError {
     public static let historyTokenExpired = Self("historyTokenExpired")
     /// The local store last synced with another server store.
     public static let serverMismatch = Self("serverMismatch")
-    /// Reading or writing one of the stores failed; ``SyncError/underlyingError`` says why.
-    /// Nothing is lost: the next sync starts again from the last saved tokens.
+    /// Reading or writing one of the stores failed; ``SyncError/underlyingError`` says why
+    /// (a store's error, such as a server restarting mid-sync). Nothing is lost: the next sync
+    /// starts again from the last saved tokens.
     public static let storeFailed = Self("storeFailed")
+}
+
+extension SyncError {
+    /// Runs `work`; an error that is not a ``SyncError`` (a store's read failing, a server
+    /// restarting) is thrown as `storeFailed` with it as the underlying error.
+    static func mappingStoreFailures<T>(_ work: () throws -> T) throws -> T {
+        do {
+            return try work()
+        } catch let error as SyncError {
+            throw error
+        } catch {
+            throw SyncError(.storeFailed, "reading or writing a store failed; the tokens did not move past what was written, so the next sync resumes", underlying: error)
+        }
+    }
 }

@@ -56,7 +56,7 @@ final class PostgresServerLossTests: XCTestCase {
     func testASaveAfterTheServerEndedAnIdleConnectionReturnsAndTheNextSucceeds() throws {
         let schema = PostgresTestServer.freshSchema("idle")
         let container = try Self.container(schema: schema)
-        _ = try PostgresTestCluster.directory()
+        try PostgresTestServer.requireCluster()
         returns(within: 120, "saves around a terminated session") {
             let context = container.newBackgroundContext()
             try context.performAndWait {
@@ -108,7 +108,7 @@ final class PostgresServerLossTests: XCTestCase {
     private func checkSaveLoop(schemaPrefix: String, _ disrupt: @escaping @Sendable (String) throws -> Void) throws {
         let schema = PostgresTestServer.freshSchema(schemaPrefix)
         let container = try Self.container(schema: schema)
-        _ = try PostgresTestCluster.directory()
+        try PostgresTestServer.requireCluster()
         let acknowledged = LockedBox<[String]>([])
         let outcome = LockedBox<(errors: [String], successesAfter: Int)>(([], 0))
         returns(within: 240, "the save loop") {
@@ -148,7 +148,7 @@ final class PostgresServerLossTests: XCTestCase {
     func testAFetchLoopGoesOnThroughARestart() throws {
         let schema = PostgresTestServer.freshSchema("fetch")
         let container = try Self.container(schema: schema)
-        _ = try PostgresTestCluster.directory()
+        try PostgresTestServer.requireCluster()
         let context = container.newBackgroundContext()
         try context.performAndWait {
             for n in 0..<5 { try Post(context: context).title = "post \(n)" }
@@ -235,7 +235,7 @@ final class PostgresServerLossTests: XCTestCase {
         let schema = PostgresTestServer.freshSchema("listen")
         let listening = try Self.container(schema: schema, notifications: true)
         let writing = try Self.container(schema: schema)
-        _ = try PostgresTestCluster.directory()
+        try PostgresTestServer.requireCluster()
         let received = LockedBox(0)
         let observer = NotificationCenter.default.addObserver(
             forName: .persistentStoreRemoteChange, object: listening.persistentStoreCoordinator, queue: nil

@@ -1,6 +1,7 @@
 #if Postgres  // the PostgreSQL store is built only with the Postgres package trait (Package.swift)
 import Foundation
 import StoreCore
+import StoreTestSupport
 import XCTest
 
 /// The TLS listener of the cluster behind `STOWAGE_POSTGRES_URL`, when
@@ -18,7 +19,7 @@ struct PostgresTLSCluster {
 
     /// The cluster's TLS listener, or a skip saying how to start one.
     static func require() throws -> PostgresTLSCluster {
-        let directory = try PostgresTestCluster.directory()
+        let directory = try PostgresTestServer.requireCluster()
         let portFile = directory + "/tls/port"
         guard FileManager.default.fileExists(atPath: portFile) else {
             throw XCTSkip("PostgreSQL tests skipped: the cluster in \(directory) has no TLS listener (start it with `scripts/postgres-cluster start DIR --tls`, as .ci/run does)")

@@ -76,7 +76,8 @@ final class LiveSyncTests: XCTestCase {
             if event.type == .import && event.succeeded { break }
         }
         XCTAssertEqual(ended.filter { !$0.succeeded }.count, 2, "two failed attempts reported")
-        XCTAssertTrue(ended.filter { !$0.succeeded }.allSatisfy { $0.error is ServerDown })
+        XCTAssertTrue(ended.filter { !$0.succeeded }.allSatisfy { ($0.error as? SyncError)?.underlyingError is ServerDown },
+                      "reported as storeFailed with the store's error beneath")
         XCTAssertEqual(try server.edit { context in try context.all("Note").count }, 1, "the retry pushed the note once")
     }
 }

@@ -4,8 +4,8 @@ import StoreSync
 import StoreTestSupport
 import XCTest
 
-/// Seeded random scripts of offline edits on several local stores (SQLite and XML) and syncs in
-/// random order; after a final round every store, the server included, holds the same objects.
+/// Seeded random scripts of offline edits on four local stores (two SQLite, two XML) and syncs
+/// in random order; after a final round every store, the server included, holds the same objects.
 final class SyncConvergenceTests: XCTestCase {
     /// What a script does; `store` indexes the local stores.
     enum Step: CustomStringConvertible {
@@ -62,7 +62,8 @@ final class SyncConvergenceTests: XCTestCase {
         }
     }
 
-    static func run(_ step: Step, stores: [SyncTestStore], engines: [SyncEngine]) async throws {
+    /// Runs `step`; a sync step calls `syncing`.
+    static func run(_ step: Step, stores: [SyncTestStore], engines: [SyncEngine], syncing: (SyncEngine) async throws -> Void) async throws {
         func pick(_ entity: String, _ index: Int, _ context: ManagedObjectContext) throws -> ManagedObject? {
             let list = try objects(entity, in: context)
             return list.isEmpty ? nil : list[index % list.count]
@@ -90,19 +91,27 @@ final class SyncConvergenceTests: XCTestCase {
         case .delete(let store, let entity, let index):
             try stores[store].edit { context in try pick(entity, index, context).map(context.delete) }
         case .sync(let store):
-            try await engines[store].sync()
+            try await syncing(engines[store])
         }
     }
 
-    /// Runs one seed; returns nil when every store converged, else what differs.
-    static func check(seed: UInt64, in directory: ScratchDirectory, model: ManagedObjectModel, server makeServer: () throws -> SyncTestStore, length: Int) async throws -> String? {
+    /// Runs one seed; returns nil when every store converged, else what differs. The script runs
+    /// inside `around` and its syncs call `syncing`; the final rounds retry while a store fails
+    /// (a server restarting).
+    static func check(
+        seed: UInt64, in directory: ScratchDirectory, model: ManagedObjectModel, server makeServer: () throws -> SyncTestStore, length: Int,
+        syncing: @escaping (SyncEngine) async throws -> Void = { try await $0.sync() },
+        around: (() async throws -> Void) async throws -> Void = { try await $0() }
+    ) async throws -> String? {
         let server = try makeServer()
-        let backends: [StoreBackend] = [.sqlite, .xml, .sqlite]
+        let backends: [StoreBackend] = [.sqlite, .xml, .sqlite, .xml]
         let stores = try backends.enumerated().map { try SyncTestStore($1, in: directory, name: "local-\(seed)-\($0)", model: model) }
         let engines = try stores.map { try SyncEngine(local: $0.container, server: server.container) }
         let script = script(seed: seed, stores: stores.count, length: length)
-        for step in script { try await run(step, stores: stores, engines: engines) }
-        for _ in 0..<2 { for engine in engines { try await engine.sync() } }
+        try await around {
+            for step in script { try await run(step, stores: stores, engines: engines, syncing: syncing) }
+        }
+        for _ in 0..<2 { for engine in engines { try await engine.syncRetrying() } }
         let expected = try server.contents()
         for (index, store) in stores.enumerated() {
             let contents = try store.contents()
@@ -115,18 +124,17 @@ final class SyncConvergenceTests: XCTestCase {
         return nil
     }
 
-    func testEveryStoreConvergesAfterRandomOfflineEditsAndSyncs() async throws {
-        let seeds = UInt64(ProcessInfo.processInfo.environment["STOWAGE_SYNC_SEEDS"].flatMap(Int.init) ?? 200)
-        let directory = try ScratchDirectory()
-        let model = try SyncTestModel.make()
-        // Two seeds at a time (each on its own stores): the machine's two cores.
-        let lanes = 2
-        let failures = try await withThrowingTaskGroup(of: String?.self) { group in
+    /// Runs `seeds` seeds two at a time (each on its own stores: the machine's two cores) and
+    /// returns the failures, at most one per lane.
+    static func checkSeeds(
+        _ seeds: UInt64, in directory: ScratchDirectory, model: ManagedObjectModel, server: @escaping @Sendable (UInt64) throws -> SyncTestStore
+    ) async throws -> [String] {
+        let lanes: UInt64 = 2
+        return try await withThrowingTaskGroup(of: String?.self) { group in
             for lane in 0..<lanes {
                 group.addTask {
-                    for seed in stride(from: UInt64(lane), to: seeds, by: lanes) {
-                        let server = { try SyncTestStore(.sqlite, in: directory, name: "server-\(seed)", model: model) }
-                        if let failure = try await Self.check(seed: seed, in: directory, model: model, server: server, length: 20) { return failure }
+                    for seed in stride(from: lane, to: seeds, by: Int(lanes)) {
+                        if let failure = try await check(seed: seed, in: directory, model: model, server: { try server(seed) }, length: 20) { return failure }
                     }
                     return nil
                 }
@@ -134,6 +142,15 @@ final class SyncConvergenceTests: XCTestCase {
             var found: [String] = []
             for try await failure in group { if let failure { found.append(failure) } }
             return found
+        }
+    }
+
+    func testEveryStoreConvergesAfterRandomOfflineEditsAndSyncs() async throws {
+        let seeds = UInt64(ProcessInfo.processInfo.environment["STOWAGE_SYNC_SEEDS"].flatMap(Int.init) ?? 200)
+        let directory = try ScratchDirectory()
+        let model = try SyncTestModel.make()
+        let failures = try await Self.checkSeeds(seeds, in: directory, model: model) { seed in
+            try SyncTestStore(.sqlite, in: directory, name: "server-\(seed)", model: model)
         }
         for failure in failures { XCTFail(failure) }
     }
@@ -145,14 +162,12 @@ final class SyncConvergenceTests: XCTestCase {
         guard try SyncTestStore.postgres(name: "probe", model: model) != nil else {
             throw XCTSkip("PostgreSQL sync tests skipped: set STOWAGE_POSTGRES_URL (scripts/postgres-cluster start DIR prints one)")
         }
-        let seeds = UInt64(ProcessInfo.processInfo.environment["STOWAGE_SYNC_POSTGRES_SEEDS"].flatMap(Int.init) ?? 50)
+        let seeds = UInt64(ProcessInfo.processInfo.environment["STOWAGE_SYNC_POSTGRES_SEEDS"].flatMap(Int.init) ?? 200)
         let directory = try ScratchDirectory()
-        for seed in 0..<seeds {
-            let server = { try XCTUnwrap(SyncTestStore.postgres(name: "server-\(seed)", model: model)) }
-            if let failure = try await Self.check(seed: seed, in: directory, model: model, server: server, length: 20) {
-                return XCTFail(failure)
-            }
+        let failures = try await Self.checkSeeds(seeds, in: directory, model: model) { seed in
+            try XCTUnwrap(SyncTestStore.postgres(name: "server-\(seed)", model: model))
         }
+        for failure in failures { XCTFail(failure) }
     }
     #endif
 }

@@ -80,7 +80,12 @@ final class SyncRecoveryTests: SyncTestCase {
                 }
             }
             var stopped = false
-            do { try await engineA.sync() } catch is Injected { stopped = true }
+            do {
+                try await engineA.sync()
+            } catch let error as SyncError where error.underlyingError is Injected {
+                XCTAssertEqual(error.code, .storeFailed)
+                stopped = true
+            }
             engineA.faultInjection.withLock { $0 = nil }
             guard stopped else { break }          // `point` is past the last step: every step was tried
 

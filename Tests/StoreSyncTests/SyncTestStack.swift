@@ -109,7 +109,7 @@ import PostgresBackend
 extension SyncTestStore {
     /// A store in a schema of its own on the server in `STOWAGE_POSTGRES_URL`, or nil without one.
     static func postgres(name: String, model: ManagedObjectModel, postsRemoteChanges: Bool = false) throws -> SyncTestStore? {
-        guard let url = ProcessInfo.processInfo.environment["STOWAGE_POSTGRES_URL"].flatMap({ $0.isEmpty ? nil : URL(string: $0) }) else { return nil }
+        guard let url = PostgresTestCluster.url else { return nil }
         PostgresStore.register()
         var description = PersistentStoreDescription(url: url)
         let schema = "sync_" + UUID().uuidString.replacingOccurrences(of: "-", with: "").prefix(12).lowercased()
@@ -118,6 +118,21 @@ extension SyncTestStore {
     }
 }
 #endif
+
+extension SyncEngine {
+    /// Syncs, trying again while a store fails (`storeFailed`: a server restarting), up to
+    /// `attempts` times a quarter of a second apart. Any other error is thrown at once.
+    func syncRetrying(attempts: Int = 40) async throws {
+        for attempt in 1... {
+            do {
+                try await sync()
+                return
+            } catch SyncError.Code.storeFailed where attempt < attempts {
+                try await Task.sleep(for: .milliseconds(250))
+            }
+        }
+    }
+}
 
 /// A test case with a scratch directory and the test model, made fresh for every test.
 class SyncTestCase: XCTestCase {
