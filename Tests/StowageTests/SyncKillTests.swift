@@ -3,12 +3,13 @@ import Stowage
 import StoreTestSupport
 import XCTest
 
-/// `stowage sync` killed with SIGKILL at random moments, again and again, while the test keeps
+/// `stowage sync` killed with SIGKILL at random moments (100 times before it ended, by
+/// default; `STOWAGE_SYNC_KILLS`), again and again, while the test keeps
 /// saving to the local store: the next complete sync leaves the server and another client with
 /// every acknowledged change once — nothing duplicated, nothing lost.
 final class SyncKillTests: XCTestCase {
     func testSyncKilledAtRandomMomentsLosesAndDuplicatesNothing() throws {
-        let kills = ProcessInfo.processInfo.environment["STOWAGE_SYNC_KILLS"].flatMap(Int.init) ?? 40
+        let kills = ProcessInfo.processInfo.environment["STOWAGE_SYNC_KILLS"].flatMap(Int.init) ?? 100
         let directory = try TemporaryDirectory()
         let model = try SyncCommandTests.model()
         let a = directory.file("a.sqlite"), b = directory.file("b.sqlite"), server = directory.file("server.sqlite")
@@ -41,8 +42,11 @@ final class SyncKillTests: XCTestCase {
         XCTAssertEqual(status, 0, output)
         let fullRun = Date().timeIntervalSince(started)
 
+        // Until `kills` syncs were killed before they ended (a sync that ended first counts not).
         var killedMidway = 0
-        for step in 1...kills {
+        var step = 0
+        while killedMidway < kills && step < kills * 4 {
+            step += 1
             try save(step)
             let child = Process()
             child.executableURL = try builtTool("stowage")
@@ -57,7 +61,8 @@ final class SyncKillTests: XCTestCase {
             }
             child.waitUntilExit()
         }
-        print("SyncKillTests: \(killedMidway) of \(kills) syncs killed before they ended")
+        print("SyncKillTests: \(killedMidway) of \(step) syncs killed before they ended")
+        XCTAssertEqual(killedMidway, kills, "syncs killed in the middle")
 
         (status, output) = try runStowage(["sync", a.path, "--with", server.path])
         XCTAssertEqual(status, 0, output)
