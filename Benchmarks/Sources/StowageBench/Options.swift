@@ -1,4 +1,5 @@
-/// The command line: `stowage-bench [--filter SUBSTRING] [--rounds N] [--json FILE] [--list]`.
+/// The command line: `stowage-bench [--filter SUBSTRING] [--rounds N] [--json FILE] [--list]`,
+/// or `stowage-bench --object-bytes` (the memory one fetched object costs, stage by stage).
 ///
 /// `--child NAME [--side BASELINE]` is internal: the parent re-runs itself that way to measure
 /// the peak resident memory of one side of one workload (ours, or the baseline named) in a
@@ -12,9 +13,14 @@ struct Options {
     var child: String?
     /// In a child run: the baseline to run, or nil for ours.
     var childSide: String?
+    /// `--object-bytes`: report the bytes per fetched object instead of timing workloads.
+    var objectBytes = false
+    /// Internal: the object-bytes stage this child measures.
+    var objectBytesStage: String?
 
     static let usage = """
         usage: stowage-bench [--filter SUBSTRING] [--rounds N] [--json FILE] [--list] [--skip-memory]
+               stowage-bench --object-bytes
         """
 
     init(arguments: [String]) throws(UsageError) {
@@ -35,6 +41,8 @@ struct Options {
             case "--skip-memory": skipMemory = true
             case "--child": child = try value(for: argument)
             case "--side": childSide = try value(for: argument)
+            case "--object-bytes": objectBytes = true
+            case "--object-bytes-stage": objectBytesStage = try value(for: argument)
             case "-h", "--help": throw UsageError(nil)
             default: throw UsageError("unknown argument \(argument)")
             }

@@ -19,6 +19,15 @@ do {
 }
 
 do {
+    if let stage = options.objectBytesStage {
+        try ObjectBytes.runStage(stage)
+        Scratch.removeAll()
+        exit(0)
+    }
+    if options.objectBytes {
+        try ObjectBytes.report()
+        exit(0)
+    }
     let workloads = try Catalog.all()
 
     if let name = options.child {

@@ -17,12 +17,12 @@ import Foundation
 /// ```
 @propertyWrapper
 public struct Attribute<Value: StoreValueConvertible> {
-    @usableFromInline let explicitKey: String?
+    @usableFromInline let declaredKey: DeclaredKey
 
     /// Uses the property's own name as the key.
-    public init() { explicitKey = nil }
+    public init() { declaredKey = DeclaredKey() }
     /// Uses `key` as the key.
-    public init(_ key: String) { explicitKey = key }
+    public init(_ key: String) { declaredKey = DeclaredKey(key) }
 
     // Inlinable so that each use is specialized for its value type in the caller's module; the
     // work (the property index, faulting, change tracking) is in the non-generic calls.
@@ -33,11 +33,11 @@ public struct Attribute<Value: StoreValueConvertible> {
         storage storageKeyPath: ReferenceWritableKeyPath<Object, Self>
     ) -> Value {
         get {
-            let value = object.typedAttributeValue(for: storageKeyPath, wrapped: wrappedKeyPath) { object[keyPath: storageKeyPath].explicitKey }
+            let value = object.typedAttributeValue(for: storageKeyPath, wrapped: wrappedKeyPath) { object[keyPath: storageKeyPath].declaredKey.explicitKey }
             return Value(storeValue: value) ?? Value.emptyValue
         }
         set {
-            object.setTypedAttributeValue(newValue.storeValue, for: storageKeyPath) { object[keyPath: storageKeyPath].explicitKey }
+            object.setTypedAttributeValue(newValue.storeValue, for: storageKeyPath) { object[keyPath: storageKeyPath].declaredKey.explicitKey }
         }
     }
 
@@ -85,12 +85,12 @@ extension Attribute: ManagedPropertyDeclaration {
 /// ```
 @propertyWrapper
 public struct Transformable<Value> {
-    let explicitKey: String?
+    let declaredKey: DeclaredKey
 
     /// Uses the property's own name as the attribute's key.
-    public init() { explicitKey = nil }
+    public init() { declaredKey = DeclaredKey() }
     /// Uses `key` as the attribute's key.
-    public init(_ key: String) { explicitKey = key }
+    public init(_ key: String) { declaredKey = DeclaredKey(key) }
 
     public static subscript<Object: ManagedObject>(
         _enclosingInstance object: Object,
@@ -98,11 +98,11 @@ public struct Transformable<Value> {
         storage storageKeyPath: ReferenceWritableKeyPath<Object, Self>
     ) -> Value? {
         get {
-            let key = object[keyPath: storageKeyPath].explicitKey ?? PropertyWrapperKeys.key(for: storageKeyPath)
+            let key = object[keyPath: storageKeyPath].declaredKey.explicitKey ?? PropertyWrapperKeys.key(for: storageKeyPath)
             return (try? object.value(forKey: key)).flatMap { $0 as? Value }
         }
         set {
-            let key = object[keyPath: storageKeyPath].explicitKey ?? PropertyWrapperKeys.key(for: storageKeyPath)
+            let key = object[keyPath: storageKeyPath].declaredKey.explicitKey ?? PropertyWrapperKeys.key(for: storageKeyPath)
             do {
                 try object.setValue(newValue, forKey: key)
             } catch {

@@ -2,7 +2,7 @@ import Synchronization
 
 /// What the model checks about a typed property declared on a subclass.
 protocol ManagedPropertyDeclaration {
-    var explicitKey: String? { get }
+    var declaredKey: DeclaredKey { get }
     /// Why the declaration does not fit the model's property, or `nil` when it does.
     func mismatch(with property: PropertyDescription) -> String?
 }
@@ -148,7 +148,7 @@ extension ManagedObject {
             for child in current.children {
                 guard let declaration = child.value as? any ManagedPropertyDeclaration, var label = child.label else { continue }
                 if label.hasPrefix("_") { label.removeFirst() }
-                result.append(DeclaredManagedProperty(key: declaration.explicitKey ?? label, declaration: declaration))
+                result.append(DeclaredManagedProperty(key: declaration.declaredKey.explicitKey ?? label, declaration: declaration))
             }
             mirror = current.superclassMirror
         }

@@ -22,12 +22,12 @@
 /// ``MutableRelationship``): each insert or removal costs O(1).
 @propertyWrapper
 public struct Relationship<Value: RelationshipValue> {
-    let explicitKey: String?
+    let declaredKey: DeclaredKey
 
     /// Uses the property's own name as the relationship's key.
-    public init() { explicitKey = nil }
+    public init() { declaredKey = DeclaredKey() }
     /// Uses `key` as the relationship's key.
-    public init(_ key: String) { explicitKey = key }
+    public init(_ key: String) { declaredKey = DeclaredKey(key) }
 
     public static subscript<Object: ManagedObject>(
         _enclosingInstance object: Object,
@@ -36,7 +36,7 @@ public struct Relationship<Value: RelationshipValue> {
     ) -> Value {
         get {
             let entity = object.entity
-            guard let index = entity.typedPropertyIndexes.index(for: storageKeyPath, wrapped: wrappedKeyPath, explicitKey: object[keyPath: storageKeyPath].explicitKey, in: entity),
+            guard let index = entity.typedPropertyIndexes.index(for: storageKeyPath, wrapped: wrappedKeyPath, explicitKey: object[keyPath: storageKeyPath].declaredKey.explicitKey, in: entity),
                 let relationship = entity.properties[index] as? RelationshipDescription
             else { return Value(relatedObjects: []) }
             if relationship.isToMany { return Value(relatedObjects: object.toManyObjects(at: index).objects) }
@@ -44,7 +44,7 @@ public struct Relationship<Value: RelationshipValue> {
         }
         set {
             let entity = object.entity
-            guard let index = entity.typedPropertyIndexes.index(for: storageKeyPath, explicitKey: object[keyPath: storageKeyPath].explicitKey, in: entity),
+            guard let index = entity.typedPropertyIndexes.index(for: storageKeyPath, explicitKey: object[keyPath: storageKeyPath].declaredKey.explicitKey, in: entity),
                 let relationship = entity.properties[index] as? RelationshipDescription
             else { return }
             if relationship.isToMany {
@@ -61,7 +61,7 @@ public struct Relationship<Value: RelationshipValue> {
         storage storageKeyPath: ReferenceWritableKeyPath<Object, Self>
     ) -> MutableRelationship<Value> {
         let entity = object.entity
-        let index = entity.typedPropertyIndexes.index(for: storageKeyPath, explicitKey: object[keyPath: storageKeyPath].explicitKey, in: entity)
+        let index = entity.typedPropertyIndexes.index(for: storageKeyPath, explicitKey: object[keyPath: storageKeyPath].declaredKey.explicitKey, in: entity)
         return MutableRelationship(owner: object, index: index)
     }
 
