@@ -114,8 +114,10 @@ enum ObjectBytes {
                 let bytes = Double(line.dropFirst(marker.count))
             else { fail("stage \(stage.name) failed: \(output)") }
             let perObject = bytes / Double(Catalog.objectCount)
-            let added = previous.map { stage.name == "object-ids" ? "" : String(format: " (+%.0f)", perObject - $0) } ?? ""
-            print(String(format: "  %-20@ %6.0f B%@  %@", stage.name as NSString, perObject, added as NSString, stage.what as NSString))
+            let added = previous.map { stage.name == "object-ids" ? "" : "+\(Int((perObject - $0).rounded()))" } ?? ""
+            let name = stage.name.padding(toLength: 20, withPad: " ", startingAt: 0)
+            let size = "\(Int(perObject.rounded())) B".padding(toLength: 8, withPad: " ", startingAt: 0)
+            print("  \(name) \(size) \(added.padding(toLength: 6, withPad: " ", startingAt: 0)) \(stage.what)")
             if stage.name != "raw-structs" { previous = perObject }
         }
     }
