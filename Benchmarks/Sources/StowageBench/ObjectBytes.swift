@@ -30,21 +30,13 @@ enum ObjectBytes {
             try fetch(fixtures) { context in try context.fetch(FetchRequest<ManagedObjectID>(entityName: "Tremor")) }
         },
         Stage(name: "faults", what: "objects as faults without values (includesPropertyValues = false): object and registration") { fixtures in
-            try fetch(fixtures) { context in
-                var request = FetchRequest<Tremor>()
-                request.includesPropertyValues = false
-                return try context.fetch(request)
-            }
+            try fetchTremors(fixtures) { $0.includesPropertyValues = false }
         },
         Stage(name: "faults-with-values", what: "objects as faults, values fetched (the default): and the snapshot each holds") { fixtures in
-            try fetch(fixtures) { context in try context.fetch(FetchRequest<Tremor>()) }
+            try fetchTremors(fixtures) { _ in }
         },
         Stage(name: "objects", what: "objects with their values (returnsObjectsAsFaults = false)") { fixtures in
-            try fetch(fixtures) { context in
-                var request = FetchRequest<Tremor>()
-                request.returnsObjectsAsFaults = false
-                return try context.fetch(request)
-            }
+            try fetchTremors(fixtures) { $0.returnsObjectsAsFaults = false }
         },
         Stage(name: "objects-read", what: "and every attribute read once (the fetch-100k workload)") { fixtures in
             try fetch(fixtures) { context in
@@ -59,6 +51,15 @@ enum ObjectBytes {
     ]
 
     static let marker = "object_bytes="
+
+    /// Every tremor, fetched with the request `configure` sets up.
+    private static func fetchTremors(_ fixtures: Fixtures, _ configure: @escaping (inout FetchRequest<Tremor>) -> Void) throws -> Any {
+        try fetch(fixtures) { context in
+            var request = FetchRequest<Tremor>()
+            configure(&request)
+            return try context.fetch(request)
+        }
+    }
 
     /// Opens the tremor store, trims the heap, measures `body`'s growth; returns what it made,
     /// with the context that owns it (kept alive with the result).
