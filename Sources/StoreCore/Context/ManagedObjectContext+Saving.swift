@@ -190,15 +190,8 @@ extension ManagedObjectContext {
             if let change = nextUpdate, change.objectID == object.objectID {
                 nextUpdate = savedUpdates.next()
                 if !toParent { object.version += 1 }
-                if let committed = object.committedSnapshot, Self.valuesAreTheWholeState(of: object, committed: committed) {
-                    // The values are now the committed state: share them, and let the old snapshot go
-                    // (merging into it would copy it while the change set still holds its values).
-                    object.committedSnapshot = StoreSnapshot(
-                        objectID: object.objectID, version: object.version, entity: object.entity, values: object.values)
-                } else {
-                    object.committedSnapshot?.merge(change)
-                    object.committedSnapshot?.version = object.version
-                }
+                object.committedSnapshot?.merge(change)
+                object.committedSnapshot?.version = object.version
             }
             object.changedProperties.removeAll()
         }
@@ -230,14 +223,6 @@ extension ManagedObjectContext {
                 changes, entityNames: { Self.entityNames(of: [inserted, updated], deletedIDs) }, from: self)
             notifyChildren(changes, except: nil)
         }
-    }
-
-    /// Whether an object's values array is everything its committed snapshot holds once saved: the
-    /// entity has only stored attributes (no relationships or transient properties, which the
-    /// values array does not hold as a snapshot does) and the snapshot holds all of them.
-    private static func valuesAreTheWholeState(of object: ManagedObject, committed: StoreSnapshot) -> Bool {
-        let layout = object.entity.layout
-        return !layout.hasRelationships && layout.transientIndexes.isEmpty && committed.heldProperties == layout.storedValues
     }
 
     /// The names of the entities a save touched, found without a set of every ID (the objects of
