@@ -132,4 +132,54 @@ final class NotificationTests: XCTestCase {
         }
         child.performAndWait { XCTAssertEqual(childCopy.title, "v3") }
     }
+
+    func testSaveNotificationsReadLaterHoldTheIDsOfTheirMoment() throws {
+        let context = try TestStack.context()
+        let recorder = Recorder(context, names: [.managedObjectContextWillSave, .managedObjectContextDidSave, .managedObjectContextDidSaveObjectIDs])
+        try context.performAndWait {
+            let post = try Post(context: context)
+            post.title = "Read later"
+            let temporaryID = post.objectID
+            try context.save()
+            typealias Key = ManagedObjectContext.NotificationKey
+
+            // Read only now, after the object got its permanent ID.
+            let willSave = try XCTUnwrap(recorder.last(.managedObjectContextWillSave)?.contextChanges)
+            XCTAssertEqual(willSave.insertedObjectIDs, [temporaryID])
+            XCTAssertFalse(willSave.isEmpty)
+            let didSave = try XCTUnwrap(recorder.last(.managedObjectContextDidSave))
+            XCTAssertEqual(didSave.userInfo?[Key.insertedObjectIDs.rawValue] as? Set<ManagedObjectID>, [post.objectID])
+            XCTAssertEqual(didSave.userInfo?[Key.updatedObjectIDs.rawValue] as? Set<ManagedObjectID>, [])
+            XCTAssertEqual(didSave.contextChanges?.insertedObjectIDs, [post.objectID])
+            let ids = try XCTUnwrap(recorder.last(.managedObjectContextDidSaveObjectIDs))
+            XCTAssertEqual(ids.userInfo?[Key.insertedObjectIDs.rawValue] as? Set<ManagedObjectID>, [post.objectID])
+            XCTAssertEqual(ids.contextChanges, didSave.contextChanges)
+        }
+    }
+
+    func testContextChangesCopiesChangeIndependently() throws {
+        let context = try TestStack.context()
+        let recorder = Recorder(context, names: [.managedObjectContextDidSave])
+        try context.performAndWait {
+            let first = try Post(context: context)
+            first.title = "First"
+            try context.save()
+            let second = try Post(context: context)
+            second.title = "Second"
+
+            let saved = try XCTUnwrap(recorder.last(.managedObjectContextDidSave)?.contextChanges)
+            var grown = saved
+            grown.insertedObjectIDs.insert(second.objectID)
+            grown.deletedObjectIDs.insert(first.objectID)
+            XCTAssertEqual(saved.insertedObjectIDs, [first.objectID], "the copy's change leaves the original as it was")
+            XCTAssertEqual(saved.deletedObjectIDs, [])
+            XCTAssertEqual(grown.insertedObjectIDs, [first.objectID, second.objectID])
+            XCTAssertNotEqual(grown, saved)
+            grown.insertedObjectIDs.remove(second.objectID)
+            grown.deletedObjectIDs.removeAll()
+            XCTAssertEqual(grown, saved)
+            XCTAssertEqual(grown.hashValue, saved.hashValue)
+            XCTAssertTrue(ContextChanges(kind: .didSave).isEmpty)
+        }
+    }
 }

@@ -202,6 +202,53 @@ final class ObjectGraphTests: XCTestCase {
         }
     }
 
+    func testSavedValuesBecomeTheCommittedStateOfAnEntityWithAttributesOnly() throws {
+        let model = try ManagedObjectModel {
+            EntityDescription("Reading") {
+                .attribute("value", .double, optional: false, defaultValue: .double(0))
+                .attribute("label", .string)
+            }
+        }
+        let container = try TestStack.container(model)
+        let context = container.newBackgroundContext()
+        try context.performAndWait {
+            let reading = try context.insertNewObject(forEntityName: "Reading")
+            try reading.setValue(1.5, forKey: "value")
+            try reading.setValue("first", forKey: "label")
+            try context.save()
+
+            try reading.setValue(2.5, forKey: "value")
+            try context.save()
+            XCTAssertEqual(reading.committedValues(forKeys: nil)["value"] as? Double, 2.5)
+            XCTAssertEqual(reading.committedValues(forKeys: nil)["label"] as? String, "first")
+
+            // A change after the save leaves the committed state as saved, and rolling back returns to it.
+            try reading.setValue("second", forKey: "label")
+            XCTAssertEqual(reading.changedValues().keys.sorted(), ["label"])
+            XCTAssertEqual(reading.committedValues(forKeys: ["label"])["label"] as? String, "first")
+            context.rollback()
+            XCTAssertEqual(try reading.value(forKey: "label") as? String, "first")
+            XCTAssertEqual(try reading.value(forKey: "value") as? Double, 2.5)
+        }
+        // Another context reads what was saved, and saving over it again is no conflict.
+        let other = container.newBackgroundContext()
+        try other.performAndWait {
+            let readings = try other.fetch(FetchRequest<ManagedObject>(entityName: "Reading"))
+            XCTAssertEqual(readings.count, 1)
+            XCTAssertEqual(try readings.first?.value(forKey: "value") as? Double, 2.5)
+        }
+        try context.performAndWait {
+            let reading = try XCTUnwrap(context.registeredObjects.first)
+            try reading.setValue(3.5, forKey: "value")
+            try context.save()
+        }
+        try other.performAndWait {
+            other.refreshAllObjects()
+            let reading = try XCTUnwrap(try other.fetch(FetchRequest<ManagedObject>(entityName: "Reading")).first)
+            XCTAssertEqual(try reading.value(forKey: "value") as? Double, 3.5)
+        }
+    }
+
     func testLifecycleHooksRun() throws {
         let context = try TestStack.context()
         try context.performAndWait {

@@ -3,7 +3,8 @@
 ///
 /// `--child NAME [--side BASELINE]` is internal: the parent re-runs itself that way to measure
 /// the peak resident memory of one side of one workload (ours, or the baseline named) in a
-/// process of its own.
+/// process of its own. Such a run also prints its timed part (`timed part: …`), which times a
+/// side on its own.
 struct Options {
     var filter: String?
     var rounds = 5

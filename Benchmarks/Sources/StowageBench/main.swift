@@ -33,12 +33,14 @@ do {
     if let name = options.child {
         // A child run for peak memory: one side of one workload, once, setup included.
         guard let workload = workloads.first(where: { $0.name == name }) else { fail("no workload named \(name)") }
+        let childTime: Duration
         if let side = options.childSide {
             guard let baseline = workload.baselines.first(where: { $0.name == side }) else { fail("\(name) has no baseline \(side)") }
-            _ = try baseline.run()
+            childTime = try baseline.run()
         } else {
-            _ = try workload.ours()
+            childTime = try workload.ours()
         }
+        print("timed part: \(childTime)")
         print("\(PeakMemory.marker)\(PeakMemory.ownPeakKiB() ?? -1)")
         Scratch.removeAll()
         exit(0)

@@ -132,7 +132,7 @@ package struct SnapshotGraph: Sendable {
             tables[update.objectID.entityName]?.rows[position] = row
         }
         for var snapshot in changes.inserted {
-            snapshot.version = 1
+            if snapshot.version != 1 { snapshot.version = 1 }  // a change would copy the shared snapshot
             tables[snapshot.objectID.entityName, default: EntityTable()].insert(snapshot)
         }
         do {

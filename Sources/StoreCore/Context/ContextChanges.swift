@@ -32,15 +32,42 @@ public struct ContextChanges: Sendable, Hashable {
     /// The name of the context that made the changes.
     public var contextName: String?
     /// Objects inserted — Core Data's `NSInsertedObjectIDsKey`.
-    public var insertedObjectIDs: Set<ManagedObjectID> = []
+    public var insertedObjectIDs: Set<ManagedObjectID> {
+        get { inserted.value }
+        set { inserted.value = newValue }
+        _modify { yield &inserted.value }
+    }
     /// Objects updated — Core Data's `NSUpdatedObjectIDsKey`.
-    public var updatedObjectIDs: Set<ManagedObjectID> = []
+    public var updatedObjectIDs: Set<ManagedObjectID> {
+        get { updated.value }
+        set { updated.value = newValue }
+        _modify { yield &updated.value }
+    }
     /// Objects deleted — Core Data's `NSDeletedObjectIDsKey`.
-    public var deletedObjectIDs: Set<ManagedObjectID> = []
+    public var deletedObjectIDs: Set<ManagedObjectID> {
+        get { deleted.value }
+        set { deleted.value = newValue }
+        _modify { yield &deleted.value }
+    }
     /// Objects re-read from their store (after a merge or refresh).
-    public var refreshedObjectIDs: Set<ManagedObjectID> = []
+    public var refreshedObjectIDs: Set<ManagedObjectID> {
+        get { refreshed.value }
+        set { refreshed.value = newValue }
+        _modify { yield &refreshed.value }
+    }
     /// Objects that no longer exist for the context (deleted elsewhere).
-    public var invalidatedObjectIDs: Set<ManagedObjectID> = []
+    public var invalidatedObjectIDs: Set<ManagedObjectID> {
+        get { invalidated.value }
+        set { invalidated.value = newValue }
+        _modify { yield &invalidated.value }
+    }
+
+    // The sets, each hashed when first read (most changes a save describes are never read).
+    private var inserted = LazyObjectIDSet()
+    private var updated = LazyObjectIDSet()
+    private var deleted = LazyObjectIDSet()
+    private var refreshed = LazyObjectIDSet()
+    private var invalidated = LazyObjectIDSet()
 
     /// Changes of `kind` made by the context named `contextName`, with no objects yet.
     public init(kind: Kind, contextName: String? = nil) {
@@ -48,10 +75,18 @@ public struct ContextChanges: Sendable, Hashable {
         self.contextName = contextName
     }
 
+    /// Changes whose inserted, updated and deleted ID sets are made from these lists when first
+    /// read.
+    init(kind: Kind, contextName: String?, inserted: [ManagedObjectID], updated: [ManagedObjectID], deleted: [ManagedObjectID]) {
+        self.init(kind: kind, contextName: contextName)
+        self.inserted = LazyObjectIDSet(building: inserted)
+        self.updated = LazyObjectIDSet(building: updated)
+        self.deleted = LazyObjectIDSet(building: deleted)
+    }
+
     /// Whether nothing changed.
     public var isEmpty: Bool {
-        insertedObjectIDs.isEmpty && updatedObjectIDs.isEmpty && deletedObjectIDs.isEmpty
-            && refreshedObjectIDs.isEmpty && invalidatedObjectIDs.isEmpty
+        inserted.isEmpty && updated.isEmpty && deleted.isEmpty && refreshed.isEmpty && invalidated.isEmpty
     }
 }
 

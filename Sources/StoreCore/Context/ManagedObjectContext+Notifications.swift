@@ -34,19 +34,15 @@ extension ManagedObjectContext {
         let updated = Array(pending.updated.filter { pending.inserted[$0.key] == nil && pending.deleted[$0.key] == nil }.values)
         let deleted = Array(pending.deleted.values)
         var changes = makeChanges(.objectsDidChange, inserted: inserted, updated: updated, deletedIDs: deleted.map(\.objectID))
-        changes.refreshedObjectIDs = Set(refreshed.map(\.objectID))
-        changes.invalidatedObjectIDs = Set(invalidated.map(\.objectID))
+        if !refreshed.isEmpty { changes.refreshedObjectIDs = Set(refreshed.map(\.objectID)) }
+        if !invalidated.isEmpty { changes.invalidatedObjectIDs = Set(invalidated.map(\.objectID)) }
         post(.managedObjectContextObjectsDidChange, changes, inserted: inserted, updated: updated, deleted: deleted, refreshed: refreshed, invalidated: invalidated)
         notifyObjectsListeners(ObjectChangeBatch(
             inserted: inserted, updated: updated, deleted: deleted, refreshed: refreshed, invalidated: invalidated, mergedIDs: mergedIDs))
     }
 
     func makeChanges(_ kind: ContextChanges.Kind, inserted: [ManagedObject], updated: [ManagedObject], deletedIDs: [ManagedObjectID]) -> ContextChanges {
-        var changes = ContextChanges(kind: kind, contextName: name)
-        changes.insertedObjectIDs = Set(inserted.map(\.objectID))
-        changes.updatedObjectIDs = Set(updated.map(\.objectID))
-        changes.deletedObjectIDs = Set(deletedIDs)
-        return changes
+        ContextChanges(kind: kind, contextName: name, inserted: inserted.map(\.objectID), updated: updated.map(\.objectID), deleted: deletedIDs)
     }
 
     /// Posts a notification (objects under the object keys, IDs under the ID keys, the

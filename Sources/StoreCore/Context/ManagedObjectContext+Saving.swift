@@ -53,7 +53,8 @@ extension ManagedObjectContext {
             let inserted = insertedSet.values
             let updated = updatedSet.values
             let deleted = deletedSet.values
-            for object in inserted + updated { object.resolveReferences() }
+            for object in inserted { object.resolveReferences() }
+            for object in updated { object.resolveReferences() }
             do {
                 try write(inserted, updated, deleted)
                 return
@@ -152,7 +153,9 @@ extension ManagedObjectContext {
         var changes = StoreChangeSet()
         changes.contextName = name
         changes.transactionAuthor = transactionAuthor
-        changes.inserted = inserted.map { $0.currentSnapshot(allToMany: true) }
+        // A root save gives new objects version 1: their snapshots carry it already.
+        let insertedVersion: Int64? = parent == nil ? 1 : nil
+        changes.inserted = inserted.map { $0.currentSnapshot(allToMany: true, version: insertedVersion) }
         for object in updated where object.managedObjectContext === self {
             let snapshot = object.changedSnapshot()
             if !snapshot.heldProperties.isEmpty { changes.updated.append(snapshot) }
@@ -175,7 +178,8 @@ extension ManagedObjectContext {
             object.state.isInserted = false
             if !toParent { object.version = 1 }
             object.committedSnapshot = snapshot
-            object.committedSnapshot?.version = object.version
+            // Set only when it differs: the change set shares the snapshot, so a change copies it.
+            if snapshot.version != object.version { object.committedSnapshot?.version = object.version }
             object.changedProperties.removeAll()
         }
         // `saved.updated` follows `updated`, leaving out objects with nothing stored to save.
@@ -203,7 +207,9 @@ extension ManagedObjectContext {
         conflictCheckedObjects.removeAll()
         pendingChanges = PendingChanges()
 
-        for object in inserted + updated + deleted { object.didSave() }
+        for objects in [inserted, updated, deleted] {
+            for object in objects { object.didSave() }
+        }
         for object in deleted { object.detach() }
         if !toParent { readDerivedAttributes() }
 
@@ -213,9 +219,29 @@ extension ManagedObjectContext {
         if let parent {
             parent.childDidSave(changes, from: self)
         } else {
-            persistentStoreCoordinator?.contextDidSave(changes, from: self)
+            persistentStoreCoordinator?.contextDidSave(
+                changes, entityNames: { Self.entityNames(of: [inserted, updated], deletedIDs) }, from: self)
             notifyChildren(changes, except: nil)
         }
+    }
+
+    /// The names of the entities a save touched, found without a set of every ID (the objects of
+    /// one entity usually follow each other, so a name is looked at once per run of them).
+    private static func entityNames(of objectLists: [[ManagedObject]], _ deletedIDs: [ManagedObjectID]) -> Set<String> {
+        var names = Set<String>()
+        var lastEntity: EntityDescription?
+        for objects in objectLists {
+            for object in objects where object.entity !== lastEntity {
+                lastEntity = object.entity
+                names.insert(object.entity.name)
+            }
+        }
+        var lastSpace: ManagedObjectID.Space?
+        for id in deletedIDs where id.space !== lastSpace {
+            lastSpace = id.space
+            names.insert(id.entityName)
+        }
+        return names
     }
 
     /// Child contexts hold objects they pushed here under their temporary IDs; once this context

@@ -2,36 +2,47 @@ import Foundation
 
 extension ManagedObjectContext {
     /// Every rule broken by the changed objects: the model's rules and the objects' own hooks.
+    ///
+    /// The errors are appended to one array: an object that breaks nothing costs no array (a
+    /// save validates every inserted and updated object, attribute by attribute).
     func validationErrors() -> [ObjectValidationError] {
         var errors: [ObjectValidationError] = []
         let relationships = !defersRelationshipValidation
-        for object in insertedSet.values {
-            errors += Self.modelRuleErrors(of: object, relationships: relationships)
-            if relationships { errors += Self.hookErrors(of: object) { try $0.validateForInsert() } }
+        insertedSet.forEachObject { object in
+            Self.appendModelRuleErrors(of: object, relationships: relationships, to: &errors)
+            if relationships { Self.appendHookErrors(of: object, to: &errors) { try $0.validateForInsert() } }
         }
-        for object in updatedSet.values {
-            errors += Self.modelRuleErrors(of: object, relationships: relationships)
-            if relationships { errors += Self.hookErrors(of: object) { try $0.validateForUpdate() } }
+        updatedSet.forEachObject { object in
+            Self.appendModelRuleErrors(of: object, relationships: relationships, to: &errors)
+            if relationships { Self.appendHookErrors(of: object, to: &errors) { try $0.validateForUpdate() } }
         }
-        for object in deletedSet.values {
+        deletedSet.forEachObject { object in
             if let relationship = denyingRelationship(of: object) {
                 errors.append(ObjectValidationError(
                     .deleteDenied, objectID: object.objectID, entity: object.entity.name, key: relationship.name,
                     "cannot delete the object: relationship '\(relationship.name)' has the deny rule and still holds objects"))
             }
-            errors += Self.hookErrors(of: object) { try $0.validateForDelete() }
+            Self.appendHookErrors(of: object, to: &errors) { try $0.validateForDelete() }
         }
         return errors
     }
 
     static func hookErrors(of object: ManagedObject, key: String? = nil, _ hook: (ManagedObject) throws -> Void) -> [ObjectValidationError] {
+        var errors: [ObjectValidationError] = []
+        appendHookErrors(of: object, key: key, to: &errors, hook)
+        return errors
+    }
+
+    /// Runs one of the object's validation hooks and appends what it threw.
+    static func appendHookErrors(
+        of object: ManagedObject, key: String? = nil, to errors: inout [ObjectValidationError], _ hook: (ManagedObject) throws -> Void
+    ) {
         do {
             try hook(object)
-            return []
         } catch let error as ObjectValidationError {
-            return error.allErrors
+            errors += error.allErrors
         } catch {
-            return [ObjectValidationError(.custom, objectID: object.objectID, entity: object.entity.name, key: key, "\(error)", underlyingError: error)]
+            errors.append(ObjectValidationError(.custom, objectID: object.objectID, entity: object.entity.name, key: key, "\(error)", underlyingError: error))
         }
     }
 
@@ -39,7 +50,16 @@ extension ManagedObjectContext {
     /// relationship counts (the attributes' rules, with the values that could not be set, and
     /// the relationships' rules as asked).
     static func modelRuleErrors(of object: ManagedObject, attributes: Bool = true, relationships: Bool = true) -> [ObjectValidationError] {
-        var errors: [ObjectValidationError] = attributes ? object.state.failedSets.sorted { $0.key < $1.key }.map(\.value) : []
+        var errors: [ObjectValidationError] = []
+        appendModelRuleErrors(of: object, attributes: attributes, relationships: relationships, to: &errors)
+        return errors
+    }
+
+    /// Appends the errors ``modelRuleErrors(of:attributes:relationships:)`` returns.
+    static func appendModelRuleErrors(
+        of object: ManagedObject, attributes: Bool = true, relationships: Bool, to errors: inout [ObjectValidationError]
+    ) {
+        if attributes, !object.state.failedSets.isEmpty { errors += object.state.failedSets.sorted { $0.key < $1.key }.map(\.value) }
         let entity = object.entity
         func fail(_ code: ObjectValidationError.Code, _ key: String, _ value: StoreValue?, _ message: String) {
             errors.append(ObjectValidationError(code, objectID: object.objectID, entity: entity.name, key: key, value: value, message))
@@ -53,7 +73,7 @@ extension ManagedObjectContext {
                     if !attribute.isOptional, attribute.derivation == nil { fail(.missingValue, attribute.name, nil, "a value is required") }
                     continue
                 }
-                guard attribute.attributeType.coerce(value) != nil else {
+                guard attribute.attributeType.accepts(value) else {
                     fail(.wrongType, attribute.name, value, "\(value) (\(value.kindName)) is not a valid \(attribute.attributeType.name) value")
                     continue
                 }
@@ -65,7 +85,7 @@ extension ManagedObjectContext {
                     }
                 }
                 if passed {
-                    errors += hookErrors(of: object, key: attribute.name) { try $0.validateValue(value, forKey: attribute.name) }
+                    appendHookErrors(of: object, key: attribute.name, to: &errors) { try $0.validateValue(value, forKey: attribute.name) }
                 }
             } else if relationships, let relationship = property as? RelationshipDescription {
                 if relationship.isToMany {
@@ -84,7 +104,6 @@ extension ManagedObjectContext {
                 }
             }
         }
-        return errors
     }
 
     static func violation(of rule: AttributeValidationRule, by value: StoreValue) -> (code: ObjectValidationError.Code, text: String)? {

@@ -297,11 +297,14 @@ public final class PersistentStoreCoordinator: @unchecked Sendable {
         }
     }
 
-    func contextDidSave(_ changes: ContextChanges, from source: ManagedObjectContext) {
-        let others = state.withLock { $0.contexts.compactMap(\.context) }.filter { $0 !== source && $0.parent == nil }
+    /// Lets the other root contexts merge a save and tells the commit observers (live queries)
+    /// which entities it touched; `entityNames` is called only when someone observes commits.
+    func contextDidSave(_ changes: ContextChanges, entityNames: () -> Set<String>, from source: ManagedObjectContext) {
+        let (others, observed) = state.withLock { state in
+            (state.contexts.compactMap(\.context).filter { $0 !== source && $0.parent == nil }, !state.commitObservers.isEmpty)
+        }
         for context in others { context.mergeAutomatically(changes) }
-        let entities = changes.insertedObjectIDs.union(changes.updatedObjectIDs).union(changes.deletedObjectIDs).map(\.entityName)
-        didCommit(StoreCommit(entityNames: Set(entities)))
+        if observed { didCommit(StoreCommit(entityNames: entityNames())) }
     }
 
     // MARK: Commits, for live queries

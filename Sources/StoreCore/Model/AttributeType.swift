@@ -67,6 +67,18 @@ public enum AttributeType: Sendable, Hashable {
         }
     }
 
+    /// Whether ``coerce(_:)`` would take `value`, answered without converting (or copying) a
+    /// value that already has this type — the check a save makes for every attribute.
+    func accepts(_ value: StoreValue) -> Bool {
+        switch (self, value) {
+        case (.integer64, .integer), (.double, .double), (.float, .float), (.decimal, .decimal), (.string, .string),
+             (.boolean, .boolean), (.date, .date), (.binaryData, .data), (.uuid, .uuid), (.uri, .uri):
+            return true
+        default:
+            return coerce(value) != nil
+        }
+    }
+
     /// Converts a value to this type without losing information, or returns `nil`.
     ///
     /// Integers fit-check into 16/32/64 bits; integers widen to floating point and decimal;

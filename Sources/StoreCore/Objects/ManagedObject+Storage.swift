@@ -297,10 +297,12 @@ extension ManagedObject {
 
     /// The object's current stored values as a complete snapshot (to-many only where loaded,
     /// unless `allToMany`); transient properties are left out (`.null`), as stores keep none.
-    func currentSnapshot(allToMany: Bool = false) -> StoreSnapshot {
+    /// `version` replaces the object's own (a new object's snapshot carries the version it will
+    /// have once saved, so it can become the committed state without a copy).
+    func currentSnapshot(allToMany: Bool = false, version: Int64? = nil) -> StoreSnapshot {
         willAccess()
         let layout = entity.layout
-        var snapshot = StoreSnapshot(objectID: objectID, version: version, entity: entity, values: values)
+        var snapshot = StoreSnapshot(objectID: objectID, version: version ?? self.version, entity: entity, values: values)
         for index in layout.transientIndexes where !values[index].isNull { snapshot.setValue(.null, at: index) }
         guard layout.hasRelationships else { return snapshot }
         let transient = layout.transientProperties

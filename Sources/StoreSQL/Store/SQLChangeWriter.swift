@@ -30,6 +30,15 @@ package struct SQLChangeWriter<Store: SQLStore> {
     /// Told before a row's external binary value is replaced or its row deleted.
     package var willReplaceExternal: ((_ column: Column, _ key: Int64, _ table: EntityTable) throws -> Void)?
     private var conflicts: [MergeConflict] = []
+    /// The `UPDATE` of each table and set of changed properties a save met, and the `DELETE` of
+    /// each table: the text is made once, not once per row.
+    private var updateStatements: [UpdateShape: String] = [:]
+    private var deleteStatements: [Int64: String] = [:]
+
+    private struct UpdateShape: Hashable {
+        let table: Int64
+        let changed: PropertyMask
+    }
 
     /// Read once: the store hands out a copy of its schema each time it is asked.
     private let schema: SQLSchema
@@ -43,8 +52,10 @@ package struct SQLChangeWriter<Store: SQLStore> {
     }
 
     package mutating func write(_ changes: StoreChangeSet) throws {
-        for snapshot in changes.inserted + changes.updated + changes.deleted where snapshot.objectID.storeIdentifier != store.identifier {
-            throw StoreError(.wrongStore, objectID: snapshot.objectID, "the change names an object of another store")
+        for snapshots in [changes.inserted, changes.updated, changes.deleted] {
+            for snapshot in snapshots where snapshot.objectID.storeIdentifier != store.identifier {
+                throw StoreError(.wrongStore, objectID: snapshot.objectID, "the change names an object of another store")
+            }
         }
         for snapshot in changes.deleted { try delete(snapshot) }
         try insert(changes.inserted)
@@ -97,17 +108,26 @@ package struct SQLChangeWriter<Store: SQLStore> {
     private mutating func update(_ snapshot: StoreSnapshot) throws {
         let table = try schema.table(for: snapshot.objectID.entityName)
         let key = try primaryKey(snapshot.objectID)
-        var assignments = ["Z_OPT = Z_OPT + 1"]
+        let held = snapshot.heldProperties
         var values: [SQLValue] = []
-        for column in table.columns where snapshot.heldProperties.contains(column.propertyIndex) {
+        values.reserveCapacity(table.columns.count + 2)
+        for column in table.columns where held.contains(column.propertyIndex) {
             if case .attribute(_, true) = column.kind { try willReplaceExternal?(column, key, table) }
             values.append(try encode(snapshot[column.propertyIndex], for: column))
-            assignments.append("\(column.name) = \(dialect.parameter(values.count, declaredType: column.declaredType))")
         }
-        let sql = "UPDATE \(table.table) SET \(assignments.joined(separator: ", ")) WHERE Z_PK = \(parameter(values.count + 1)) AND Z_OPT = \(parameter(values.count + 2))"
+        let shape = UpdateShape(table: table.number, changed: held)
+        let sql: String
+        if let known = updateStatements[shape] {
+            sql = known
+        } else {
+            sql = updateStatement(of: table, changing: held)
+            updateStatements[shape] = sql
+        }
+        values.append(.integer(key))
+        values.append(.integer(snapshot.version))
         let changed: Int
         do {
-            changed = try connection.run(sql, values + [.integer(key), .integer(snapshot.version)])
+            changed = try connection.run(sql, values)
         } catch where store.isUniqueViolation(error) {
             throw UniquenessViolation(snapshots: [snapshot], cause: error)
         }
@@ -118,6 +138,18 @@ package struct SQLChangeWriter<Store: SQLStore> {
         try history?.recordUpdate(of: snapshot, table: table, key: key)
     }
 
+    /// `UPDATE <table> SET Z_OPT = Z_OPT + 1, <column> = ?… WHERE Z_PK = ? AND Z_OPT = ?` for the
+    /// columns of the properties in `changed`, in column order.
+    private func updateStatement(of table: EntityTable, changing changed: PropertyMask) -> String {
+        var assignments = ["Z_OPT = Z_OPT + 1"]
+        var count = 0
+        for column in table.columns where changed.contains(column.propertyIndex) {
+            count += 1
+            assignments.append("\(column.name) = \(dialect.parameter(count, declaredType: column.declaredType))")
+        }
+        return "UPDATE \(table.table) SET \(assignments.joined(separator: ", ")) WHERE Z_PK = \(parameter(count + 1)) AND Z_OPT = \(parameter(count + 2))"
+    }
+
     private mutating func delete(_ snapshot: StoreSnapshot) throws {
         let table = try schema.table(for: snapshot.objectID.entityName)
         let key = try primaryKey(snapshot.objectID)
@@ -125,7 +157,14 @@ package struct SQLChangeWriter<Store: SQLStore> {
             if case .attribute(_, true) = column.kind { try willReplaceExternal?(column, key, table) }
         }
         try history?.recordDeletion(of: snapshot, table: table, key: key)
-        let deleted = try connection.run("DELETE FROM \(table.table) WHERE Z_PK = \(parameter(1)) AND Z_OPT = \(parameter(2))", [.integer(key), .integer(snapshot.version)])
+        let sql: String
+        if let known = deleteStatements[table.number] {
+            sql = known
+        } else {
+            sql = "DELETE FROM \(table.table) WHERE Z_PK = \(parameter(1)) AND Z_OPT = \(parameter(2))"
+            deleteStatements[table.number] = sql
+        }
+        let deleted = try connection.run(sql, [.integer(key), .integer(snapshot.version)])
         if deleted == 0 {
             try noteConflict(snapshot)
             return

@@ -1,0 +1,63 @@
+import Synchronization
+
+/// One of the ID sets of a ``ContextChanges`` value, made from the list of IDs it was given when
+/// it is first read.
+///
+/// A save describes every object it saved several times over (will-save, objects-did-change,
+/// did-save, the coordinator's other contexts); most of those descriptions are never read, and
+/// hashing a set of 100,000 IDs for each was a tenth of a large save. Copies share the list and,
+/// once built, the set.
+struct LazyObjectIDSet: Sendable, Hashable {
+    private enum State: Sendable {
+        case list([ManagedObjectID])
+        case set(Set<ManagedObjectID>)
+    }
+
+    private final class Box: Sendable {
+        let state: Mutex<State>
+        init(_ state: State) { self.state = Mutex(state) }
+
+        var set: Set<ManagedObjectID> {
+            state.withLock { state in
+                switch state {
+                case .set(let set): return set
+                case .list(let ids):
+                    let set = Set(ids)
+                    state = .set(set)
+                    return set
+                }
+            }
+        }
+    }
+
+    /// `nil` when empty, so that `isEmpty` never builds a set.
+    private var box: Box?
+
+    init() {}
+
+    /// The set of `ids`, built when first read.
+    init(building ids: [ManagedObjectID]) {
+        box = ids.isEmpty ? nil : Box(.list(ids))
+    }
+
+    var value: Set<ManagedObjectID> {
+        get { box?.set ?? [] }
+        set { box = newValue.isEmpty ? nil : Box(.set(newValue)) }
+        _modify {
+            var set = value
+            box = nil  // a box held only here goes, so `set` is changed in place
+            defer { box = set.isEmpty ? nil : Box(.set(set)) }
+            yield &set
+        }
+    }
+
+    var isEmpty: Bool { box == nil }
+
+    static func == (lhs: LazyObjectIDSet, rhs: LazyObjectIDSet) -> Bool {
+        lhs.box === rhs.box || lhs.value == rhs.value
+    }
+
+    func hash(into hasher: inout Hasher) {
+        hasher.combine(value)
+    }
+}
