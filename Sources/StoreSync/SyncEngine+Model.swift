@@ -59,9 +59,18 @@ struct SyncEntityPlan: Sendable {
     let attributes: [String]
     let toOnes: [String]
     let memberLists: [String]
+    /// Whether new objects are written as rows with a save, without managed objects
+    /// (``StoreRowInsertion``): entities with no relationships, uniqueness constraints, derived or
+    /// composite attributes (every stored attribute then travels) that no relationship leads to
+    /// (no other record can name one before its save gives it a key).
+    let insertsAsRows: Bool
 
-    init(_ entity: EntityDescription) {
+    init(_ entity: EntityDescription, isDestination: Bool) {
         name = entity.name
+        insertsAsRows = !isDestination && StoreRowInsertion.accepts(entity) && !entity.attributes.contains { attribute in
+            if case .composite = attribute.attributeType { return true }
+            return false
+        }
         attributes = entity.attributes.filter { attribute in
             if case .composite = attribute.attributeType { return false }
             return !attribute.isTransient && !attribute.isDerived
@@ -86,6 +95,7 @@ struct SyncModelPlan: Sendable {
             throw SyncError(.modelNotPrepared, entity: name, "the model has no entity \(name): add SyncEngine.modelEntities() to it (docs/sync.md)")
         }
         var plans: [String: SyncEntityPlan] = [:]
+        let destinations = Set(model.entities.flatMap { $0.relationships.map(\.destinationEntityName) })
         for entity in model.entities where !entity.isAbstract && !SyncEngine.isBookkeeping(entity.name) && !excluded.contains(entity.name) {
             if let ordered = entity.relationships.first(where: { $0.isOrdered && !$0.isTransient }) {
                 throw SyncError(.unsupportedModel, entity: entity.name, "ordered relationship \(entity.name).\(ordered.name) cannot sync yet: its order would not converge (docs/sync.md)")
@@ -93,7 +103,13 @@ struct SyncModelPlan: Sendable {
             if let target = entity.relationships.first(where: { !$0.isTransient && excluded.contains($0.destinationEntityName) }) {
                 throw SyncError(.unsupportedModel, entity: entity.name, "relationship \(entity.name).\(target.name) leads to \(target.destinationEntityName), which is excluded from sync")
             }
-            plans[entity.name] = SyncEntityPlan(entity)
+            var isDestination = false
+            var lineage: EntityDescription? = entity
+            while let current = lineage, !isDestination {
+                isDestination = destinations.contains(current.name)
+                lineage = current.superentity
+            }
+            plans[entity.name] = SyncEntityPlan(entity, isDestination: isDestination)
         }
         entities = plans
     }

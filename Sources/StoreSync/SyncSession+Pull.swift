@@ -123,6 +123,10 @@ extension SyncSession {
             if let id = try map.objectID(for: record.globalID) {
                 // Deleted here and not yet pushed: the delete wins.
                 if let object = stored[id] { objects[record.globalID] = object }
+            } else if plan.plan(for: record.entityName)?.insertsAsRows == true {
+                // No relationship can name it and nothing local is pending on it: a row written with the save.
+                try map.insertNew(record.entityName, globalID: record.globalID, values: record.attributes)
+                summary.pulled.inserted += 1
             } else {
                 let object = try local.insertNewObject(forEntityName: record.entityName)
                 try map.assign(record.globalID, to: object)

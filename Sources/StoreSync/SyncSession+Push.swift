@@ -26,6 +26,7 @@ extension SyncSession {
                 try marker.set("pushedTransaction", transaction.number)
                 try map.flush()
                 try Self.save(self.server, side: "server")
+                map.didSave()
                 self.summary.pushedTransactions += 1
             }
         }
@@ -93,9 +94,9 @@ extension SyncSession {
         }
         try map.load(objectIDs: destinations)
         var fresh: Set<ManagedObjectID> = []
-        for (id, object) in objects {
+        for (id, _) in objects {
             guard try map.globalID(for: id) == nil else { continue }
-            try map.assign(UUID().uuidString, to: object)
+            try map.assign(UUID().uuidString, toStored: id)
             fresh.insert(id)
         }
         for id in Set(destinations) where objects[id] == nil {
@@ -103,7 +104,7 @@ extension SyncSession {
             // A destination never pushed (made before sync was set up): it gets an identity and is pushed as new.
             guard let object = try Self.existing(id, in: local), plan.plan(for: id.entityName) != nil else { continue }
             objects[id] = object
-            try map.assign(UUID().uuidString, to: object)
+            try map.assign(UUID().uuidString, toStored: id)
             fresh.insert(id)
         }
         try map.flush()

@@ -45,6 +45,10 @@ extension SyncSession {
             case .upsert:
                 if let existing {
                     objects[record.globalID] = existing
+                } else if record.isInsert, try map.objectID(for: record.globalID) == nil, plan.plan(for: record.entityName)?.insertsAsRows == true {
+                    // No relationship can name it and no conflict can touch it: a row written with the save.
+                    try map.insertNew(record.entityName, globalID: record.globalID, values: record.attributes)
+                    summary.pushed.inserted += 1
                 } else if record.isInsert, try map.objectID(for: record.globalID) == nil {
                     let object = try server.insertNewObject(forEntityName: record.entityName)
                     try map.assign(record.globalID, to: object)

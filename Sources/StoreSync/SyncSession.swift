@@ -82,7 +82,7 @@ final class SyncSession {
         for (entityName, list) in byEntity {
             for start in stride(from: 0, to: list.count, by: 500) {
                 var request = FetchRequest<ManagedObject>(
-                    entityName: entityName, predicate: try StorePredicate(format: "SELF IN %@", Array(list[start..<min(start + 500, list.count)])))
+                    entityName: entityName, predicate: .sync(nil, in: list[start..<min(start + 500, list.count)].map(StoreValue.objectID)))
                 request.includesSubentities = false
                 for object in try context.fetch(request) where !object.isDeleted { found[object.objectID] = object }
             }
@@ -92,12 +92,20 @@ final class SyncSession {
 
     /// Saves `context` when it has changes, as a ``SyncError`` naming the side on failure.
     static func save(_ context: ManagedObjectContext, side: String) throws {
-        guard context.hasChanges else { return }
+        guard context.hasChanges || context.hasPendingRowInsertions else { return }
         do {
             try context.save()
         } catch {
             throw SyncError(.storeFailed, "saving the \(side) store failed; nothing of this step was written", underlying: error)
         }
+    }
+}
+
+extension StorePredicate {
+    /// `key IN values` (`SELF IN values` for `nil`), built as a tree: a format string with
+    /// hundreds of arguments costs more to parse than the fetch it makes.
+    static func sync(_ key: String?, in values: [StoreValue]) -> StorePredicate {
+        .comparison(StoreComparison(key.map(StoreExpression.keyPath) ?? .evaluatedObject, .in, .aggregate(values.map(StoreExpression.constant))))
     }
 }
 

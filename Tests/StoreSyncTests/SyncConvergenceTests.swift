@@ -30,8 +30,8 @@ final class SyncConvergenceTests: XCTestCase {
         }
     }
 
-    static let entities = ["Folder", "Note", "Tag"]
-    static let nameKey = ["Folder": "name", "Note": "title", "Tag": "label"]
+    static let entities = ["Folder", "Note", "Tag", "Setting"]
+    static let nameKey = ["Folder": "name", "Note": "title", "Tag": "label", "Setting": "key"]
 
     static func script(seed: UInt64, stores: Int, length: Int) -> [Step] {
         var random = SeededGenerator(state: seed)

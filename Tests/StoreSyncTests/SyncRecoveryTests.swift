@@ -14,6 +14,11 @@ final class SyncRecoveryTests: SyncTestCase {
         try store.edit { context in try context.insertNewObject(forEntityName: "Note").setValue(title, forKey: "title") }
     }
 
+    /// The keys of the store's settings (objects with no relationship: new ones travel as rows).
+    func settings(_ store: SyncTestStore) throws -> [String] {
+        try store.edit { context in try context.all("Setting").map { try $0.value(forKey: "key") as? String ?? "" }.sorted() }
+    }
+
     func testPurgedServerHistoryThrowsTokenExpiredAndResynchronizeRecovers() async throws {
         let server = try store("server"), a = try store("a"), b = try store("b", .xml)
         let engineA = try SyncEngine(local: a.container, server: server.container)
@@ -66,10 +71,14 @@ final class SyncRecoveryTests: SyncTestCase {
             try await engineA.sync()
             try await engineB.sync()
             // Three local transactions on A and one on B, then A's sync is stopped at step `point`.
-            try insertNote("new on a", in: a)
+            try a.edit { context in
+                try context.insertNewObject(forEntityName: "Note").setValue("new on a", forKey: "title")
+                try context.insertNewObject(forEntityName: "Setting").setValue("new on a", forKey: "key")
+            }
             try a.edit { context in try XCTUnwrap(context.all("Note", "title == 'kept'").first).setValue(Int64(5), forKey: "rank") }
             try a.edit { context in try context.delete(XCTUnwrap(context.all("Note", "title == 'to delete'").first)) }
             try insertNote("new on b", in: b)
+            try b.edit { context in try context.insertNewObject(forEntityName: "Setting").setValue("new on b", forKey: "key") }
             try await engineB.sync()
 
             let calls = LockedBox(0)
@@ -105,6 +114,7 @@ final class SyncRecoveryTests: SyncTestCase {
             let expected = ["kept", "new on a", "new on b"]
             for (name, store) in [("a", a), ("b", b), ("server", server)] {
                 XCTAssertEqual(try titles(store), expected, "stopped at step \(point): \(name)")
+                XCTAssertEqual(try settings(store), ["new on a", "new on b"], "stopped at step \(point): \(name)")
                 XCTAssertEqual(try rank(store), expectedRank, "stopped at step \(point): \(name), a change applied twice or lost")
             }
             XCTAssertEqual(try a.contents(), try server.contents(), "stopped at step \(point)")

@@ -4,8 +4,9 @@ import StoreSync
 import StoreTestSupport
 import XCTest
 
-/// The model the sync tests use: notes in folders (one-to-many), tagged (many-to-many), and the
-/// engine's bookkeeping entities.
+/// The model the sync tests use: notes in folders (one-to-many), tagged (many-to-many), settings
+/// with no relationship (their new objects travel as rows written with a save), and the engine's
+/// bookkeeping entities.
 enum SyncTestModel {
     static func make() throws -> ManagedObjectModel {
         try ManagedObjectModel {
@@ -24,6 +25,11 @@ enum SyncTestModel {
             EntityDescription("Tag") {
                 .attribute("label", .string)
                 .toMany("notes", destination: "Note", inverse: "tags")
+            }
+            EntityDescription("Setting") {
+                .attribute("key", .string)
+                .attribute("value", .string)
+                .attribute("level", .integer64, optional: false, defaultValue: .integer(1))
             }
             SyncEngine.modelEntities()
         }
@@ -74,7 +80,7 @@ final class SyncTestStore {
                 globalIDs[id] = try XCTUnwrap(row.value(forKey: "globalID") as? String)
             }
             var result: [String: String] = [:]
-            for entityName in ["Folder", "Note", "Tag"] {
+            for entityName in ["Folder", "Note", "Tag", "Setting"] {
                 for object in try context.fetch(FetchRequest<ManagedObject>(entityName: entityName)) {
                     let name = globalIDs[object.objectID] ?? "unsynced-\(object.objectID)"
                     var fields: [String] = [entityName]

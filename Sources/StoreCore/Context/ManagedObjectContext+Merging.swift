@@ -29,6 +29,7 @@ extension ManagedObjectContext {
         pendingDeletions.removeAll()
         assignedStores.removeAll()
         conflictCheckedObjects.removeAll()
+        pendingRowInsertions.removeAll()
         pendingChanges = PendingChanges()
     }
 
@@ -49,6 +50,7 @@ extension ManagedObjectContext {
         pendingDeletions.removeAll()
         assignedStores.removeAll()
         conflictCheckedObjects.removeAll()
+        pendingRowInsertions.removeAll()
         pendingChanges = PendingChanges()
         advanceQueryGeneration()
     }

@@ -35,7 +35,7 @@ extension ManagedObjectContext {
         isSaving = true
         defer { isSaving = false }
         processPendingChanges()
-        guard hasChanges else { return }
+        guard hasChanges || !pendingRowInsertions.isEmpty else { return }
 
         post(.managedObjectContextWillSave, makeChanges(
             .willSave, inserted: insertedSet.values, updated: updatedSet.values, deletedIDs: deletedSet.values.map(\.objectID)))
@@ -44,6 +44,7 @@ extension ManagedObjectContext {
 
         if let error = ObjectValidationError.combining(validationErrors()) { throw error }
         try checkUnreadRelationships()
+        try checkPendingRowInsertions()
         var resolvedAgain = false
         while true {
             if resolvesConstraintConflictsBeforeSaving {
@@ -111,7 +112,8 @@ extension ManagedObjectContext {
         guard let coordinator = persistentStoreCoordinator else { throw StoreError(.noStores, "\(self) has no persistent store coordinator") }
         let needingIDs = inserted.filter { $0.objectID.isTemporaryID }
         let temporaryIDs = needingIDs.map(\.objectID)
-        let requests = needingIDs.map { ($0.entity.name, assignedStores[ObjectIdentifier($0)]) }
+        // Rows written with the save (``insertRowsWithNextSave(_:)``) take their IDs after the objects'.
+        let requests = needingIDs.map { ($0.entity.name, assignedStores[ObjectIdentifier($0)]) } + pendingRowEntityNames.map { ($0, nil as String?) }
         try readDeletedFaults(deleted)
         var attempt = 0
         while true {
@@ -119,7 +121,9 @@ extension ManagedObjectContext {
                 if let conflict = try lockedObjectConflicts() { throw conflict }
                 let changes = try coordinator.save(newObjects: requests) { permanentIDs in
                     for (object, id) in zip(needingIDs, permanentIDs) { reassign(object, to: id) }
-                    return makeChangeSet(inserted, updated, deleted)
+                    var changes = makeChangeSet(inserted, updated, deleted)
+                    if !pendingRowInsertions.isEmpty { changes.inserted += try makePendingRowSnapshots(permanentIDs[needingIDs.count...]) }
+                    return changes
                 }
                 // Only child contexts need the permanent IDs by temporary ID.
                 guard children.withLock({ !$0.isEmpty }) else { return (changes, [:]) }
@@ -213,7 +217,12 @@ extension ManagedObjectContext {
         for object in deleted { object.detach() }
         if !toParent { readDerivedAttributes() }
 
-        let changes = makeChanges(.didSave, inserted: inserted, updated: updated, deletedIDs: deletedIDs)
+        var changes = makeChanges(.didSave, inserted: inserted, updated: updated, deletedIDs: deletedIDs)
+        // Rows written with the save (after the objects' snapshots) are inserted objects too.
+        if !pendingRowInsertions.isEmpty {
+            changes.insertedObjectIDs.formUnion(saved.inserted[inserted.count...].lazy.map(\.objectID))
+            pendingRowInsertions.removeAll()
+        }
         post(.managedObjectContextDidSave, changes, inserted: inserted, updated: updated, deleted: deleted)
         post(.managedObjectContextDidSaveObjectIDs, changes)
         if let parent {

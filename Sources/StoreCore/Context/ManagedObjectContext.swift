@@ -160,6 +160,8 @@ public final class ManagedObjectContext: @unchecked Sendable, CustomStringConver
     var defersRelationshipValidation = false
     /// Objects ``detectConflicts(for:)`` marked for the next save.
     var conflictCheckedObjects: [ObjectIdentifier: ManagedObject] = [:]
+    /// Rows the next save writes straight into the store (``insertRowsWithNextSave(_:)``).
+    var pendingRowInsertions: [StoreRowInsertion] = []
     /// The fetched results controllers following this context's changes.
     var objectsListeners: [WeakObjectsListener] = []
 
