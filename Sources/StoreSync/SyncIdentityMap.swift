@@ -44,6 +44,11 @@ final class SyncIdentityMap {
     func load(globalIDs: some Sequence<String>) throws {
         let wanted = Set(globalIDs).subtracting(rowsByGlobalID.keys).subtracting(missingGlobalIDs).subtracting(pendingByGlobalID.keys)
         guard !wanted.isEmpty else { return }
+        if try SyncSession.readsWholeEntity(SyncEngine.identityEntityName, wanted: wanted.count, in: context) {
+            try remember(fetch(nil))
+            missingGlobalIDs.formUnion(wanted.subtracting(rowsByGlobalID.keys))
+            return
+        }
         let list = Array(wanted)
         for start in stride(from: 0, to: list.count, by: Self.chunk) {
             let part = Array(list[start..<min(start + Self.chunk, list.count)])
@@ -59,6 +64,11 @@ final class SyncIdentityMap {
             guard let key = id.primaryKey, rowsByObject[ObjectKey(entityName: id.entityName, key: key)] == nil else { continue }
             keysByEntity[id.entityName, default: []].insert(key)
         }
+        let wanted = keysByEntity.values.reduce(0) { $0 + $1.count }
+        if try SyncSession.readsWholeEntity(SyncEngine.identityEntityName, wanted: wanted, in: context) {
+            try remember(fetch(nil))
+            return
+        }
         for (entityName, keys) in keysByEntity {
             let list = Array(keys)
             for start in stride(from: 0, to: list.count, by: Self.chunk) {
@@ -69,7 +79,8 @@ final class SyncIdentityMap {
         }
     }
 
-    private func fetch(_ predicate: StorePredicate) throws -> [ManagedObject] {
+    /// The identity rows `predicate` selects (all for `nil`).
+    private func fetch(_ predicate: StorePredicate?) throws -> [ManagedObject] {
         try context.fetch(FetchRequest<ManagedObject>(entityName: SyncEngine.identityEntityName, predicate: predicate))
     }
 

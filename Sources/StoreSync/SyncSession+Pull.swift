@@ -25,9 +25,18 @@ extension SyncSession {
     /// On the server context: the current values of every object changed after the last pulled
     /// token, and the global identities deleted since (nil when nothing is new).
     private func readServerChanges() throws -> Incoming? {
-        let transactions = try history(of: server, storeID: serverStoreID, after: pulledTransaction, side: "server")
-        guard let lastNumber = transactions.last?.transactionNumber else { return nil }
-        var incoming = Incoming(lastNumber: lastNumber, transactionCount: transactions.count)
+        // Of this client's own pushes only the deletions are read (they hold its own values; see
+        // below); the newest transaction, read first, covers those the narrowed read leaves out.
+        let newest = try Self.newestTransaction(of: server)
+        let othersOrDeletions = PersistentHistoryChange.fetchRequest(.or([
+            .comparison(StoreComparison(.keyPath("transaction.author"), .notEqualTo, .constant(.string(pushAuthor)))),
+            .comparison(StoreComparison(.keyPath("changeType"), .equalTo, .constant(.integer(Int64(PersistentHistoryChange.ChangeType.delete.rawValue))))),
+        ]))
+        let transactions = try history(of: server, storeID: serverStoreID, after: pulledTransaction, side: "server", only: othersOrDeletions)
+        guard let lastNumber = [newest, transactions.last?.transactionNumber].compactMap({ $0 }).max(),
+              lastNumber > pulledTransaction ?? Int64.min
+        else { return nil }
+        var incoming = Incoming(lastNumber: lastNumber, transactionCount: transactions.filter { $0.author != pushAuthor }.count)
         var changed: [ManagedObjectID] = []
         var seen: Set<ManagedObjectID> = []
         for transaction in transactions {
@@ -164,11 +173,16 @@ extension SyncSession {
     private func pendingLocalChanges() throws -> PendingLocalChanges {
         let pushed = try SyncStateRow.fetch(SyncStateRow.localKey, in: local).pushedTransaction
         var pending = PendingLocalChanges()
-        let transactions = try history(of: local, storeID: localStoreID, after: pushed, side: "local")
-        if pushed != nil, let last = transactions.last, transactions.allSatisfy({ $0.author == options.transactionAuthor }) {
-            pending.engineTransactionsOnlyThrough = last.transactionNumber
+        // Only others' transactions are read; the newest transaction, read first, tells how far
+        // the engine's own reach when there are no others.
+        let newest = try Self.newestTransaction(of: local)
+        let others = PersistentHistoryTransaction.fetchRequest(
+            .comparison(StoreComparison(.keyPath("author"), .notEqualTo, .constant(.string(options.transactionAuthor)))))
+        let transactions = try history(of: local, storeID: localStoreID, after: pushed, side: "local", only: others)
+        if let pushed, transactions.isEmpty, let newest, newest > pushed {
+            pending.engineTransactionsOnlyThrough = newest
         }
-        for transaction in transactions where transaction.author != options.transactionAuthor {
+        for transaction in transactions {
             for change in transaction.changes ?? [] {
                 guard let entityPlan = plan.plan(for: change.changedObjectID.entityName) else { continue }
                 switch change.changeType {

@@ -64,10 +64,14 @@ extension SyncSession {
         let pending: [PersistentHistoryTransaction]
         let lastNumber: Int64
         if let pushed {
-            let transactions = try history(of: local, storeID: localStoreID, after: pushed, side: "local")
-            guard let last = transactions.last?.transactionNumber else { return nil }
+            // Only others' transactions are read (the engine's own hold what it wrote); the newest
+            // transaction, read first, covers the engine's own that the narrowed read leaves out.
+            let newest = try Self.newestTransaction(of: local)
+            let others = PersistentHistoryTransaction.fetchRequest(
+                .comparison(StoreComparison(.keyPath("author"), .notEqualTo, .constant(.string(options.transactionAuthor)))))
+            pending = try history(of: local, storeID: localStoreID, after: pushed, side: "local", only: others)
+            guard let last = [newest, pending.last?.transactionNumber].compactMap({ $0 }).max(), last > pushed else { return nil }
             lastNumber = last
-            pending = transactions.filter { $0.author != options.transactionAuthor }
         } else {
             // The first push sends every object, whatever history holds (it may have been turned on late).
             lastNumber = try local.persistentStoreCoordinator?.currentPersistentHistoryToken()?.transactionNumber ?? 0

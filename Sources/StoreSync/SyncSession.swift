@@ -53,11 +53,16 @@ final class SyncSession {
         try faultInjection?(step)
     }
 
-    /// The history of `context`'s store after transaction `number` (all of it for `nil`).
-    func history(of context: ManagedObjectContext, storeID: String, after number: Int64?, side: String) throws -> [PersistentHistoryTransaction] {
+    /// The history of `context`'s store after transaction `number` (all of it for `nil`),
+    /// narrowed by `only` when given.
+    func history(
+        of context: ManagedObjectContext, storeID: String, after number: Int64?, side: String, only: PersistentHistoryFetchRequest? = nil
+    ) throws -> [PersistentHistoryTransaction] {
         let token = number.map { PersistentHistoryToken(storeIdentifier: storeID, transactionNumber: $0) }
+        var request = PersistentHistoryChangeRequest.fetchHistory(after: token)
+        request.fetchRequest = only
         do {
-            return try context.execute(PersistentHistoryChangeRequest.fetchHistory(after: token)).transactions ?? []
+            return try context.execute(request).transactions ?? []
         } catch StoreError.Code.persistentHistoryTokenExpired {
             throw SyncError(.historyTokenExpired, "the \(side) store deleted history after transaction \(number ?? 0) that this client had not \(side == "server" ? "pulled" : "pushed"); \(side == "server" ? "call resynchronize()" : "see docs/sync.md")")
         }
@@ -73,13 +78,41 @@ final class SyncSession {
         }
     }
 
+    /// The newest transaction of `context`'s store, read before a history fetch narrowed to
+    /// others' transactions: every transaction up to it that the fetch leaves out is one it
+    /// excluded (a transaction committed after the read is either in the fetch or after it).
+    static func newestTransaction(of context: ManagedObjectContext) throws -> Int64? {
+        try context.persistentStoreCoordinator?.currentPersistentHistoryToken()?.transactionNumber
+    }
+
+    /// From this many objects of one kind on, a read compares their number with the entity's
+    /// and, when they are most of it, reads the whole entity in one fetch instead of 500 at a time.
+    static let wholeEntityThreshold = 2_000
+
+    /// Whether reading all `entityName`'s objects is cheaper than reading `wanted` of them by key:
+    /// they are at least half of it.
+    static func readsWholeEntity(_ entityName: String, wanted: Int, in context: ManagedObjectContext) throws -> Bool {
+        guard wanted >= wholeEntityThreshold else { return false }
+        var request = FetchRequest<ManagedObject>(entityName: entityName)
+        request.includesSubentities = false
+        return try context.count(for: request) <= 2 * wanted
+    }
+
     /// The objects with these IDs that still exist, read with one fetch per entity and 500 IDs
-    /// (rather than one read per object); the dictionary keeps them registered in `context`.
+    /// (rather than one read per object), or with one fetch of the whole entity when they are
+    /// most of it; the dictionary keeps them registered in `context`.
     static func objects(_ ids: some Sequence<ManagedObjectID>, in context: ManagedObjectContext) throws -> [ManagedObjectID: ManagedObject] {
         var byEntity: [String: [ManagedObjectID]] = [:]
         for id in Set(ids) { byEntity[id.entityName, default: []].append(id) }
         var found: [ManagedObjectID: ManagedObject] = [:]
         for (entityName, list) in byEntity {
+            if try readsWholeEntity(entityName, wanted: list.count, in: context) {
+                let wanted = Set(list)
+                var request = FetchRequest<ManagedObject>(entityName: entityName)
+                request.includesSubentities = false
+                for object in try context.fetch(request) where !object.isDeleted && wanted.contains(object.objectID) { found[object.objectID] = object }
+                continue
+            }
             for start in stride(from: 0, to: list.count, by: 500) {
                 var request = FetchRequest<ManagedObject>(
                     entityName: entityName, predicate: .sync(nil, in: list[start..<min(start + 500, list.count)].map(StoreValue.objectID)))

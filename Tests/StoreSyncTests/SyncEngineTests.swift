@@ -68,3 +68,46 @@ extension SyncEngineTests {
         }
     }
 }
+
+extension SyncEngineTests {
+    /// Thousands of objects at once: new settings travel as rows written with the engine's
+    /// saves, and reads of most of an entity read all of it in one fetch — inserts, updates of
+    /// most of them and deletes still reach the other client exactly.
+    func testThousandsOfObjectsInsertedUpdatedAndDeletedReachAnotherClient() async throws {
+        let count = 2_500
+        let server = try store("server"), a = try store("a"), b = try store("b")
+        let engineA = try SyncEngine(local: a.container, server: server.container)
+        let engineB = try SyncEngine(local: b.container, server: server.container)
+        try await engineB.sync()
+        try a.edit { context in
+            for index in 0..<count {
+                let setting = try context.insertNewObject(forEntityName: "Setting")
+                try setting.setValue("k\(index)", forKey: "key")
+                try setting.setValue("v\(index)", forKey: "value")
+            }
+            try context.insertNewObject(forEntityName: "Note").setValue("with them", forKey: "title")
+        }
+        let pushed = try await engineA.sync()
+        XCTAssertEqual(pushed.pushed.inserted, count + 1)
+        let pulled = try await engineB.sync()
+        XCTAssertEqual(pulled.pulled.inserted, count + 1)
+
+        // B changes most of them and deletes a few; A sees exactly that.
+        try b.edit { context in
+            for setting in try context.all("Setting") {
+                let key = try XCTUnwrap(setting.value(forKey: "key") as? String)
+                guard let index = Int(key.dropFirst()) else { continue }
+                if index < 10 { context.delete(setting) } else if index < 2_200 { try setting.setValue("changed", forKey: "value") }
+            }
+        }
+        try await engineB.sync()
+        let back = try await engineA.sync()
+        XCTAssertEqual(back.pulled.updated, 2_190)
+        XCTAssertEqual(back.pulled.deleted, 10)
+        let values = try a.edit { context in try context.all("Setting").compactMap { try $0.value(forKey: "value") as? String } }
+        XCTAssertEqual(values.count, count - 10)
+        XCTAssertEqual(values.filter { $0 == "changed" }.count, 2_190)
+        XCTAssertEqual(try a.contents(), try b.contents())
+        XCTAssertEqual(try a.contents(), try server.contents())
+    }
+}
