@@ -31,6 +31,7 @@ final class SyncIdentityMap {
     private var stagedObjects: [SyncNewObject] = []
     /// The new objects of saves in flight, learned once the save succeeded (``didSave()``).
     private var inFlight: [SyncNewObjectBatch] = []
+    private var saved: [SyncNewObjectBatch] = []
     private var entities: [String: EntityDescription] = [:]
 
     init(context: ManagedObjectContext, storeIdentifier: String) {
@@ -42,6 +43,7 @@ final class SyncIdentityMap {
 
     /// Loads the rows of these global identities.
     func load(globalIDs: some Sequence<String>) throws {
+        learnSaved()
         let wanted = Set(globalIDs).subtracting(rowsByGlobalID.keys).subtracting(missingGlobalIDs).subtracting(pendingByGlobalID.keys)
         guard !wanted.isEmpty else { return }
         if try SyncSession.readsWholeEntity(SyncEngine.identityEntityName, wanted: wanted.count, in: context) {
@@ -59,6 +61,7 @@ final class SyncIdentityMap {
 
     /// Loads the rows of these objects.
     func load(objectIDs: some Sequence<ManagedObjectID>) throws {
+        learnSaved()
         var keysByEntity: [String: Set<Int64>] = [:]
         for id in objectIDs {
             guard let key = id.primaryKey, rowsByObject[ObjectKey(entityName: id.entityName, key: key)] == nil else { continue }
@@ -85,6 +88,8 @@ final class SyncIdentityMap {
     }
 
     private func remember(_ rows: [ManagedObject]) throws {
+        rowsByGlobalID.reserveCapacity(rowsByGlobalID.count + rows.count)
+        rowsByObject.reserveCapacity(rowsByObject.count + rows.count)
         for row in rows {
             guard case .string(let globalID) = try row.storeValue(forKey: "globalID"),
                   case .string(let entityName) = try row.storeValue(forKey: "entityName"),
@@ -99,6 +104,7 @@ final class SyncIdentityMap {
     /// The object with this global identity (loaded first), or nil (also for an object staged
     /// with ``insertNew(_:globalID:values:)``, whose ID its save gives it).
     func objectID(for globalID: String) throws -> ManagedObjectID? {
+        learnSaved()
         if let object = pendingByGlobalID[globalID] { return object.objectID }
         if let raw = rawByGlobalID[globalID] {
             return ManagedObjectID(entityName: raw.entityName, storeIdentifier: storeIdentifier, primaryKey: raw.key)
@@ -112,6 +118,7 @@ final class SyncIdentityMap {
 
     /// The global identity of this object (loaded first), or nil.
     func globalID(for objectID: ManagedObjectID) throws -> String? {
+        learnSaved()
         if objectID.isTemporaryID {
             return pendingByObjectID[objectID]
         }
@@ -189,6 +196,7 @@ final class SyncIdentityMap {
 
     /// Deletes the identity row of `globalID`, if any.
     func removeRow(for globalID: String) throws {
+        learnSaved()
         if let raw = rawByGlobalID.removeValue(forKey: globalID) {
             rawByObject[raw] = nil
             missingGlobalIDs.insert(globalID)
@@ -273,15 +281,26 @@ extension SyncIdentityMap {
         })
     }
 
-    /// After the context's save succeeded: the new objects it wrote are known by their keys.
+    /// After the context's save succeeded: the new objects it wrote are known by their keys
+    /// (looked up when first asked: a pull's map is not asked again).
     func didSave() {
-        for batch in inFlight {
+        saved += inFlight
+        inFlight = []
+    }
+
+    /// Makes the saved new objects known by global identity and by key.
+    func learnSaved() {
+        guard !saved.isEmpty else { return }
+        let count = saved.reduce(0) { $0 + $1.keys.count }
+        rawByGlobalID.reserveCapacity(rawByGlobalID.count + count)
+        rawByObject.reserveCapacity(rawByObject.count + count)
+        for batch in saved {
             for (object, key) in zip(batch.objects, batch.keys) {
                 rawByGlobalID[object.globalID] = key
                 rawByObject[key] = object.globalID
             }
         }
-        inFlight = []
+        saved = []
     }
 }
 
