@@ -25,12 +25,23 @@ extension SyncSession {
     /// On the server context: the current values of every object changed after the last pulled
     /// token, and the global identities deleted since (nil when nothing is new).
     private func readServerChanges() throws -> Incoming? {
-        // Of this client's own pushes only the deletions are read (they hold its own values; see
-        // below); the newest transaction, read first, covers those the narrowed read leaves out.
+        // Read: others' changes of objects (not of the engine's rows), and every deleted identity
+        // row — of this client's own pushes only those (they hold its own values; see below).
+        // The newest transaction, read first, covers those the narrowed read leaves out.
         let newest = try Self.newestTransaction(of: server)
+        func compare(_ key: String, _ op: StoreComparison.Operator, _ value: StoreValue) -> StorePredicate {
+            .comparison(StoreComparison(.keyPath(key), op, .constant(value)))
+        }
         let othersOrDeletions = PersistentHistoryChange.fetchRequest(.or([
-            .comparison(StoreComparison(.keyPath("transaction.author"), .notEqualTo, .constant(.string(pushAuthor)))),
-            .comparison(StoreComparison(.keyPath("changeType"), .equalTo, .constant(.integer(Int64(PersistentHistoryChange.ChangeType.delete.rawValue))))),
+            .and([
+                compare("transaction.author", .notEqualTo, .string(pushAuthor)),
+                compare("changedEntity", .notEqualTo, .string(SyncEngine.identityEntityName)),
+                compare("changedEntity", .notEqualTo, .string(SyncEngine.stateEntityName)),
+            ]),
+            .and([
+                compare("changedEntity", .equalTo, .string(SyncEngine.identityEntityName)),
+                compare("changeType", .equalTo, .integer(Int64(PersistentHistoryChange.ChangeType.delete.rawValue))),
+            ]),
         ]))
         let transactions = try history(of: server, storeID: serverStoreID, after: pulledTransaction, side: "server", only: othersOrDeletions)
         guard let lastNumber = [newest, transactions.last?.transactionNumber].compactMap({ $0 }).max(),

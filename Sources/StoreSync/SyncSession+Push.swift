@@ -98,9 +98,10 @@ extension SyncSession {
         }
         try map.load(objectIDs: destinations)
         var fresh: Set<ManagedObjectID> = []
+        var random = SystemRandomNumberGenerator()
         for (id, _) in objects {
             guard try map.globalID(for: id) == nil else { continue }
-            try map.assign(UUID().uuidString, toStored: id)
+            try map.assign(Self.newGlobalID(&random), toStored: id)
             fresh.insert(id)
         }
         for id in Set(destinations) where objects[id] == nil {
@@ -108,7 +109,7 @@ extension SyncSession {
             // A destination never pushed (made before sync was set up): it gets an identity and is pushed as new.
             guard let object = try Self.existing(id, in: local), plan.plan(for: id.entityName) != nil else { continue }
             objects[id] = object
-            try map.assign(UUID().uuidString, toStored: id)
+            try map.assign(Self.newGlobalID(&random), toStored: id)
             fresh.insert(id)
         }
         try map.flush()
@@ -161,6 +162,19 @@ extension SyncSession {
             outgoing.shadows[globalID, default: [:]].merge(members) { $1 }
         }
         return record
+    }
+
+    /// A new global identity: a random (version 4) UUID from the system's random source, made
+    /// without Foundation's `UUID()`, which on Linux opens and reads the random device for each one.
+    static func newGlobalID(_ random: inout SystemRandomNumberGenerator) -> String {
+        let high: UInt64 = random.next(), low: UInt64 = random.next()
+        func byte(_ word: UInt64, _ index: Int) -> UInt8 { UInt8(truncatingIfNeeded: word >> (8 * index)) }
+        let uuid: uuid_t = (
+            byte(high, 0), byte(high, 1), byte(high, 2), byte(high, 3), byte(high, 4), byte(high, 5),
+            byte(high, 6) & 0x0F | 0x40, byte(high, 7),                      // version 4
+            byte(low, 0) & 0x3F | 0x80, byte(low, 1),                        // RFC 4122 variant
+            byte(low, 2), byte(low, 3), byte(low, 4), byte(low, 5), byte(low, 6), byte(low, 7))
+        return UUID(uuid: uuid).uuidString
     }
 
     /// Every object of the synced entities, as if one transaction had inserted them.

@@ -91,6 +91,17 @@ extension SyncEngineTests {
         XCTAssertEqual(pushed.pushed.inserted, count + 1)
         let pulled = try await engineB.sync()
         XCTAssertEqual(pulled.pulled.inserted, count + 1)
+        // Every object got its own global identity, a random (version 4) UUID.
+        let globalIDs = try server.edit { context in
+            try context.all(SyncEngine.identityEntityName).compactMap { try $0.value(forKey: "globalID") as? String }
+        }
+        XCTAssertEqual(globalIDs.count, count + 1)
+        XCTAssertEqual(Set(globalIDs).count, count + 1)
+        for globalID in globalIDs {
+            let uuid = try XCTUnwrap(UUID(uuidString: globalID), globalID)
+            XCTAssertEqual(uuid.uuid.6 >> 4, 4, globalID)
+            XCTAssertEqual(uuid.uuid.8 >> 6, 2, globalID)
+        }
 
         // B changes most of them and deletes a few; A sees exactly that.
         try b.edit { context in
