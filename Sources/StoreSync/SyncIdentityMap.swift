@@ -251,20 +251,24 @@ extension SyncIdentityMap {
         context.insertRowsWithNextSave(StoreRowInsertion(entityNames: names) { ids in
             var snapshots: [StoreSnapshot] = []
             snapshots.reserveCapacity(ids.count)
+            let emptyRow = identity.layout.nullValues
             func identityRow(_ id: ManagedObjectID, _ globalID: String, _ object: ObjectKey) -> StoreSnapshot {
-                var row = StoreSnapshot(objectID: id, version: 1, entity: identity)
-                row[globalIDIndex] = .string(globalID)
-                row[entityNameIndex] = .string(object.entityName)
-                row[objectKeyIndex] = .integer(object.key)
-                return row
+                var values = emptyRow
+                values[globalIDIndex] = .string(globalID)
+                values[entityNameIndex] = .string(object.entityName)
+                values[objectKeyIndex] = .integer(object.key)
+                return StoreSnapshot(objectID: id, version: 1, entity: identity, values: values)
             }
             var keys: [ObjectKey] = []
             keys.reserveCapacity(objects.count)
             for (object, id) in zip(objects, ids) {
                 guard let key = id.primaryKey else { throw SyncError(.storeFailed, entity: object.entity.name, "the store gave a new object no key") }
-                var snapshot = StoreSnapshot(objectID: id, version: 1, entity: object.entity)
-                for (name, value) in object.values { snapshot[name] = value }
-                snapshots.append(snapshot)
+                var values = object.entity.layout.nullValues
+                for (name, value) in object.values {
+                    guard let index = object.entity.propertyIndexes[name] else { continue }
+                    values[index] = value
+                }
+                snapshots.append(StoreSnapshot(objectID: id, version: 1, entity: object.entity, values: values))
                 keys.append(ObjectKey(entityName: object.entity.name, key: key))
             }
             var next = objects.count

@@ -127,7 +127,8 @@ import Testing
         store.connection.rows = { $0.contains("RETURNING Z_PK") ? [[.integer(42)]] : [] }
         var changes = StoreChangeSet()
         changes.deleted = [try snapshot(store, "Photo", 5, version: 2)]
-        changes.inserted = [try snapshot(store, "Tag", 20, values: ["name": .string("a")]), try snapshot(store, "Tag", 21, values: ["name": .string("b")])]
+        // Keys that are not consecutive: a record per row, many rows per statement.
+        changes.inserted = [try snapshot(store, "Tag", 20, values: ["name": .string("a")]), try snapshot(store, "Tag", 22, values: ["name": .string("b")])]
         try store.save(changes)
         let sql = store.sql
         let lock = try #require(sql.firstIndex(of: "LOCK HISTORY"))
@@ -141,6 +142,20 @@ import Testing
         let inserts = sql.filter { $0.hasPrefix("INSERT INTO Z_HISTORYCHANGE") && $0.contains("VALUES") }
         #expect(inserts.count == 1, "both insertions in one statement: \(inserts)")
         #expect(inserts.first?.contains("), (") == true)
+    }
+
+    @Test(arguments: Dialect.allCases)
+    func consecutiveNewRowsOfASaveAreRecordedInHistoryWithOneStatementOverTheirKeys(_ dialect: Dialect) throws {
+        let store = try store(dialect)
+        store.isHistoryTrackingEnabled = true
+        store.connection.rows = { $0.contains("RETURNING Z_PK") ? [[.integer(42)]] : [] }
+        var changes = StoreChangeSet()
+        changes.inserted = try (20...22).map { try snapshot(store, "Tag", $0, values: ["name": .string("t\($0)")]) }
+        try store.save(changes)
+        let history = store.sql.filter { $0.hasPrefix("INSERT INTO Z_HISTORYCHANGE") }
+        #expect(history.count == 1, "\(history)")
+        #expect(history.first?.contains("SELECT 42, 0, ") == true)
+        #expect(history.first?.contains("FROM ZTAG t0 WHERE t0.Z_PK BETWEEN 20 AND 22") == true, "\(history)")
     }
 
     @Test(arguments: Dialect.allCases)

@@ -108,8 +108,8 @@ package struct SQLHistoryWriter<Store: SQLStore>: SQLHistoryRecording {
     }
 
     /// Records the insertion of the rows of `table` with keys `first` through `last` (a batch
-    /// insert's, all of the table's own entity: in key order, which the table's primary key gives
-    /// without a sort).
+    /// insert's, or a save's consecutive new rows of one entity — all of the table's own entity: in
+    /// key order, which the table's primary key gives without a sort).
     package mutating func recordInsertions(into table: EntityTable, keys first: Int64, through last: Int64) throws {
         try flush()
         try connection.run(

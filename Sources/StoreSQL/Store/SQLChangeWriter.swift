@@ -97,9 +97,15 @@ package struct SQLChangeWriter<Store: SQLStore> {
                 throw UniquenessViolation(snapshots: group, cause: error)
             }
             if history != nil {
-                for snapshot in group {
-                    let key = try primaryKey(snapshot.objectID)
-                    try history?.recordInsertion(of: snapshot, table: table, key: key)
+                // New keys come from one allocation, so a group's are usually consecutive: every
+                // key in their range is one of the group's rows, recorded with one statement.
+                if let (first, last) = try Self.consecutiveKeys(of: group) {
+                    try history?.recordInsertions(into: table, keys: first, through: last)
+                } else {
+                    for snapshot in group {
+                        let key = try primaryKey(snapshot.objectID)
+                        try history?.recordInsertion(of: snapshot, table: table, key: key)
+                    }
                 }
             }
         }
@@ -249,6 +255,19 @@ package struct SQLChangeWriter<Store: SQLStore> {
 
     private func primaryKey(_ id: ManagedObjectID) throws -> Int64 { try Self.primaryKey(id) }
 
+    /// The first and last key of `snapshots` when each key is one more than the one before
+    /// (more than one row); else nil.
+    private static func consecutiveKeys(of snapshots: [StoreSnapshot]) throws -> (Int64, Int64)? {
+        guard snapshots.count > 1, let first = snapshots.first else { return nil }
+        var previous = try primaryKey(first.objectID)
+        for snapshot in snapshots.dropFirst() {
+            let key = try primaryKey(snapshot.objectID)
+            guard key == previous &+ 1 else { return nil }
+            previous = key
+        }
+        return (try primaryKey(first.objectID), previous)
+    }
+
     private static func primaryKey(_ id: ManagedObjectID) throws -> Int64 {
         guard let key = id.primaryKey, !id.isTemporaryID else {
             throw StoreError(.wrongStore, objectID: id, "the object has no permanent ID in this store")
@@ -262,6 +281,9 @@ package protocol SQLHistoryRecording {
     /// Called before the row of `snapshot` is deleted (its tombstone is read from the row).
     mutating func recordDeletion(of snapshot: StoreSnapshot, table: EntityTable, key: Int64) throws
     mutating func recordInsertion(of snapshot: StoreSnapshot, table: EntityTable, key: Int64) throws
+    /// Called once the rows of `table` with keys `first` through `last` — all of them inserted by
+    /// this save, in key order — are written (one statement instead of a record per row).
+    mutating func recordInsertions(into table: EntityTable, keys first: Int64, through last: Int64) throws
     mutating func recordUpdate(of snapshot: StoreSnapshot, table: EntityTable, key: Int64) throws
     /// Called once every change is written.
     mutating func finish() throws
