@@ -98,10 +98,11 @@ extension SyncSession {
         }
         try map.load(objectIDs: destinations)
         var fresh: Set<ManagedObjectID> = []
-        var random = SystemRandomNumberGenerator()
-        for (id, _) in objects {
+        var newGlobalIDs = SyncGlobalIDGenerator()
+        // In history order (new objects: key order), so the identities ascend with the keys.
+        for id in changedIDs where objects[id] != nil && !fresh.contains(id) {
             guard try map.globalID(for: id) == nil else { continue }
-            try map.assign(Self.newGlobalID(&random), toStored: id)
+            try map.assign(newGlobalIDs.next(), toStored: id)
             fresh.insert(id)
         }
         for id in Set(destinations) where objects[id] == nil {
@@ -109,7 +110,7 @@ extension SyncSession {
             // A destination never pushed (made before sync was set up): it gets an identity and is pushed as new.
             guard let object = try Self.existing(id, in: local), plan.plan(for: id.entityName) != nil else { continue }
             objects[id] = object
-            try map.assign(Self.newGlobalID(&random), toStored: id)
+            try map.assign(newGlobalIDs.next(), toStored: id)
             fresh.insert(id)
         }
         try map.flush()
@@ -164,19 +165,6 @@ extension SyncSession {
         return record
     }
 
-    /// A new global identity: a random (version 4) UUID from the system's random source, made
-    /// without Foundation's `UUID()`, which on Linux opens and reads the random device for each one.
-    static func newGlobalID(_ random: inout SystemRandomNumberGenerator) -> String {
-        let high: UInt64 = random.next(), low: UInt64 = random.next()
-        func byte(_ word: UInt64, _ index: Int) -> UInt8 { UInt8(truncatingIfNeeded: word >> (8 * index)) }
-        let uuid: uuid_t = (
-            byte(high, 0), byte(high, 1), byte(high, 2), byte(high, 3), byte(high, 4), byte(high, 5),
-            byte(high, 6) & 0x0F | 0x40, byte(high, 7),                      // version 4
-            byte(low, 0) & 0x3F | 0x80, byte(low, 1),                        // RFC 4122 variant
-            byte(low, 2), byte(low, 3), byte(low, 4), byte(low, 5), byte(low, 6), byte(low, 7))
-        return UUID(uuid: uuid).uuidString
-    }
-
     /// Every object of the synced entities, as if one transaction had inserted them.
     private func everyLocalObjectAsOneTransaction(number: Int64) throws -> PersistentHistoryTransaction {
         var changes: [PersistentHistoryChange] = []
@@ -189,5 +177,31 @@ extension SyncSession {
             }
         }
         return PersistentHistoryTransaction(token: token, timestamp: Date(), author: nil, contextName: nil, processID: 0, changes: changes)
+    }
+}
+
+/// Makes global identities: time-ordered UUIDs (version 7, RFC 9562) whose 12-bit counter keeps
+/// the identities of one batch in ascending order, with 62 random bits from the system's random
+/// source. Ascending identities go to the end of the stores' `globalID` indexes instead of all
+/// over them; Foundation's `UUID()` would also open and read the random device for each one on Linux.
+struct SyncGlobalIDGenerator {
+    private var random = SystemRandomNumberGenerator()
+    private var milliseconds = UInt64(max(0, Date().timeIntervalSince1970 * 1000))
+    private var counter: UInt64 = 0
+
+    mutating func next() -> String {
+        if counter > 0xFFF {
+            // The counter ran out: the next millisecond (identities stay ascending).
+            milliseconds += 1
+            counter = 0
+        }
+        let high = (milliseconds & 0xFFFF_FFFF_FFFF) << 16 | 0x7000 | counter
+        counter += 1
+        let low = (random.next() as UInt64) & 0x3FFF_FFFF_FFFF_FFFF | 0x8000_0000_0000_0000
+        func byte(_ word: UInt64, _ index: Int) -> UInt8 { UInt8(truncatingIfNeeded: word >> (56 - 8 * index)) }
+        let uuid: uuid_t = (
+            byte(high, 0), byte(high, 1), byte(high, 2), byte(high, 3), byte(high, 4), byte(high, 5), byte(high, 6), byte(high, 7),
+            byte(low, 0), byte(low, 1), byte(low, 2), byte(low, 3), byte(low, 4), byte(low, 5), byte(low, 6), byte(low, 7))
+        return UUID(uuid: uuid).uuidString
     }
 }

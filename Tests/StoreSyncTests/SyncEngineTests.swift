@@ -91,15 +91,21 @@ extension SyncEngineTests {
         XCTAssertEqual(pushed.pushed.inserted, count + 1)
         let pulled = try await engineB.sync()
         XCTAssertEqual(pulled.pulled.inserted, count + 1)
-        // Every object got its own global identity, a random (version 4) UUID.
-        let globalIDs = try server.edit { context in
-            try context.all(SyncEngine.identityEntityName).compactMap { try $0.value(forKey: "globalID") as? String }
+        // Every object got its own global identity, a time-ordered (version 7) UUID, ascending
+        // in the order the objects were made.
+        let globalIDs = try a.edit { context in
+            var byKey: [(key: Int64, globalID: String)] = []
+            for row in try context.all(SyncEngine.identityEntityName, "entityName == 'Setting'") {
+                byKey.append((try XCTUnwrap(row.value(forKey: "objectKey") as? Int64), try XCTUnwrap(row.value(forKey: "globalID") as? String)))
+            }
+            return byKey.sorted { $0.key < $1.key }.map(\.globalID)
         }
-        XCTAssertEqual(globalIDs.count, count + 1)
-        XCTAssertEqual(Set(globalIDs).count, count + 1)
+        XCTAssertEqual(globalIDs, globalIDs.sorted(), "ascending with the objects' keys")
+        XCTAssertEqual(globalIDs.count, count)
+        XCTAssertEqual(Set(globalIDs).count, count)
         for globalID in globalIDs {
             let uuid = try XCTUnwrap(UUID(uuidString: globalID), globalID)
-            XCTAssertEqual(uuid.uuid.6 >> 4, 4, globalID)
+            XCTAssertEqual(uuid.uuid.6 >> 4, 7, globalID)
             XCTAssertEqual(uuid.uuid.8 >> 6, 2, globalID)
         }
 
