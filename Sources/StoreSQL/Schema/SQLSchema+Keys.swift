@@ -14,19 +14,33 @@ extension SQLSchema {
         forEntityNames entityNames: [String], rows: RowReader, url: URL?, takeKeys: (_ root: Int64, _ count: Int) throws -> Int64
     ) throws -> [ManagedObjectID] {
         guard !entityNames.isEmpty else { return [] }
-        let tables = try entityNames.map { try table(for: $0) }
-        let roots = try tables.map { try table(for: $0.rootName).number }
+        // Names come in runs (a save's objects of one entity, rows of another): each run's table
+        // and root are looked up once.
+        var numbers: [Int64] = [], roots: [Int64] = []
+        numbers.reserveCapacity(entityNames.count)
+        roots.reserveCapacity(entityNames.count)
+        var runName: String?
+        var run: (number: Int64, root: Int64) = (0, 0)
+        for name in entityNames {
+            if name != runName {
+                let table = try table(for: name)
+                run = (table.number, try self.table(for: table.rootName).number)
+                runName = name
+            }
+            numbers.append(run.number)
+            roots.append(run.root)
+        }
         var countsByRoot: [Int64: Int] = [:]
         for root in roots { countsByRoot[root, default: 0] += 1 }
         var nextKey: [Int64: Int64] = [:]
         for (root, count) in countsByRoot.sorted(by: { $0.key < $1.key }) {
             nextKey[root] = try takeKeys(root, count) - Int64(count) + 1
         }
-        return try zip(tables, roots).map { table, root in
-            let key = nextKey[root] ?? 1
-            nextKey[root] = key + 1
-            guard let id = rows.objectID(entityNumber: table.number, key: key) else {
-                throw StoreError(.corrupt, url: url, "entity \(table.name) has no number in this store")
+        return try zip(zip(numbers, roots), entityNames).map { entity, name in
+            let key = nextKey[entity.1] ?? 1
+            nextKey[entity.1] = key + 1
+            guard let id = rows.objectID(entityNumber: entity.0, key: key) else {
+                throw StoreError(.corrupt, url: url, "entity \(name) has no number in this store")
             }
             return id
         }
