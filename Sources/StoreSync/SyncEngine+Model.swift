@@ -29,11 +29,16 @@ extension SyncEngine {
                 indexes: [
                     FetchIndexDescription(name: "byGlobalID", elements: [.init("globalID")]),
                     FetchIndexDescription(name: "byObject", elements: [.init("objectKey"), .init("entityName")]),
+                    FetchIndexDescription(name: "byRun", elements: [.init("entityName"), .init("lastKey")]),
                 ]
             ) {
+                // A row names one object (globalID, entityName, objectKey), or a run of objects
+                // with consecutive keys objectKey…lastKey named globalID#firstNumber… (SyncIdentityRun).
                 AttributeDescription(name: "globalID", type: .string, isOptional: false, defaultValue: "", preservesValueInHistoryOnDeletion: true)
                 AttributeDescription(name: "entityName", type: .string, isOptional: false, defaultValue: "", preservesValueInHistoryOnDeletion: true)
                 AttributeDescription(name: "objectKey", type: .integer64, isOptional: false, defaultValue: .integer(0))
+                AttributeDescription(name: "lastKey", type: .integer64)
+                AttributeDescription(name: "firstNumber", type: .integer64)
                 AttributeDescription(name: "memberShadow", type: .string)
             },
             EntityDescription(stateEntityName) {

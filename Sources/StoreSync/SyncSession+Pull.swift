@@ -50,6 +50,9 @@ extension SyncSession {
         var incoming = Incoming(lastNumber: lastNumber, transactionCount: transactions.filter { $0.author != pushAuthor }.count)
         var changed: [ManagedObjectID] = []
         var seen: Set<ManagedObjectID> = []
+        // Objects deleted by others: a run member's identity row stays, so only the object's own
+        // deletion tells (``SyncIdentityRun``).
+        var deletedObjects: [ManagedObjectID] = []
         for transaction in transactions {
             // This client's own pushes hold its own values: only what other clients wrote (or what
             // a conflict resolver chose instead of this client's value) is read back. Deletions are
@@ -61,6 +64,8 @@ extension SyncSession {
                 if change.changeType == .delete {
                     if id.entityName == SyncEngine.identityEntityName, case .string(let globalID)? = change.tombstone?["globalID"] {
                         incoming.deleted.insert(globalID)
+                    } else if !isOwn, plan.plan(for: id.entityName)?.insertsAsRows == true {
+                        deletedObjects.append(id)
                     }
                 } else if !isOwn, plan.plan(for: id.entityName) != nil, seen.insert(id).inserted {
                     changed.append(id)
@@ -68,6 +73,10 @@ extension SyncSession {
             }
         }
         let map = SyncIdentityMap(context: server, storeIdentifier: serverStoreID)
+        try map.load(objectIDs: deletedObjects)
+        for id in deletedObjects {
+            if let globalID = try map.globalID(for: id) { incoming.deleted.insert(globalID) }
+        }
         incoming.records = try read(changed, map: map)
         incoming.deleted.subtract(incoming.records.map(\.globalID))
         return incoming
@@ -76,16 +85,13 @@ extension SyncSession {
     /// On the server context: every object that has a global identity (a full pull).
     private func readWholeServer() throws -> Incoming {
         let token = try server.persistentStoreCoordinator?.currentPersistentHistoryToken()
-        let rows = try server.fetch(FetchRequest<ManagedObject>(entityName: SyncEngine.identityEntityName))
-        var ids: [ManagedObjectID] = []
-        for row in rows {
-            guard case .string(let entityName) = try row.storeValue(forKey: "entityName"),
-                  case .integer(let key) = try row.storeValue(forKey: "objectKey"), plan.plan(for: entityName) != nil
-            else { continue }
-            ids.append(ManagedObjectID(entityName: entityName, storeIdentifier: serverStoreID, primaryKey: key))
+        let map = SyncIdentityMap(context: server, storeIdentifier: serverStoreID)
+        let ids = try map.loadEverything().compactMap { identity in
+            plan.plan(for: identity.object.entityName) == nil ? nil
+                : ManagedObjectID(entityName: identity.object.entityName, storeIdentifier: serverStoreID, primaryKey: identity.object.key)
         }
         var incoming = Incoming(lastNumber: token?.transactionNumber ?? 0)
-        incoming.records = try read(ids, map: SyncIdentityMap(context: server, storeIdentifier: serverStoreID))
+        incoming.records = try read(ids, map: map)
         return incoming
     }
 
@@ -124,10 +130,7 @@ extension SyncSession {
         if replacingEverything {
             // Objects this store pushed once that the server no longer holds were deleted there.
             let onServer = Set(incoming.records.map(\.globalID))
-            for row in try local.fetch(FetchRequest<ManagedObject>(entityName: SyncEngine.identityEntityName)) {
-                if case .string(let globalID) = try row.storeValue(forKey: "globalID"), !onServer.contains(globalID) { deletes.insert(globalID) }
-            }
-            try map.load(globalIDs: deletes)
+            for identity in try map.loadEverything() where !onServer.contains(identity.globalID) { deletes.insert(identity.globalID) }
         }
         for globalID in deletes {
             if let id = try map.objectID(for: globalID), let object = try Self.existing(id, in: local) {

@@ -101,8 +101,8 @@ extension SyncSession {
         var newGlobalIDs = SyncGlobalIDGenerator()
         // In history order (new objects: key order), so the identities ascend with the keys.
         for id in changedIDs where objects[id] != nil && !fresh.contains(id) {
-            guard try map.globalID(for: id) == nil else { continue }
-            try map.assign(newGlobalIDs.next(), toStored: id)
+            guard try map.globalID(for: id) == nil, let entityPlan = plan.plan(for: id.entityName) else { continue }
+            try map.assign(newGlobalIDs.next(for: entityPlan), toStored: id)
             fresh.insert(id)
         }
         for id in Set(destinations) where objects[id] == nil {
@@ -188,6 +188,18 @@ struct SyncGlobalIDGenerator {
     private var random = SystemRandomNumberGenerator()
     private var milliseconds = UInt64(max(0, Date().timeIntervalSince1970 * 1000))
     private var counter: UInt64 = 0
+    /// Per entity written as rows: the base of this generator's run and the next member number.
+    private var runs: [String: (base: String, next: Int64)] = [:]
+
+    /// The next identity for a new object of this entity: for an entity written as rows, the next
+    /// member of one run per entity (``SyncIdentityRun``: one identity row for many objects),
+    /// otherwise a UUID of its own.
+    mutating func next(for entityPlan: SyncEntityPlan) -> String {
+        guard entityPlan.insertsAsRows else { return next() }
+        let run = runs[entityPlan.name] ?? (next(), 0)
+        runs[entityPlan.name] = (run.base, run.next + 1)
+        return SyncGlobalID.member(run.base, run.next)
+    }
 
     mutating func next() -> String {
         if counter > 0xFFF {

@@ -91,23 +91,28 @@ extension SyncEngineTests {
         XCTAssertEqual(pushed.pushed.inserted, count + 1)
         let pulled = try await engineB.sync()
         XCTAssertEqual(pulled.pulled.inserted, count + 1)
-        // Every object got its own global identity, a time-ordered (version 7) UUID, ascending
-        // in the order the objects were made.
-        let globalIDs = try a.edit { context in
-            var byKey: [(key: Int64, globalID: String)] = []
-            for row in try context.all(SyncEngine.identityEntityName, "entityName == 'Setting'") {
-                byKey.append((try XCTUnwrap(row.value(forKey: "objectKey") as? Int64), try XCTUnwrap(row.value(forKey: "globalID") as? String)))
+        // The settings, made in one save, are one run: members of one time-ordered (version 7)
+        // UUID, numbered in the order the objects were made, with one identity row in each store.
+        func settingIdentities(_ stack: SyncTestStore) throws -> (globalIDs: [String], rows: Int) {
+            try stack.edit { context in
+                let identities = try SyncEngine.globalIdentities(in: context)
+                let settings = try context.all("Setting").sorted { ($0.objectID.primaryKey ?? 0) < ($1.objectID.primaryKey ?? 0) }
+                return (try settings.map { try XCTUnwrap(identities[$0.objectID]) }, try context.all(SyncEngine.identityEntityName, "entityName == 'Setting'").count)
             }
-            return byKey.sorted { $0.key < $1.key }.map(\.globalID)
         }
-        XCTAssertEqual(globalIDs, globalIDs.sorted(), "ascending with the objects' keys")
+        let (globalIDs, rowsInA) = try settingIdentities(a)
         XCTAssertEqual(globalIDs.count, count)
         XCTAssertEqual(Set(globalIDs).count, count)
-        for globalID in globalIDs {
-            let uuid = try XCTUnwrap(UUID(uuidString: globalID), globalID)
-            XCTAssertEqual(uuid.uuid.6 >> 4, 7, globalID)
-            XCTAssertEqual(uuid.uuid.8 >> 6, 2, globalID)
-        }
+        let base = try XCTUnwrap(globalIDs.first?.split(separator: "#").first.map(String.init))
+        XCTAssertEqual(globalIDs, (0..<count).map { "\(base)#\($0)" }, "numbered with the objects' keys")
+        let uuid = try XCTUnwrap(UUID(uuidString: base), base)
+        XCTAssertEqual(uuid.uuid.6 >> 4, 7, base)
+        XCTAssertEqual(uuid.uuid.8 >> 6, 2, base)
+        XCTAssertEqual(rowsInA, 1)
+        let (globalIDsInB, rowsInB) = try settingIdentities(b)
+        XCTAssertEqual(Set(globalIDsInB), Set(globalIDs))
+        XCTAssertEqual(rowsInB, 1)
+        XCTAssertEqual(try settingIdentities(server).rows, 1)
 
         // B changes most of them and deletes a few; A sees exactly that.
         try b.edit { context in

@@ -72,13 +72,7 @@ final class SyncTestStore {
     func contents() throws -> [String: String] {
         let context = container.newBackgroundContext()
         return try context.performAndWait {
-            var globalIDs: [ManagedObjectID: String] = [:]
-            for row in try context.fetch(FetchRequest<ManagedObject>(entityName: SyncEngine.identityEntityName)) {
-                let entityName = try XCTUnwrap(row.value(forKey: "entityName") as? String)
-                let key = try XCTUnwrap(row.value(forKey: "objectKey") as? Int64)
-                let id = ManagedObjectID(entityName: entityName, storeIdentifier: try XCTUnwrap(container.persistentStoreCoordinator.persistentStores.first).identifier, primaryKey: key)
-                globalIDs[id] = try XCTUnwrap(row.value(forKey: "globalID") as? String)
-            }
+            let globalIDs = try SyncEngine.globalIdentities(in: context)
             var result: [String: String] = [:]
             for entityName in ["Folder", "Note", "Tag", "Setting"] {
                 for object in try context.fetch(FetchRequest<ManagedObject>(entityName: entityName)) {

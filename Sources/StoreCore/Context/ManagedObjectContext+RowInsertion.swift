@@ -30,7 +30,8 @@ package struct StoreRowInsertion {
     /// The entity of each new row, in order.
     package var entityNames: [String]
     /// Makes the rows' snapshots from their permanent IDs (one per entity name, in order), inside
-    /// the save's store transaction.
+    /// the save's store transaction. It may leave IDs out (their keys are then never used): a
+    /// caller that learns how many rows it needs only from the keys asks for as many as it may need.
     package var makeSnapshots: ([ManagedObjectID]) throws -> [StoreSnapshot]
 
     /// Rows of these entities (one name per row) whose snapshots `makeSnapshots` makes from their IDs.
@@ -80,7 +81,7 @@ extension ManagedObjectContext {
     /// The waiting rows' entity names, in order.
     var pendingRowEntityNames: [String] { pendingRowInsertions.flatMap(\.entityNames) }
 
-    /// The waiting rows' snapshots, made from their permanent IDs (as many as ``pendingRowEntityNames``).
+    /// The waiting rows' snapshots, made from their permanent IDs (at most as many as ``pendingRowEntityNames``).
     func makePendingRowSnapshots(_ ids: ArraySlice<ManagedObjectID>) throws -> [StoreSnapshot] {
         var snapshots: [StoreSnapshot] = []
         var start = ids.startIndex
@@ -88,8 +89,14 @@ extension ManagedObjectContext {
             let mine = Array(ids[start..<start + rows.entityNames.count])
             start += rows.entityNames.count
             let made = try rows.makeSnapshots(mine)
-            guard made.count == mine.count, zip(made, mine).allSatisfy({ $0.objectID == $1 }) else {
-                throw StoreError(.unsupportedRequest, "rows written with a save must be one snapshot per ID given, with that ID")
+            // Each snapshot takes the next ID it was given or a later one (an ID left out stays unused).
+            var unused = mine.makeIterator()
+            for snapshot in made {
+                var matched = false
+                while !matched, let id = unused.next() { matched = id == snapshot.objectID }
+                guard matched else {
+                    throw StoreError(.unsupportedRequest, "rows written with a save must be snapshots of the IDs given, in their order, each at most once")
+                }
             }
             snapshots += made
         }
