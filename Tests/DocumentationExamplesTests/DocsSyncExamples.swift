@@ -62,6 +62,12 @@ final class DocsSyncExamples: XCTestCase {
         XCTAssertEqual(summary.pushed.inserted, 1)
         XCTAssertEqual(try server.viewContext.count(for: FetchRequest<ManagedObject>(entityName: "Note")), 1)
 
+        let context = local.newBackgroundContext()
+        let identities = try context.performAndWait { try SyncEngine.globalIdentities(in: context) }
+        for (objectID, globalID) in identities { print(objectID.entityName, globalID) }
+        XCTAssertEqual(identities.count, 1)
+        XCTAssertNotNil(UUID(uuidString: try XCTUnwrap(identities.values.first)), "a Note has relationships: a UUID of its own")
+
         var options = SyncEngine.Options()
         options.conflictResolver = { conflict in
             conflict.key == "title" ? .keepServer : .keepLocal
