@@ -48,15 +48,19 @@ final class SyncIdentityMap {
 
     private static let chunk = 500
 
-    /// Loads the rows of these global identities.
+    /// Loads the rows of these global identities (for a run member, every run of its base).
     func load(globalIDs: some Sequence<String>) throws {
         learnSaved()
         var wanted: Set<String> = []
-        for globalID in globalIDs where rowsByGlobalID[globalID] == nil && rawByGlobalID[globalID] == nil && pendingByGlobalID[globalID] == nil
-            && !missingGlobalIDs.contains(globalID) && runMember(globalID) == nil {
-            wanted.insert(globalID)
-            // A run member's row is its run's: asked for by the base.
-            if let (base, _) = SyncGlobalID.parse(globalID) { wanted.insert(base) }
+        var lastBase = ""
+        for globalID in globalIDs {
+            if let (base, _) = SyncGlobalID.parse(globalID) {
+                guard base != lastBase else { continue }
+                lastBase = base
+                if runsByBase[base] == nil, !missingGlobalIDs.contains(base) { wanted.insert(base) }
+            } else if rowsByGlobalID[globalID] == nil, rawByGlobalID[globalID] == nil, pendingByGlobalID[globalID] == nil, !missingGlobalIDs.contains(globalID) {
+                wanted.insert(globalID)
+            }
         }
         guard !wanted.isEmpty else { return }
         if try SyncSession.readsWholeEntity(SyncEngine.identityEntityName, wanted: wanted.count, in: context) {
@@ -68,7 +72,7 @@ final class SyncIdentityMap {
                 try remember(fetch(.sync("globalID", in: part.map(StoreValue.string))))
             }
         }
-        for globalID in wanted where rowsByGlobalID[globalID] == nil && runsByBase[globalID] == nil && runMember(globalID) == nil {
+        for globalID in wanted where rowsByGlobalID[globalID] == nil && runsByBase[globalID] == nil {
             missingGlobalIDs.insert(globalID)
         }
     }
@@ -152,6 +156,10 @@ final class SyncIdentityMap {
     /// with ``insertNew(_:globalID:values:)``, whose ID its save gives it).
     func objectID(for globalID: String) throws -> ManagedObjectID? {
         learnSaved()
+        if let (base, number) = SyncGlobalID.parse(globalID) {
+            guard let object = runMember(base, number) else { return nil }
+            return ManagedObjectID(entityName: object.entityName, storeIdentifier: storeIdentifier, primaryKey: object.key)
+        }
         if let object = pendingByGlobalID[globalID] { return object.objectID }
         if let raw = rawByGlobalID[globalID] {
             return ManagedObjectID(entityName: raw.entityName, storeIdentifier: storeIdentifier, primaryKey: raw.key)
@@ -162,8 +170,7 @@ final class SyncIdentityMap {
             else { return nil }
             return ManagedObjectID(entityName: entityName, storeIdentifier: storeIdentifier, primaryKey: key)
         }
-        guard let object = runMember(globalID) else { return nil }
-        return ManagedObjectID(entityName: object.entityName, storeIdentifier: storeIdentifier, primaryKey: object.key)
+        return nil
     }
 
     /// The global identity of this object (loaded first), or nil.
@@ -379,6 +386,7 @@ extension SyncIdentityMap {
         }
         runsByEntity[run.entityName] = list
         runsByBase[run.base, default: []].append(run)
+        missingGlobalIDs.remove(run.base)
     }
 
     /// The run that holds this object, among those known.
@@ -395,8 +403,8 @@ extension SyncIdentityMap {
     }
 
     /// The object of a run member's identity, among the runs known.
-    func runMember(_ globalID: String) -> ObjectKey? {
-        guard let (base, number) = SyncGlobalID.parse(globalID), let runs = runsByBase[base] else { return nil }
+    func runMember(_ base: String, _ number: Int64) -> ObjectKey? {
+        guard let runs = runsByBase[base] else { return nil }
         for run in runs {
             if let key = run.key(forNumber: number) { return ObjectKey(entityName: run.entityName, key: key) }
         }

@@ -5,7 +5,9 @@ import StoreCore
 ///
 /// The engine gives such identities to new objects of entities written as rows
 /// (``SyncEntityPlan/insertsAsRows``: no relationships), so moving many of them writes one
-/// identity row per run instead of one per object. A run is never shortened: a deleted member's
+/// identity row per run instead of one per object. Identities of this form live in runs only
+/// (a member alone is a run of one): whether an entity is written as rows depends on the model
+/// alone, so every store writes its objects this way. A run is never shortened: a deleted member's
 /// key is never handed out again by its store, so the run keeps naming it (pulls learn such
 /// deletions from the object's own history, see `SyncSession.readServerChanges`).
 ///
@@ -36,18 +38,15 @@ struct SyncIdentityRun: Hashable {
     }
 
     /// `identities` (in order) as runs where they are consecutive members of one base with
-    /// consecutive keys of one entity, and the rest as single identities.
+    /// consecutive keys of one entity (a member alone is a run of one), and the rest as single
+    /// identities.
     static func group(_ identities: [(globalID: String, object: SyncIdentityMap.ObjectKey)]) -> (runs: [SyncIdentityRun], singles: [(globalID: String, object: SyncIdentityMap.ObjectKey)]) {
         var runs: [SyncIdentityRun] = []
         var singles: [(globalID: String, object: SyncIdentityMap.ObjectKey)] = []
         var open: SyncIdentityRun?
-        var openSingle: (globalID: String, object: SyncIdentityMap.ObjectKey)?
         func close() {
-            if let run = open {
-                if run.firstKey == run.lastKey, let single = openSingle { singles.append(single) } else { runs.append(run) }
-            }
+            if let run = open { runs.append(run) }
             open = nil
-            openSingle = nil
         }
         for identity in identities {
             guard let (base, number) = SyncGlobalID.parse(identity.globalID) else {
@@ -62,7 +61,6 @@ struct SyncIdentityRun: Hashable {
             }
             close()
             open = SyncIdentityRun(base: base, entityName: identity.object.entityName, firstKey: identity.object.key, lastKey: identity.object.key, firstNumber: number)
-            openSingle = identity
         }
         close()
         return (runs, singles)
@@ -72,13 +70,12 @@ struct SyncIdentityRun: Hashable {
 /// The two forms of a global identity: a UUID alone (an object with an identity row of its own),
 /// or a run's base UUID and a member number, `base#number` (see ``SyncIdentityRun``).
 enum SyncGlobalID {
-    static let separator: Character = "#"
-
-    static func member(_ base: String, _ number: Int64) -> String { "\(base)\(separator)\(number)" }
+    static func member(_ base: String, _ number: Int64) -> String { "\(base)#\(number)" }
 
     /// The base and number of a run member's identity; nil for an identity of the other form.
     static func parse(_ globalID: String) -> (base: String, number: Int64)? {
-        guard let mark = globalID.lastIndex(of: separator), let number = Int64(globalID[globalID.index(after: mark)...]) else { return nil }
-        return (String(globalID[..<mark]), number)
+        let bytes = globalID.utf8
+        guard let mark = bytes.lastIndex(of: UInt8(ascii: "#")), let number = Int64(Substring(bytes[bytes.index(after: mark)...])) else { return nil }
+        return (String(Substring(bytes[..<mark])), number)
     }
 }

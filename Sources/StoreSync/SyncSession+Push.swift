@@ -99,12 +99,15 @@ extension SyncSession {
         try map.load(objectIDs: destinations)
         var fresh: Set<ManagedObjectID> = []
         var newGlobalIDs = SyncGlobalIDGenerator()
-        // In history order (new objects: key order), so the identities ascend with the keys.
+        // In history order (new objects: key order), so the identities ascend with the keys. All
+        // are looked up before any is assigned (an assignment makes the next lookup index it).
+        var needing: [(ManagedObjectID, SyncEntityPlan)] = []
         for id in changedIDs where objects[id] != nil && !fresh.contains(id) {
             guard try map.globalID(for: id) == nil, let entityPlan = plan.plan(for: id.entityName) else { continue }
-            try map.assign(newGlobalIDs.next(for: entityPlan), toStored: id)
+            needing.append((id, entityPlan))
             fresh.insert(id)
         }
+        for (id, entityPlan) in needing { try map.assign(newGlobalIDs.next(for: entityPlan), toStored: id) }
         for id in Set(destinations) where objects[id] == nil {
             guard try map.globalID(for: id) == nil else { continue }
             // A destination never pushed (made before sync was set up): it gets an identity and is pushed as new.
