@@ -6,11 +6,15 @@ import Foundation
 package struct PersistentHistoryFilter {
     let request: PersistentHistoryChangeRequest
     let storeIdentifier: String
+    /// Whether the store already applied the narrowing predicate (the SQL stores' translated
+    /// predicates): the filter then only bounds and limits.
+    let predicateIsApplied: Bool
     private let evaluator = PredicateEvaluator()
 
-    package init(_ request: PersistentHistoryChangeRequest, storeIdentifier: String) {
+    package init(_ request: PersistentHistoryChangeRequest, storeIdentifier: String, predicateIsApplied: Bool = false) {
         self.request = request
         self.storeIdentifier = storeIdentifier
+        self.predicateIsApplied = predicateIsApplied
     }
 
     /// Whether the transaction lies after (fetch) or before (delete) the request's bound.
@@ -44,13 +48,13 @@ package struct PersistentHistoryFilter {
 
     /// Whether the narrowing fetch request selects a transaction (always, without one or when it is on changes).
     package func selects(_ transaction: PersistentHistoryTransaction) throws -> Bool {
-        guard let fetch = request.fetchRequest, fetch.entity == .transaction, let predicate = fetch.predicate else { return true }
+        guard !predicateIsApplied, let fetch = request.fetchRequest, fetch.entity == .transaction, let predicate = fetch.predicate else { return true }
         return try evaluator.evaluate(predicate, on: HistoryTransactionSource(transaction: transaction))
     }
 
     /// Whether the narrowing fetch request selects a change (always, without one or when it is on transactions).
     package func selects(_ change: PersistentHistoryChange, of transaction: PersistentHistoryTransaction) throws -> Bool {
-        guard let fetch = request.fetchRequest, fetch.entity == .change, let predicate = fetch.predicate else { return true }
+        guard !predicateIsApplied, let fetch = request.fetchRequest, fetch.entity == .change, let predicate = fetch.predicate else { return true }
         return try evaluator.evaluate(predicate, on: HistoryChangeSource(change: change, transaction: transaction))
     }
 

@@ -33,7 +33,7 @@ extension SQLStore {
     /// seen, so incomplete history is never returned as if it were whole.
     private func fetchHistory(_ request: PersistentHistoryChangeRequest) throws -> PersistentHistoryResult {
         let query = HistoryQuery(request, schema: schema, storeIdentifier: identifier)
-        let filter = PersistentHistoryFilter(request, storeIdentifier: identifier)
+        let filter = PersistentHistoryFilter(request, storeIdentifier: identifier, predicateIsApplied: query.translatedPredicate)
         let found = try read { connection in
             guard hasHistoryTables else { return [(HistoryAssembler.Transaction, HistoryAssembler.Change?)]() }
             let collected = try connection.collect(query.sql, query.arguments) { row in
