@@ -62,6 +62,8 @@ extension SyncEngine {
 struct SyncEntityPlan: Sendable {
     let name: String
     let attributes: [String]
+    /// The index of each of ``attributes`` in the entity's snapshots.
+    let attributeIndexes: [Int]
     let toOnes: [String]
     let memberLists: [String]
     /// Whether new objects are written as rows with a save, without managed objects
@@ -80,6 +82,7 @@ struct SyncEntityPlan: Sendable {
             if case .composite = attribute.attributeType { return false }
             return !attribute.isTransient && !attribute.isDerived
         }.map(\.name)
+        attributeIndexes = attributes.compactMap { entity.propertyIndexes[$0] }
         let relationships = entity.relationships.filter { !$0.isTransient }
         toOnes = relationships.filter { !$0.isToMany }.map(\.name)
         memberLists = relationships.filter { $0.isToMany && ($0.inverseRelationship?.isToMany ?? true) }.map(\.name)

@@ -98,17 +98,24 @@ extension SyncSession {
     /// Every synced property of these server objects (those with a global identity and still there).
     private func read(_ ids: [ManagedObjectID], map: SyncIdentityMap) throws -> [SyncRecord] {
         try map.load(objectIDs: ids)
-        let existing = try Self.objects(ids, in: server)
+        // Objects of entities written as rows are read as rows (no relationships to follow).
+        let rowIDs = ids.filter { plan.plan(for: $0.entityName)?.insertsAsRows == true }
+        let rows = try Self.rows(rowIDs, in: server)
+        let existing = try Self.objects(rowIDs.isEmpty ? ids : ids.filter { plan.plan(for: $0.entityName)?.insertsAsRows != true }, in: server)
+        var records: [SyncRecord] = []
         var objects: [(ManagedObject, SyncEntityPlan, String)] = []
         var destinations: [ManagedObjectID] = []
         for id in ids {
-            guard let globalID = try map.globalID(for: id), let entityPlan = plan.plan(for: id.entityName),
-                  let object = existing[id] else { continue }
+            guard let globalID = try map.globalID(for: id), let entityPlan = plan.plan(for: id.entityName) else { continue }
+            if let row = rows[id] {
+                records.append(Self.record(row, globalID: globalID, plan: entityPlan, updated: nil))
+                continue
+            }
+            guard let object = existing[id] else { continue }
             objects.append((object, entityPlan, globalID))
             destinations += try Self.destinations(of: object, plan: entityPlan)
         }
         try map.load(objectIDs: destinations)
-        var records: [SyncRecord] = []
         for (object, entityPlan, globalID) in objects {
             var record = SyncRecord(globalID: globalID, entityName: entityPlan.name, kind: .upsert)
             record.isInsert = true

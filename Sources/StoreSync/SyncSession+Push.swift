@@ -90,7 +90,10 @@ extension SyncSession {
         }
         try map.load(objectIDs: changedIDs)
         // Identities first, for every object still here, so records can name one another.
-        var objects = try Self.objects(changedIDs, in: local)
+        // Objects of entities written as rows are read as rows (no relationships to follow).
+        let rowIDs = changedIDs.filter { plan.plan(for: $0.entityName)?.insertsAsRows == true }
+        let rows = try Self.rows(rowIDs, in: local)
+        var objects = try Self.objects(rowIDs.isEmpty ? changedIDs : changedIDs.filter { plan.plan(for: $0.entityName)?.insertsAsRows != true }, in: local)
         var destinations: [ManagedObjectID] = []
         for (id, object) in objects {
             guard let entityPlan = plan.plan(for: id.entityName) else { continue }
@@ -102,7 +105,7 @@ extension SyncSession {
         // In history order (new objects: key order), so the identities ascend with the keys. All
         // are looked up before any is assigned (an assignment makes the next lookup index it).
         var needing: [(ManagedObjectID, SyncEntityPlan)] = []
-        for id in changedIDs where objects[id] != nil && !fresh.contains(id) {
+        for id in changedIDs where (objects[id] != nil || rows[id] != nil) && !fresh.contains(id) {
             guard try map.globalID(for: id) == nil, let entityPlan = plan.plan(for: id.entityName) else { continue }
             needing.append((id, entityPlan))
             fresh.insert(id)
@@ -129,6 +132,11 @@ extension SyncSession {
                     guard let globalID = try map.globalID(for: id) else { continue }   // inserted and deleted before any push
                     records.append(SyncRecord(globalID: globalID, entityName: id.entityName, kind: .delete))
                     outgoing.deleted.append(globalID)
+                    continue
+                }
+                if let row = rows[id], let globalID = try map.globalID(for: id) {
+                    let whole = change.changeType == .insert || fresh.contains(id)
+                    records.append(Self.record(row, globalID: globalID, plan: entityPlan, updated: whole ? nil : change.updatedProperties ?? []))
                     continue
                 }
                 guard let object = objects[id], let globalID = try map.globalID(for: id) else { continue }

@@ -23,6 +23,31 @@ extension SyncSession {
         return members
     }
 
+    /// The stored values of these objects of entities written as rows (``SyncEntityPlan/insertsAsRows``:
+    /// no relationships), read from the store without making managed objects, by ID; those no
+    /// longer there are left out. `context` has no unsaved changes to them (the engine's own).
+    static func rows(_ ids: some Sequence<ManagedObjectID>, in context: ManagedObjectContext) throws -> [ManagedObjectID: StoreSnapshot] {
+        let unique = Array(Set(ids))
+        guard !unique.isEmpty else { return [:] }
+        guard let coordinator = context.persistentStoreCoordinator else { throw SyncError(.storeNotReady, "the engine's context has no coordinator") }
+        var found: [ManagedObjectID: StoreSnapshot] = [:]
+        found.reserveCapacity(unique.count)
+        for snapshot in try coordinator.snapshots(for: unique.sorted { ($0.primaryKey ?? 0) < ($1.primaryKey ?? 0) }) { found[snapshot.objectID] = snapshot }
+        return found
+    }
+
+    /// The record of an object of an entity written as rows, from its stored values: every
+    /// attribute (`updated` nil), or those among `updated`.
+    static func record(_ row: StoreSnapshot, globalID: String, plan entityPlan: SyncEntityPlan, updated: Set<String>?) -> SyncRecord {
+        var record = SyncRecord(globalID: globalID, entityName: entityPlan.name, kind: .upsert)
+        record.isInsert = updated == nil
+        record.attributes.reserveCapacity(entityPlan.attributes.count)
+        for (key, index) in zip(entityPlan.attributes, entityPlan.attributeIndexes) where updated?.contains(key) ?? true {
+            record.attributes[key] = row[index]
+        }
+        return record
+    }
+
     /// The destinations of `object`'s to-one relationships and members of its member lists.
     static func destinations(of object: ManagedObject, plan: SyncEntityPlan) throws -> [ManagedObjectID] {
         var ids: [ManagedObjectID] = []

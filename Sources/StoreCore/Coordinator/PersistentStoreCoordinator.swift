@@ -168,8 +168,8 @@ public final class PersistentStoreCoordinator: @unchecked Sendable {
         return try store(for: objectID).snapshot(for: objectID)
     }
 
-    /// Snapshots of a batch of objects, in one request per store.
-    func snapshots(for objectIDs: [ManagedObjectID]) throws -> [StoreSnapshot] {
+    /// Snapshots of a batch of objects, in one request per store (leaving out those no store holds).
+    package func snapshots(for objectIDs: [ManagedObjectID]) throws -> [StoreSnapshot] {
         try Self.snapshots(for: objectIDs) { try store(for: $0) }
     }
 
