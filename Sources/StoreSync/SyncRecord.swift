@@ -26,7 +26,19 @@ struct SyncRecord: Sendable {
     }
 
     var referencedGlobalIDs: [String] {
-        toOnes.values.compactMap { $0 } + members.values.joined() + addedMembers.values.joined() + removedMembers.values.joined()
+        if toOnes.isEmpty && members.isEmpty && addedMembers.isEmpty && removedMembers.isEmpty { return [] }
+        return toOnes.values.compactMap { $0 } + members.values.joined() + addedMembers.values.joined() + removedMembers.values.joined()
+    }
+
+    /// The global identities of `records` and of the objects they name, in order (repeats kept).
+    static func globalIDs(of records: [SyncRecord]) -> [String] {
+        var globalIDs: [String] = []
+        globalIDs.reserveCapacity(records.count)
+        for record in records {
+            globalIDs.append(record.globalID)
+            globalIDs += record.referencedGlobalIDs
+        }
+        return globalIDs
     }
 }
 

@@ -131,7 +131,7 @@ extension SyncSession {
         local.transactionAuthor = options.transactionAuthor
         let pending = try pendingLocalChanges()
         let map = SyncIdentityMap(context: local, storeIdentifier: localStoreID)
-        try map.load(globalIDs: incoming.deleted.union(incoming.records.flatMap { [$0.globalID] + $0.referencedGlobalIDs }))
+        try map.load(globalIDs: Array(incoming.deleted) + SyncRecord.globalIDs(of: incoming.records))
 
         var deletes = incoming.deleted
         if replacingEverything {
@@ -148,9 +148,10 @@ extension SyncSession {
         }
 
         var objects: [String: ManagedObject] = [:]
-        let stored = try Self.objects(incoming.records.compactMap { try map.objectID(for: $0.globalID) }, in: local)
-        for record in incoming.records {
-            if let id = try map.objectID(for: record.globalID) {
+        let ids = try incoming.records.map { try map.objectID(for: $0.globalID) }
+        let stored = try Self.objects(ids.compactMap { $0 }, in: local)
+        for (record, id) in zip(incoming.records, ids) {
+            if let id {
                 // Deleted here and not yet pushed: the delete wins.
                 if let object = stored[id] { objects[record.globalID] = object }
             } else if plan.plan(for: record.entityName)?.insertsAsRows == true {

@@ -29,7 +29,7 @@ extension SyncSession {
     /// were deleted there: an update of one is dropped (delete wins).
     func apply(_ transaction: SyncPushTransaction, map: SyncIdentityMap, conflictCandidates: [ManagedObjectID: Set<String>]) throws {
         server.transactionAuthor = pushAuthor
-        try map.load(globalIDs: transaction.records.flatMap { [$0.globalID] + $0.referencedGlobalIDs })
+        try map.load(globalIDs: SyncRecord.globalIDs(of: transaction.records))
         var objects: [String: ManagedObject] = [:]
         // Deletes and creations first, so values can name objects created in the same transaction.
         for record in transaction.records {
