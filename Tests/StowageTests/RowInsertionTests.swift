@@ -134,6 +134,44 @@ final class RowInsertionTests: XCTestCase {
         }
     }
 
+    /// A builder that learns from the keys how many rows it needs may leave IDs unused; one
+    /// that returns an ID it was not given, or the same one twice, writes nothing.
+    func testABuilderMayLeaveIDsUnusedButNotMakeUpIDs() throws {
+        for backend in StoreBackend.all {
+            let directory = try TemporaryDirectory()
+            let model = try makeModel()
+            let container = try container(backend, directory, model)
+            let item = try model.entity(named: "Item")
+            let writer = container.newBackgroundContext()
+            let used = try writer.performAndWait {
+                writer.insertRowsWithNextSave(StoreRowInsertion(entityNames: Array(repeating: "Item", count: 4)) { ids in
+                    [ids[1], ids[3]].map { id in
+                        var snapshot = StoreSnapshot(objectID: id, version: 1, entity: item)
+                        snapshot["name"] = .string("key \(id.primaryKey ?? 0)")
+                        return snapshot
+                    }
+                })
+                try writer.save()
+                return try writer.fetch(FetchRequest<ManagedObject>(entityName: "Item")).compactMap(\.objectID.primaryKey).sorted()
+            }
+            XCTAssertEqual(used.count, 2, "\(backend)")
+            XCTAssertEqual(try itemNames(container), used.map { "key \($0)" }, "\(backend)")
+
+            for makeUp in [{ (ids: [ManagedObjectID]) in [ids[0], ids[0]] }, { (ids: [ManagedObjectID]) in [ids[1], ids[0]] }] {
+                try writer.performAndWait {
+                    writer.insertRowsWithNextSave(StoreRowInsertion(entityNames: ["Item", "Item"]) { ids in
+                        makeUp(ids).map { StoreSnapshot(objectID: $0, version: 1, entity: item) }
+                    })
+                    XCTAssertThrowsError(try writer.save(), "\(backend)") {
+                        XCTAssertEqual(($0 as? StoreError)?.code, .unsupportedRequest, "\(backend): \($0)")
+                    }
+                    writer.rollback()
+                }
+            }
+            XCTAssertEqual(try itemNames(container).count, 2, "\(backend): nothing more was written")
+        }
+    }
+
     func testRowsOfEntitiesWithRelationshipsAreRefused() throws {
         for backend in StoreBackend.all {
             let directory = try TemporaryDirectory()
