@@ -33,6 +33,15 @@ final class RowInsertionTests: XCTestCase {
         return container
     }
 
+    /// Runs `body` on every store type, with a new store of the test model and its `Item` entity.
+    private func onEveryStore(_ body: (StoreBackend, TemporaryDirectory, PersistentContainer, EntityDescription) throws -> Void) throws {
+        for backend in StoreBackend.all {
+            let directory = try TemporaryDirectory()
+            let model = try makeModel()
+            try body(backend, directory, try container(backend, directory, model), try model.entity(named: "Item"))
+        }
+    }
+
     private func rows(_ names: [String], entity: EntityDescription) -> StoreRowInsertion {
         StoreRowInsertion(entityNames: names.map { _ in entity.name }) { ids in
             zip(ids, names).map { id, name in
@@ -52,11 +61,7 @@ final class RowInsertionTests: XCTestCase {
     }
 
     func testRowsAreWrittenInTheSaveTransactionAndSeenAsInsertedObjects() throws {
-        for backend in StoreBackend.all {
-            let directory = try TemporaryDirectory()
-            let model = try makeModel()
-            let container = try container(backend, directory, model)
-            let item = try model.entity(named: "Item")
+        try onEveryStore { backend, directory, container, item in
             let viewer = container.newBackgroundContext()
             viewer.automaticallyMergesChangesFromParent = true
             let seen = try viewer.performAndWait { try viewer.fetch(FetchRequest<ManagedObject>(entityName: "Item")) }
@@ -102,11 +107,7 @@ final class RowInsertionTests: XCTestCase {
 
     func testAFailingRowBuilderWritesNothingOfTheSave() throws {
         struct Refused: Error {}
-        for backend in StoreBackend.all {
-            let directory = try TemporaryDirectory()
-            let model = try makeModel()
-            let container = try container(backend, directory, model)
-            let item = try model.entity(named: "Item")
+        try onEveryStore { backend, directory, container, item in
             let writer = container.newBackgroundContext()
             try writer.performAndWait {
                 let folder = try writer.insertNewObject(forEntityName: "Folder")
@@ -137,11 +138,7 @@ final class RowInsertionTests: XCTestCase {
     /// A builder that learns from the keys how many rows it needs may leave IDs unused; one
     /// that returns an ID it was not given, or the same one twice, writes nothing.
     func testABuilderMayLeaveIDsUnusedButNotMakeUpIDs() throws {
-        for backend in StoreBackend.all {
-            let directory = try TemporaryDirectory()
-            let model = try makeModel()
-            let container = try container(backend, directory, model)
-            let item = try model.entity(named: "Item")
+        try onEveryStore { backend, directory, container, item in
             let writer = container.newBackgroundContext()
             let used = try writer.performAndWait {
                 writer.insertRowsWithNextSave(StoreRowInsertion(entityNames: Array(repeating: "Item", count: 4)) { ids in
