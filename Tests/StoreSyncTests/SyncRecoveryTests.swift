@@ -24,12 +24,20 @@ final class SyncRecoveryTests: SyncTestCase {
         let engineA = try SyncEngine(local: a.container, server: server.container)
         let engineB = try SyncEngine(local: b.container, server: server.container)
         try insertNote("first", in: a)
+        // Settings made together travel as one identity run; members of it are deleted below.
+        try a.edit { context in
+            for index in 0..<20 { try context.insertNewObject(forEntityName: "Setting").setValue("k\(index)", forKey: "key") }
+        }
         try await engineA.sync()
         try await engineB.sync()
 
-        // B goes offline with a change of its own; A deletes "first", adds more; the server purges its history.
+        // B goes offline with a change of its own; A deletes "first" and three settings, adds
+        // more; the server purges its history.
         try insertNote("offline on b", in: b)
-        try a.edit { context in try context.delete(XCTUnwrap(context.all("Note", "title == 'first'").first)) }
+        try a.edit { context in
+            try context.delete(XCTUnwrap(context.all("Note", "title == 'first'").first))
+            for setting in try context.all("Setting", "key IN %@", ["k3", "k4", "k17"]) { context.delete(setting) }
+        }
         try insertNote("second", in: a)
         try await engineA.sync()
         let context = server.container.newBackgroundContext()
@@ -49,6 +57,7 @@ final class SyncRecoveryTests: SyncTestCase {
         try await engineA.sync()
         XCTAssertEqual(try titles(b), ["offline on b", "second"], "deleted on the server: gone; offline change: kept and pushed")
         XCTAssertEqual(try titles(a), ["offline on b", "second"])
+        XCTAssertEqual(try b.edit { try $0.all("Setting").count }, 17, "members of a run deleted on the server: gone")
         XCTAssertEqual(try a.contents(), try b.contents())
         XCTAssertEqual(try a.contents(), try server.contents())
         try await engineB.sync()          // and ordinary syncs work again
