@@ -30,6 +30,9 @@ package final class CompiledQueryCache: Sendable {
     private struct Template: Sendable {
         let sql: String
         let slotOfBinding: [Int]
+        /// How many slots a request of the shape has (checked before binding, though equal
+        /// shapes always have as many).
+        let slotCount: Int
     }
 
     private final class Entry {
@@ -87,9 +90,9 @@ package final class CompiledQueryCache: Sendable {
             return .some(entry.template)
         }
         switch found {
-        case .some(.some(let template)):
+        case .some(.some(let template)) where template.slotCount == slots.count:
             return CompiledQuery(sql: template.sql, bindings: template.slotOfBinding.map { slots[$0] })
-        case .some(.none):
+        case .some:
             return try compile()
         case .none:
             let query = try compile()
@@ -106,7 +109,7 @@ package final class CompiledQueryCache: Sendable {
             guard let slot = slots.firstIndex(of: binding) else { return nil }
             slotOfBinding.append(slot)
         }
-        return Template(sql: query.sql, slotOfBinding: slotOfBinding)
+        return Template(sql: query.sql, slotOfBinding: slotOfBinding, slotCount: slots.count)
     }
 
     private func keep(_ shape: QueryShape, _ template: Template?) {
