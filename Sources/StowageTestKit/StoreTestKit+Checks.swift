@@ -13,10 +13,13 @@ extension StoreTestKit {
 
     /// The shared query-case table (``QueryCases``): every predicate gives the set of objects
     /// every other store gives (or the same error), after a reopen; and requests that cannot run
-    /// (a predicate literal that does not parse, an unknown key) are refused even by an empty store.
+    /// (a predicate literal that does not parse, an unknown key) are refused even by an empty store;
+    /// requests of one shape with other constants, run one after another, each give their own
+    /// results (``QueryShapeSuite``: SQL stores reuse a shape's SQL).
     public func checkQueryCases() {
         ConformanceSuite(kit: self).testTheSharedQueryTableMatchesAfterReopening()
         RefusedQuerySuite(kit: self).run()
+        QueryShapeSuite(kit: self).run()
     }
 
     /// `#Predicate` and `SortDescriptor` requests: the same posts as their format-string twins,

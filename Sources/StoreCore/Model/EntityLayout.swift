@@ -45,9 +45,15 @@ public final class EntityLayout: Sendable {
 
     /// A new array of ``nullValues`` for a store to fill in place (a row being read). Made here,
     /// where `StoreValue` is defined: another module making the array looks its generic metadata
-    /// up in the runtime for every allocation.
+    /// up in the runtime for every allocation. Reserved and appended to, not made with
+    /// `init(repeating:count:)`, whose allocation goes through the standard library's
+    /// unspecialized (`@inline(never)`) entry point, which looks the metadata up for every row too.
     package func makeNullValues() -> ContiguousArray<StoreValue> {
-        ContiguousArray(repeating: .null, count: nullValues.count)
+        let count = nullValues.count
+        var values = ContiguousArray<StoreValue>()
+        values.reserveCapacity(count)
+        for _ in 0..<count { values.append(.null) }
+        return values
     }
     /// What a fault holds: `.null` for stored properties, the default for transient attributes
     /// (which loading the fault keeps).

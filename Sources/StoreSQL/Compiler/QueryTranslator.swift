@@ -102,8 +102,13 @@ package final class QueryTranslator {
 
     /// A constant's SQL value (see ``constant(_:)``).
     package func encodedConstant(_ value: StoreValue) -> SQLValue {
+        Self.encodedConstant(value, dialect: schema.dialect)
+    }
+
+    /// A constant's SQL value in `dialect` (see ``constant(_:)``).
+    package static func encodedConstant(_ value: StoreValue, dialect: any SQLDialect) -> SQLValue {
         if case .decimal(let number) = value { return .real(number.nearestDouble) }
-        return schema.dialect.encode(value)
+        return dialect.encode(value)
     }
 
     /// Refuses what a partial-index predicate cannot contain.

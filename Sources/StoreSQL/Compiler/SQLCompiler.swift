@@ -31,17 +31,29 @@ package struct CompiledQuery: Sendable {
 package struct SQLCompiler: Sendable {
     package let schema: SQLSchema
     package let model: ManagedObjectModel
+    /// The SQL of recent object and count fetches by the shape of their requests.
+    package let cache: CompiledQueryCache
 
-    package init(schema: SQLSchema, model: ManagedObjectModel) {
+    /// A compiler for `schema`; `cacheCapacity` shapes of requests keep their SQL (0: none).
+    package init(schema: SQLSchema, model: ManagedObjectModel, cacheCapacity: Int = 64) {
         self.schema = schema
         self.model = model
+        cache = CompiledQueryCache(capacity: cacheCapacity)
     }
 
     /// `SELECT <columns> FROM <root table> t0 <joins> WHERE <entity filter> AND <predicate>
     /// ORDER BY … LIMIT ?n OFFSET ?m`; `columns` are SQL expressions over the alias `t0`.
     ///
     /// Rows that sort equal come in `Z_PK` order, so pages taken with limit and offset are stable.
+    /// A request of a shape compiled before takes its SQL from ``cache`` (``QueryShape``).
     package func selectObjects(_ request: StoreFetchRequest, columns: [String]) throws -> CompiledQuery {
+        let dialect = schema.dialect
+        return try cache.query(for: request, statement: .objects(columns: columns), encode: { QueryTranslator.encodedConstant($0, dialect: dialect) }) {
+            try compileObjects(request, columns: columns)
+        }
+    }
+
+    private func compileObjects(_ request: StoreFetchRequest, columns: [String]) throws -> CompiledQuery {
         let fetch = try FilteredFetch(request, schema: schema, model: model)
         let translator = fetch.translator
         var orders = try translator.orderTerms(request.sortDescriptors, fetch.scope)
@@ -54,6 +66,13 @@ package struct SQLCompiler: Sendable {
 
     /// `SELECT COUNT(*)` of what ``selectObjects(_:columns:)`` returns (limit and offset honoured).
     package func count(_ request: StoreFetchRequest) throws -> CompiledQuery {
+        let dialect = schema.dialect
+        return try cache.query(for: request, statement: .count, encode: { QueryTranslator.encodedConstant($0, dialect: dialect) }) {
+            try compileCount(request)
+        }
+    }
+
+    private func compileCount(_ request: StoreFetchRequest) throws -> CompiledQuery {
         let fetch = try FilteredFetch(request, schema: schema, model: model)
         if request.fetchLimit > 0 || request.fetchOffset > 0 {
             let page = fetch.level.select("t0.Z_PK") + fetch.limitClause(request)
