@@ -189,7 +189,10 @@ package struct SnapshotGraph: Sendable {
 
     /// Refuses a change set that leaves two objects with equal values for a uniqueness constraint.
     private func checkUniqueness(touching changes: StoreChangeSet) throws {
-        let touched = Set((changes.inserted + changes.updated).map(\.objectID.entityName))
+        var touched = Set<String>()
+        for snapshots in [changes.inserted, changes.updated] {
+            Self.forEachEntityRun(of: snapshots) { entityName, _ in touched.insert(entityName) }
+        }
         for entityName in touched {
             guard let entity = model.entitiesByName[entityName] else { continue }
             var constrained: [EntityDescription] = []
