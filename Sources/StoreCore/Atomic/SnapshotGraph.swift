@@ -21,6 +21,14 @@ package struct SnapshotGraph: Sendable {
             rows.append(snapshot)
         }
 
+        /// Makes room for `count` more rows at once (growing at least twofold, so that many small
+        /// saves still grow the table geometrically): a large save rehashes no position twice.
+        mutating func reserve(_ count: Int) {
+            let needed = positions.count + count
+            if positions.capacity < needed { positions.reserveCapacity(Swift.max(needed, 2 * positions.count)) }
+            if rows.capacity < rows.count + count { rows.reserveCapacity(Swift.max(rows.count + count, 2 * rows.count)) }
+        }
+
         mutating func remove(_ id: ManagedObjectID) {
             guard let position = positions.removeValue(forKey: id) else { return }
             rows[position] = nil
@@ -113,8 +121,11 @@ package struct SnapshotGraph: Sendable {
             }
         }
         if !conflicts.isEmpty { throw MergeConflictError(conflicts: conflicts) }
-        for snapshot in changes.inserted where self[snapshot.objectID] != nil {
-            throw StoreError(.corrupt, objectID: snapshot.objectID, "an object with this ID already exists in the store")
+        try Self.forEachEntityRun(of: changes.inserted) { entityName, run in
+            guard let table = tables[entityName] else { return }
+            for snapshot in run where table.positions[snapshot.objectID] != nil {
+                throw StoreError(.corrupt, objectID: snapshot.objectID, "an object with this ID already exists in the store")
+            }
         }
         // Apply in place, remembering enough to undo if a uniqueness constraint is broken.
         var originals: [StoreSnapshot] = []
@@ -131,9 +142,15 @@ package struct SnapshotGraph: Sendable {
             row.version += 1
             tables[update.objectID.entityName]?.rows[position] = row
         }
-        for var snapshot in changes.inserted {
-            if snapshot.version != 1 { snapshot.version = 1 }  // a change would copy the shared snapshot
-            tables[snapshot.objectID.entityName, default: EntityTable()].insert(snapshot)
+        Self.forEachEntityRun(of: changes.inserted) { entityName, run in
+            // Taken out while it grows, so the table is changed in place.
+            var table = tables.removeValue(forKey: entityName) ?? EntityTable()
+            table.reserve(run.count)
+            for var snapshot in run {
+                if snapshot.version != 1 { snapshot.version = 1 }  // a change would copy the shared snapshot
+                table.insert(snapshot)
+            }
+            tables[entityName] = table
         }
         do {
             try checkUniqueness(touching: changes)
@@ -151,13 +168,31 @@ package struct SnapshotGraph: Sendable {
         computeDerivedAttributes(after: changes)
     }
 
+    /// Calls `body` with each run of consecutive snapshots of one entity (a save lists new objects
+    /// entity by entity, so a table is looked up once per run, not once per snapshot).
+    private static func forEachEntityRun(
+        of snapshots: [StoreSnapshot], _ body: (String, ArraySlice<StoreSnapshot>) throws -> Void
+    ) rethrows {
+        var start = snapshots.startIndex
+        while start < snapshots.endIndex {
+            let space = snapshots[start].objectID.space
+            var end = start + 1
+            while end < snapshots.endIndex, snapshots[end].objectID.space.matches(space) { end += 1 }
+            try body(space.entityName, snapshots[start..<end])
+            start = end
+        }
+    }
+
     private mutating func remove(_ id: ManagedObjectID) {
         tables[id.entityName]?.remove(id)
     }
 
     /// Refuses a change set that leaves two objects with equal values for a uniqueness constraint.
     private func checkUniqueness(touching changes: StoreChangeSet) throws {
-        let touched = Set((changes.inserted + changes.updated).map(\.objectID.entityName))
+        var touched = Set<String>()
+        for snapshots in [changes.inserted, changes.updated] {
+            Self.forEachEntityRun(of: snapshots) { entityName, _ in touched.insert(entityName) }
+        }
         for entityName in touched {
             guard let entity = model.entitiesByName[entityName] else { continue }
             var constrained: [EntityDescription] = []

@@ -6,6 +6,8 @@
 struct ChangedObjectList {
     private var slots: [ManagedObject?] = []
     private(set) var count = 0
+    /// Changes with every insertion and removal: two equal readings mean the same members.
+    private(set) var generation = 0
 
     var isEmpty: Bool { count == 0 }
 
@@ -22,6 +24,11 @@ struct ChangedObjectList {
         slots.contains { $0.map(predicate) ?? false }
     }
 
+    /// Whether `objects` are exactly the list's members (`objects` holds no object twice).
+    func hasExactly(_ objects: [ManagedObject]) -> Bool {
+        objects.count == count && objects.allSatisfy(contains)
+    }
+
     func contains(_ object: ManagedObject) -> Bool {
         let position = object.changeListPosition
         return position >= 0 && position < slots.count && slots[position] === object
@@ -32,6 +39,7 @@ struct ChangedObjectList {
         object.changeListPosition = slots.count
         slots.append(object)
         count += 1
+        generation &+= 1
     }
 
     mutating func remove(_ object: ManagedObject) {
@@ -39,6 +47,7 @@ struct ChangedObjectList {
         slots[object.changeListPosition] = nil
         object.changeListPosition = -1
         count -= 1
+        generation &+= 1
         if slots.count > 64 && count < slots.count / 2 { compact() }
     }
 
@@ -46,6 +55,7 @@ struct ChangedObjectList {
         for object in slots { object?.changeListPosition = -1 }
         slots = []
         count = 0
+        generation &+= 1
     }
 
     private mutating func compact() {

@@ -84,6 +84,21 @@ public struct ContextChanges: Sendable, Hashable {
         self.deleted = LazyObjectIDSet(building: deleted)
     }
 
+    /// Changes whose inserted IDs are made from a list when first read, and whose updated and
+    /// deleted ID sets are ones another description of the same objects carries (built at most once
+    /// for both).
+    init(kind: Kind, contextName: String?, inserted: [ManagedObjectID], updated: LazyObjectIDSet, deleted: LazyObjectIDSet) {
+        self.init(kind: kind, contextName: contextName)
+        self.inserted = LazyObjectIDSet(building: inserted)
+        self.updated = updated
+        self.deleted = deleted
+    }
+
+    /// The updated IDs as they are held (a list not yet hashed, or the set), to share with other changes.
+    var heldUpdatedObjectIDs: LazyObjectIDSet { updated }
+    /// The deleted IDs as they are held, to share with other changes.
+    var heldDeletedObjectIDs: LazyObjectIDSet { deleted }
+
     /// Whether nothing changed.
     public var isEmpty: Bool {
         inserted.isEmpty && updated.isEmpty && deleted.isEmpty && refreshed.isEmpty && invalidated.isEmpty

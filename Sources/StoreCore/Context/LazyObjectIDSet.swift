@@ -21,8 +21,13 @@ struct LazyObjectIDSet: Sendable, Hashable {
             state.withLock { state in
                 switch state {
                 case .set(let set): return set
-                case .list(let ids):
-                    let set = Set(ids)
+                case .list(var ids):
+                    // The IDs move from the list into the set (the list is let go first, so `ids` is
+                    // its only holder): no retain and release of each ID's space, which was half
+                    // the cost of the set.
+                    state = .set([])
+                    var set = Set<ManagedObjectID>(minimumCapacity: ids.count)
+                    while let id = ids.popLast() { set.insert(id) }
                     state = .set(set)
                     return set
                 }

@@ -36,9 +36,35 @@ extension ManagedObjectContext {
         var changes = makeChanges(.objectsDidChange, inserted: inserted, updated: updated, deletedIDs: deleted.map(\.objectID))
         if !refreshed.isEmpty { changes.refreshedObjectIDs = Set(refreshed.map(\.objectID)) }
         if !invalidated.isEmpty { changes.invalidatedObjectIDs = Set(invalidated.map(\.objectID)) }
-        post(.managedObjectContextObjectsDidChange, changes, inserted: inserted, updated: updated, deleted: deleted, refreshed: refreshed, invalidated: invalidated)
+        let objects = NotificationObjectSets(
+            inserted: Set(inserted), updated: Set(updated), deleted: Set(deleted), refreshed: Set(refreshed), invalidated: Set(invalidated))
+        post(.managedObjectContextObjectsDidChange, changes, objects: objects)
+        if saveNotificationSets != nil { keepForDidSave(objects, changes, inserted: inserted, updated: updated, deleted: deleted) }
         notifyObjectsListeners(ObjectChangeBatch(
             inserted: inserted, updated: updated, deleted: deleted, refreshed: refreshed, invalidated: invalidated, mergedIDs: mergedIDs))
+    }
+
+    /// Keeps, for the did-save of the save in progress, each set of objects that holds exactly the
+    /// members of the context's list of that kind (see ``SaveNotificationSets``).
+    private func keepForDidSave(
+        _ objects: NotificationObjectSets, _ changes: ContextChanges, inserted: [ManagedObject], updated: [ManagedObject], deleted: [ManagedObject]
+    ) {
+        typealias Kept = SaveNotificationSets.Kept
+        if insertedSet.hasExactly(inserted) {
+            // Inserted objects get permanent IDs before did-save: their IDs are not kept.
+            saveNotificationSets?.inserted = Kept(objects: objects.inserted, objectIDs: LazyObjectIDSet(), generation: insertedSet.generation)
+        }
+        if updatedSet.hasExactly(updated) {
+            saveNotificationSets?.updated = Kept(objects: objects.updated, objectIDs: changes.heldUpdatedObjectIDs, generation: updatedSet.generation)
+        }
+        if deletedSet.hasExactly(deleted) {
+            saveNotificationSets?.deleted = Kept(objects: objects.deleted, objectIDs: changes.heldDeletedObjectIDs, generation: deletedSet.generation)
+        }
+    }
+
+    /// The generations of the inserted, updated and deleted lists now.
+    var changeListGenerations: ChangeListGenerations {
+        ChangeListGenerations(inserted: insertedSet.generation, updated: updatedSet.generation, deleted: deletedSet.generation)
     }
 
     func makeChanges(_ kind: ContextChanges.Kind, inserted: [ManagedObject], updated: [ManagedObject], deletedIDs: [ManagedObjectID]) -> ContextChanges {
@@ -47,10 +73,7 @@ extension ManagedObjectContext {
 
     /// Posts a notification (objects under the object keys, IDs under the ID keys, the
     /// ``ContextChanges`` under `changes`) and feeds the async sequences of that kind.
-    func post(
-        _ name: Notification.Name, _ changes: ContextChanges, inserted: [ManagedObject] = [], updated: [ManagedObject] = [],
-        deleted: [ManagedObject] = [], refreshed: [ManagedObject] = [], invalidated: [ManagedObject] = []
-    ) {
+    func post(_ name: Notification.Name, _ changes: ContextChanges, objects: NotificationObjectSets = NotificationObjectSets()) {
         typealias Key = NotificationKey
         var info: [AnyHashable: Any] = [Key.changes.rawValue: changes]
         if name != .managedObjectContextWillSave {
@@ -61,11 +84,11 @@ extension ManagedObjectContext {
             if !changes.invalidatedObjectIDs.isEmpty { info[Key.invalidatedObjectIDs.rawValue] = changes.invalidatedObjectIDs }
         }
         if name == .managedObjectContextDidSave || name == .managedObjectContextObjectsDidChange {
-            info[Key.insertedObjects.rawValue] = Set(inserted)
-            info[Key.updatedObjects.rawValue] = Set(updated)
-            info[Key.deletedObjects.rawValue] = Set(deleted)
-            if !refreshed.isEmpty { info[Key.refreshedObjects.rawValue] = Set(refreshed) }
-            if !invalidated.isEmpty { info[Key.invalidatedObjects.rawValue] = Set(invalidated) }
+            info[Key.insertedObjects.rawValue] = objects.inserted
+            info[Key.updatedObjects.rawValue] = objects.updated
+            info[Key.deletedObjects.rawValue] = objects.deleted
+            if !objects.refreshed.isEmpty { info[Key.refreshedObjects.rawValue] = objects.refreshed }
+            if !objects.invalidated.isEmpty { info[Key.invalidatedObjects.rawValue] = objects.invalidated }
         }
         NotificationCenter.default.post(name: name, object: self, userInfo: info)
         guard name != .managedObjectContextDidSaveObjectIDs else { return }

@@ -33,7 +33,11 @@ extension ManagedObjectContext {
         checkQueue(accessing: nil)
         guard !isSaving else { return }
         isSaving = true
-        defer { isSaving = false }
+        saveNotificationSets = SaveNotificationSets()
+        defer {
+            isSaving = false
+            saveNotificationSets = nil
+        }
         processPendingChanges()
         guard hasChanges || !pendingRowInsertions.isEmpty else { return }
 
@@ -54,10 +58,11 @@ extension ManagedObjectContext {
             let inserted = insertedSet.values
             let updated = updatedSet.values
             let deleted = deletedSet.values
+            let generations = changeListGenerations
             for object in inserted { object.resolveReferences() }
             for object in updated { object.resolveReferences() }
             do {
-                try write(inserted, updated, deleted)
+                try write(inserted, updated, deleted, generations)
                 return
             } catch let refusal as ObjectValidationError where refusal.code == .uniquenessConstraint && refusal.constraintConflicts.isEmpty {
                 // Another writer stored the same values between the check and the write: resolve once more.
@@ -74,8 +79,11 @@ extension ManagedObjectContext {
         }
     }
 
-    /// Writes the changes to the parent or the stores and finishes the save.
-    private func write(_ inserted: [ManagedObject], _ updated: [ManagedObject], _ deleted: [ManagedObject]) throws {
+    /// Writes the changes to the parent or the stores and finishes the save (`generations`: the
+    /// change lists' when the objects were taken from them).
+    private func write(
+        _ inserted: [ManagedObject], _ updated: [ManagedObject], _ deleted: [ManagedObject], _ generations: ChangeListGenerations
+    ) throws {
         let deletedIDs = deleted.map(\.objectID)
         var permanentIDs: [ManagedObjectID: ManagedObjectID] = [:]
         let saved: StoreChangeSet
@@ -85,7 +93,7 @@ extension ManagedObjectContext {
         } else {
             (saved, permanentIDs) = try saveToStores(inserted, updated, deleted)
         }
-        finishSave(inserted, updated, deleted, deletedIDs: deletedIDs, saved: saved)
+        finishSave(inserted, updated, deleted, deletedIDs: deletedIDs, saved: saved, generations: generations)
         if parent == nil { advanceQueryGeneration() }
         releaseUnreferencedObjectsIfGrown()
         if !permanentIDs.isEmpty { passPermanentIDsToChildren(permanentIDs) }
@@ -174,7 +182,7 @@ extension ManagedObjectContext {
 
     private func finishSave(
         _ inserted: [ManagedObject], _ updated: [ManagedObject], _ deleted: [ManagedObject], deletedIDs: [ManagedObjectID],
-        saved: StoreChangeSet
+        saved: StoreChangeSet, generations: ChangeListGenerations
     ) {
         let toParent = parent != nil
         // The saved snapshots become the committed state (no second copy of the values).
@@ -217,13 +225,25 @@ extension ManagedObjectContext {
         for object in deleted { object.detach() }
         if !toParent { readDerivedAttributes() }
 
-        var changes = makeChanges(.didSave, inserted: inserted, updated: updated, deletedIDs: deletedIDs)
+        // The sets the save's objects-did-change carried, where the lists have not changed since.
+        let kept = saveNotificationSets
+        let keptInserted = kept?.inserted?.reusable(at: generations.inserted)
+        let keptUpdated = kept?.updated?.reusable(at: generations.updated)
+        let keptDeleted = kept?.deleted?.reusable(at: generations.deleted)
+        // Let go of them here: the saved objects nothing else holds are released after the save.
+        saveNotificationSets = SaveNotificationSets()
+        var changes = ContextChanges(
+            kind: .didSave, contextName: name, inserted: inserted.map(\.objectID),
+            updated: keptUpdated?.objectIDs ?? LazyObjectIDSet(building: updated.map(\.objectID)),
+            deleted: keptDeleted?.objectIDs ?? LazyObjectIDSet(building: deletedIDs))
         // Rows written with the save (after the objects' snapshots) are inserted objects too.
         if !pendingRowInsertions.isEmpty {
             changes.insertedObjectIDs.formUnion(saved.inserted[inserted.count...].lazy.map(\.objectID))
             pendingRowInsertions.removeAll()
         }
-        post(.managedObjectContextDidSave, changes, inserted: inserted, updated: updated, deleted: deleted)
+        post(.managedObjectContextDidSave, changes, objects: NotificationObjectSets(
+            inserted: keptInserted?.objects ?? Set(inserted), updated: keptUpdated?.objects ?? Set(updated),
+            deleted: keptDeleted?.objects ?? Set(deleted)))
         post(.managedObjectContextDidSaveObjectIDs, changes)
         if let parent {
             parent.childDidSave(changes, from: self)

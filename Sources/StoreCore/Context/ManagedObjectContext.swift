@@ -154,6 +154,8 @@ public final class ManagedObjectContext: @unchecked Sendable, CustomStringConver
     var assignedStores: [ObjectIdentifier: String] = [:]
     var pendingChanges = PendingChanges()
     var isSaving = false
+    /// What the running save's objects-did-change carried, for its did-save (`nil` between saves).
+    var saveNotificationSets: SaveNotificationSets?
     /// Saves check each object's attributes only, leaving required relationships, relationship
     /// counts and `validateForInsert`/`validateForUpdate` to the caller — a migration manager's
     /// batches are saved before every relationship is set, and checked once all are.

@@ -1,0 +1,41 @@
+/// The `Set<ManagedObject>`s a context notification carries under its object keys.
+struct NotificationObjectSets {
+    var inserted: Set<ManagedObject> = []
+    var updated: Set<ManagedObject> = []
+    var deleted: Set<ManagedObject> = []
+    var refreshed: Set<ManagedObject> = []
+    var invalidated: Set<ManagedObject> = []
+}
+
+/// The sets a save's objects-did-change notification carried, kept until its did-save, which
+/// carries the same sets rather than making them again when the objects did not change in between.
+///
+/// A save posts objects-did-change (the changes not yet reported, usually all of them) and then
+/// did-save (everything saved); both carry a `Set<ManagedObject>` per kind, and for a large save
+/// making each set — hashing and retaining every object — was a fifth of the save. A set is kept
+/// only when it holds exactly the members of the context's list of that kind, together with the
+/// list's ``ChangedObjectList/generation``; did-save uses it only if the list's generation is the
+/// same when the save takes its objects (nothing joined or left the list in between). Updated and
+/// deleted objects keep their IDs through a save, so their ID sets are kept too; inserted objects
+/// get permanent IDs, so theirs are made again. Kept only while one `save()` runs.
+struct SaveNotificationSets {
+    struct Kept {
+        let objects: Set<ManagedObject>
+        let objectIDs: LazyObjectIDSet
+        let generation: Int
+
+        /// The kept sets, if the list they were made from is at `generation` still.
+        func reusable(at generation: Int) -> Kept? { generation == self.generation ? self : nil }
+    }
+
+    var inserted: Kept?
+    var updated: Kept?
+    var deleted: Kept?
+}
+
+/// The ``ChangedObjectList/generation``s of a context's inserted, updated and deleted lists at one moment.
+struct ChangeListGenerations {
+    let inserted: Int
+    let updated: Int
+    let deleted: Int
+}
