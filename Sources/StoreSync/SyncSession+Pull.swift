@@ -98,10 +98,7 @@ extension SyncSession {
     /// Every synced property of these server objects (those with a global identity and still there).
     private func read(_ ids: [ManagedObjectID], map: SyncIdentityMap) throws -> [SyncRecord] {
         try map.load(objectIDs: ids)
-        // Objects of entities written as rows are read as rows (no relationships to follow).
-        let rowIDs = ids.filter { plan.plan(for: $0.entityName)?.insertsAsRows == true }
-        let rows = try Self.rows(rowIDs, in: server)
-        let existing = try Self.objects(rowIDs.isEmpty ? ids : ids.filter { plan.plan(for: $0.entityName)?.insertsAsRows != true }, in: server)
+        let (rows, existing) = try read(ids, in: server)
         var records: [SyncRecord] = []
         var objects: [(ManagedObject, SyncEntityPlan, String)] = []
         var destinations: [ManagedObjectID] = []

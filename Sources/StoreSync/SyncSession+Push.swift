@@ -90,10 +90,7 @@ extension SyncSession {
         }
         try map.load(objectIDs: changedIDs)
         // Identities first, for every object still here, so records can name one another.
-        // Objects of entities written as rows are read as rows (no relationships to follow).
-        let rowIDs = changedIDs.filter { plan.plan(for: $0.entityName)?.insertsAsRows == true }
-        let rows = try Self.rows(rowIDs, in: local)
-        var objects = try Self.objects(rowIDs.isEmpty ? changedIDs : changedIDs.filter { plan.plan(for: $0.entityName)?.insertsAsRows != true }, in: local)
+        var (rows, objects) = try read(changedIDs, in: local)
         var destinations: [ManagedObjectID] = []
         for (id, object) in objects {
             guard let entityPlan = plan.plan(for: id.entityName) else { continue }

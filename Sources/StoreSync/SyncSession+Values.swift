@@ -23,6 +23,14 @@ extension SyncSession {
         return members
     }
 
+    /// The objects with these IDs that still exist: those of entities written as rows as their
+    /// stored values (no relationships to follow), the others as managed objects.
+    func read(_ ids: [ManagedObjectID], in context: ManagedObjectContext) throws -> (rows: [ManagedObjectID: StoreSnapshot], objects: [ManagedObjectID: ManagedObject]) {
+        let rowIDs = ids.filter { plan.plan(for: $0.entityName)?.insertsAsRows == true }
+        let others = rowIDs.isEmpty ? ids : ids.filter { plan.plan(for: $0.entityName)?.insertsAsRows != true }
+        return (try Self.rows(rowIDs, in: context), try Self.objects(others, in: context))
+    }
+
     /// The stored values of these objects of entities written as rows (``SyncEntityPlan/insertsAsRows``:
     /// no relationships), read from the store without making managed objects, by ID; those no
     /// longer there are left out. `context` has no unsaved changes to them (the engine's own).
