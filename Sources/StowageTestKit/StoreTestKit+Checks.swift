@@ -15,7 +15,7 @@ extension StoreTestKit {
     /// every other store gives (or the same error), after a reopen; and requests that cannot run
     /// (a predicate literal that does not parse, an unknown key) are refused even by an empty store;
     /// requests of one shape with other constants, run one after another, each give their own
-    /// results (``QueryShapeSuite``: SQL stores reuse a shape's SQL).
+    /// results (`QueryShapeSuite`: SQL stores reuse a shape's SQL).
     public func checkQueryCases() {
         ConformanceSuite(kit: self).testTheSharedQueryTableMatchesAfterReopening()
         RefusedQuerySuite(kit: self).run()
