@@ -43,15 +43,16 @@ public final class EntityLayout: Sendable {
     /// `.null` for every property: where a snapshot read from a store starts.
     public let nullValues: ContiguousArray<StoreValue>
 
-    /// A new array of ``nullValues`` for a store to fill in place (a row being read): the shared
-    /// array, made unique at once, so its one allocation and copy go through the array's own
-    /// copy-on-write path, which is specialized for `StoreValue` here, where it is defined.
-    /// Not `reserveCapacity` and `append` on an empty array, nor `init(repeating:count:)`: the
-    /// optimizer turns both into the standard library's unspecialized (`@inline(never)`)
-    /// allocation, which looks the array's generic metadata up in the runtime for every row.
+    /// A new array of ``nullValues`` for a store to fill in place (a row being read). Made here,
+    /// where `StoreValue` is defined: another module making the array looks its generic metadata
+    /// up in the runtime for every allocation. Reserved and appended to, not made with
+    /// `init(repeating:count:)`, whose allocation goes through the standard library's
+    /// unspecialized (`@inline(never)`) entry point, which looks the metadata up for every row too.
     package func makeNullValues() -> ContiguousArray<StoreValue> {
-        var values = nullValues
-        values.withUnsafeMutableBufferPointer { _ in }
+        let count = nullValues.count
+        var values = ContiguousArray<StoreValue>()
+        values.reserveCapacity(count)
+        for _ in 0..<count { values.append(.null) }
         return values
     }
     /// What a fault holds: `.null` for stored properties, the default for transient attributes
