@@ -35,7 +35,7 @@ extension ManagedObjectContext {
                     throw FetchError(.wrongResultType, "sub-entity \(name) of \(entity.name) is represented by \(subentity.managedObjectClass), which is not \(Result.self); fetch \(entity.name) as ManagedObject, or set includesSubentities to false")
                 }
             }
-            return try fetchObjects(request.storeRequest).compactMap { $0 as? Result }
+            return Self.typedObjects(try fetchObjects(request.storeRequest), as: objectType, Result.self)
         case .managedObjectID:
             return try fetchRows(request.storeRequest).objectIDs.compactMap { $0 as? Result }
         case .dictionary:
