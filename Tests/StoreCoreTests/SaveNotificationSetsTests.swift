@@ -37,24 +37,24 @@ final class SaveNotificationSetsTests: XCTestCase {
     }
 
     private func savedPosts(_ titles: [String], in context: ManagedObjectContext) throws -> [Post] {
-        let posts = try titles.map { title in
+        let posts = try Self.newPosts(titles, in: context)
+        try context.save()
+        return posts
+    }
+
+    private static func newPosts(_ titles: [String], in context: ManagedObjectContext) throws -> [Post] {
+        try titles.map { title in
             let post = try Post(context: context)
             post.title = title
             return post
         }
-        try context.save()
-        return posts
     }
 
     func testObjectsDidChangeAndDidSaveOfOneSaveCarryTheSavedObjectsAndTheirIDs() throws {
         let context = try TestStack.context()
         let recorder = Recorder(context, names: [.managedObjectContextObjectsDidChange, .managedObjectContextDidSave, .managedObjectContextDidSaveObjectIDs])
         try context.performAndWait {
-            let posts = try (1...3).map { index in
-                let post = try Post(context: context)
-                post.title = "Post \(index)"
-                return post
-            }
+            let posts = try Self.newPosts(["Post 1", "Post 2", "Post 3"], in: context)
             let temporaryIDs = Set(posts.map(\.objectID))
             try context.save()
 
@@ -83,11 +83,7 @@ final class SaveNotificationSetsTests: XCTestCase {
         }
         defer { NotificationCenter.default.removeObserver(trigger) }
         try context.performAndWait {
-            let posts = try (1...3).map { index in
-                let post = try Post(context: context)
-                post.title = "Post \(index)"
-                return post
-            }
+            let posts = try Self.newPosts(["Post 1", "Post 2", "Post 3"], in: context)
             try context.save()
             XCTAssertEqual(late.all(.managedObjectContextDidSave).count, 1)
             let saved = late.last(.managedObjectContextDidSave)
@@ -246,11 +242,7 @@ final class SaveNotificationSetsTests: XCTestCase {
         let changed = context.changes(of: .objectsDidChange)
         let recorder = Recorder(context, names: [.managedObjectContextObjectsDidChange, .managedObjectContextDidSave])
         let (temporaryIDs, savedIDs) = try await context.perform {
-            let posts = try (1...3).map { index in
-                let post = try Post(context: context)
-                post.title = "Post \(index)"
-                return post
-            }
+            let posts = try Self.newPosts(["Post 1", "Post 2", "Post 3"], in: context)
             let temporaryIDs = Set(posts.map(\.objectID))
             try context.save()
             return (temporaryIDs, Set(posts.map(\.objectID)))
