@@ -52,7 +52,8 @@ package struct SortComparator {
         let width = descriptors.count
         guard width > 0, keys.count == elements.count * width else { return elements }
         let order = keys.withUnsafeBufferPointer { keys in
-            elements.indices.sorted { i, j in
+            if let order = numericOrder(of: keys) { return order }
+            return elements.indices.sorted { i, j in
                 switch compare(UnsafeBufferPointer(rebasing: keys[(i * width)..<(i * width + width)]),
                                UnsafeBufferPointer(rebasing: keys[(j * width)..<(j * width + width)])) {
                 case .orderedAscending: true
