@@ -136,7 +136,10 @@ extension ManagedObjectContext {
         } else if request.resultType == .managedObject && !request.includesPropertyValues {
             storeRequest.resultType = .managedObjectID
         }
-        let result = try parentStore().fetchForChild(storeRequest)
+        // Objects held with values keep them (unless refreshed), so their rows' values may stay unread.
+        let result = storeRequest.resultType == .managedObject && !request.shouldRefreshRefetchedObjects
+            ? try parentStore().fetchForChild(storeRequest, knownRows: knownRows)
+            : try parentStore().fetchForChild(storeRequest)
         var rows = FetchedRows()
         switch result {
         case .count(let n):
@@ -227,5 +230,17 @@ extension ManagedObjectContext: ObjectStoreParent {
 
     func committedSnapshotForChild(_ objectID: ManagedObjectID) throws -> StoreSnapshot? {
         try snapshotForChild(objectID)
+    }
+}
+
+extension ManagedObjectContext {
+    /// The objects this context holds with their values, for a store to leave their rows' values
+    /// unread during one fetch. The store asks while the fetch runs, and this context's queue
+    /// waits for it meanwhile, so the registration cannot change under the question.
+    var knownRows: KnownRows {
+        KnownRows { [unowned self] id in
+            guard let object = registered[id] else { return false }
+            return !object.isFault
+        }
     }
 }

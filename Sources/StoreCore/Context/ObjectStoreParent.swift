@@ -3,6 +3,9 @@
 protocol ObjectStoreParent: AnyObject {
     /// Runs a fetch; managed-object results come back as snapshots.
     func fetchForChild(_ request: StoreFetchRequest) throws -> StoreFetchResult
+    /// Runs a fetch whose known rows (objects the asking context holds with values) may come
+    /// back without values (see ``KnownRows``).
+    func fetchForChild(_ request: StoreFetchRequest, knownRows: KnownRows) throws -> StoreFetchResult
     /// The current values of an object, or `nil` when it does not exist.
     func snapshotForChild(_ objectID: ManagedObjectID) throws -> StoreSnapshot?
     /// The current values of several objects (a batch), leaving out those that do not exist.
@@ -16,6 +19,11 @@ protocol ObjectStoreParent: AnyObject {
 }
 
 extension ObjectStoreParent {
+    /// Every row with its values: only the coordinator passes known rows on to a store.
+    func fetchForChild(_ request: StoreFetchRequest, knownRows: KnownRows) throws -> StoreFetchResult {
+        try fetchForChild(request)
+    }
+
     /// The IDs an object-ID fetch matches, compactly (the parent's
     /// ``fetchForChild(_:)`` answer, compacted; the coordinator reads them straight from a store
     /// that can).

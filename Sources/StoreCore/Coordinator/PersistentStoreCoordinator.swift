@@ -338,6 +338,15 @@ extension StoreChangeSet {
 
 extension PersistentStoreCoordinator: ObjectStoreParent {
     func fetchForChild(_ request: StoreFetchRequest) throws -> StoreFetchResult { try execute(request) }
+
+    /// Straight from the store, leaving known rows unread, when one store that can holds the
+    /// entity (several stores' rows are sorted here by their values, so each needs them).
+    func fetchForChild(_ request: StoreFetchRequest, knownRows: KnownRows) throws -> StoreFetchResult {
+        _ = try managedObjectModel.entity(named: request.entityName)
+        let stores = stores(holding: request.entityName)
+        if stores.count == 1, let store = stores[0] as? any KnownRowsFetching { return try store.execute(request, skippingValuesOf: knownRows) }
+        return try execute(request)
+    }
     func snapshotForChild(_ objectID: ManagedObjectID) throws -> StoreSnapshot? { try snapshot(for: objectID) }
     func snapshotsForChild(_ objectIDs: [ManagedObjectID]) throws -> [StoreSnapshot] { try snapshots(for: objectIDs) }
     func relationshipForChild(_ name: String, of objectID: ManagedObjectID) throws -> [ManagedObjectID] {

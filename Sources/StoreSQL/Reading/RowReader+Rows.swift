@@ -8,11 +8,15 @@ extension RowReader {
     }
 
     /// The snapshot of a row read with `layout`; values of attributes that allow external
-    /// storage are read through `external` when it is given.
-    package func snapshot(from row: some SQLRow, layout: Layout, external: (@Sendable (Data) throws -> Data)?) throws -> StoreSnapshot? {
+    /// storage are read through `external` when it is given. The row of an object `known`
+    /// contains comes back holding its ID and version alone.
+    package func snapshot(
+        from row: some SQLRow, layout: Layout, external: (@Sendable (Data) throws -> Data)?, known: KnownRows? = nil
+    ) throws -> StoreSnapshot? {
         let number = row.int64(at: 1)
         guard let id = objectID(entityNumber: number, key: row.int64(at: 0)), let fields = layout.fields[number], let entity = entities[number]
         else { return nil }
+        if let known, known.contains(id) { return .partial(objectID: id, version: row.int64(at: 2), entity: entity) }
         // The values go into an array of their own first: one snapshot made from it, not a
         // change of the snapshot's (copy-on-write) storage per value. A new array, filled in
         // place (a copy of the entity's null values would be copied again on the first write).

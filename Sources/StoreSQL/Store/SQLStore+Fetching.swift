@@ -6,8 +6,19 @@ extension SQLStore {
     /// Compiles the request to SQL run on one connection (in one consistent read when it
     /// prefetches); batched or value-less object fetches return only IDs, faulted in later.
     public func execute(_ request: StoreFetchRequest) throws -> StoreFetchResult {
+        try execute(request, known: nil)
+    }
+
+    /// The same, with the rows of objects the asking context holds with values read as their
+    /// ID and version alone — unless the fetch prefetches, which reads their to-one keys.
+    package func execute(_ request: StoreFetchRequest, skippingValuesOf known: KnownRows) throws -> StoreFetchResult {
+        try execute(request, known: known)
+    }
+
+    private func execute(_ request: StoreFetchRequest, known: KnownRows?) throws -> StoreFetchResult {
         // Prefetching reads several statements, which must see one state.
         let prefetches = request.resultType == .managedObject && !request.relationshipKeyPathsForPrefetching.isEmpty
+        let known = prefetches ? nil : known
         return try (prefetches ? readConsistently : read) { connection in
             switch request.resultType {
             case .count:
@@ -25,7 +36,7 @@ extension SQLStore {
                 let layout = try rows.layout(for: request.entityName, includesSubentities: request.includesSubentities)
                 let query = try compiler.selectObjects(request, columns: layout.selectList)
                 let rows = rows, external = externalBinaryReader
-                var snapshots = try connection.collect(query.sql, query.bindings) { try rows.snapshot(from: $0, layout: layout, external: external) }
+                var snapshots = try connection.collect(query.sql, query.bindings) { try rows.snapshot(from: $0, layout: layout, external: external, known: known) }
                 // The prefetch cache is shared by every context: a pinned generation's rows stay out of it.
                 if !isReadingPinnedGeneration {
                     try prefetcher(on: connection).prefetch(storedPrefetchPaths(of: request), for: &snapshots, entityName: request.entityName)
