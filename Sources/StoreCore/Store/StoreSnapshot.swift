@@ -105,10 +105,10 @@ public struct StoreSnapshot: Sendable, Hashable {
     /// A snapshot holding nothing yet: the start of an update, or of a deletion (which carries
     /// only the ID and the version last read).
     public static func partial(objectID: ManagedObjectID, version: Int64, entity: EntityDescription) -> StoreSnapshot {
-        var snapshot = StoreSnapshot(objectID: objectID, version: version, entity: entity)
-        snapshot.mutableStorage.heldProperties = PropertyMask()
-        return snapshot
+        StoreSnapshot(storage: Storage(objectID: objectID, version: version, entity: entity, values: entity.layout.nullValues, heldProperties: PropertyMask()))
     }
+
+    private init(storage: Storage) { self.storage = storage }
 
     /// A snapshot from values and to-many IDs given by name: the convenient form for your own
     /// stores and for tests.
