@@ -74,4 +74,59 @@ extension ObservationSuite {
             XCTAssertEqual(context.userInfo["checked"] as? Bool, true, "\(backend)")
         }
     }
+
+    /// Fetching again what a context holds: objects held with their values keep them (as in Core
+    /// Data; a store may leave those rows' values unread), while faults, new rows, a refreshing
+    /// request and a child context's rows get the stored values — or the parent's.
+    func testRefetchKeepsHeldValuesAndReadsTheRest() {
+        run { backend in
+            let stack = try backend.makeStack(model: BlogModel.make())
+            let writer = stack.newContext()
+            let insert = { (title: String) in
+                try writer.performAndWait {
+                    try Post(context: writer).title = title
+                    try writer.save()
+                }
+            }
+            let retitle = { (old: String, new: String) in
+                try writer.performAndWait {
+                    var request = FetchRequest<Post>()
+                    request.predicate = try StorePredicate(format: "title == %@", old)
+                    for post in try writer.fetch(request) { post.title = new }
+                    try writer.save()
+                }
+            }
+            for title in ["a", "b", "c"] { try insert(title) }
+            var byTitle = FetchRequest<Post>()
+            byTitle.sortDescriptors = [.ascending("title")]
+            byTitle.returnsObjectsAsFaults = false
+
+            let reader = stack.newContext()
+            let held = try reader.performAndWait {
+                let held = try reader.fetch(byTitle)
+                reader.refresh(held[2], mergeChanges: false)
+                return held.map(\.objectID)
+            }
+            try retitle("b", "b, saved elsewhere")
+            try retitle("c", "c, saved elsewhere")
+            try insert("d")
+            let child = ManagedObjectContext(concurrencyType: .privateQueue)
+            child.parent = reader
+            try child.performAndWait {
+                XCTAssertEqual(try child.fetch(byTitle).map(\.title), ["a", "b", "c, saved elsewhere", "d"],
+                               "\(backend): a child gets what its parent holds, and the stored values of the rest")
+            }
+            try reader.performAndWait {
+                let again = try reader.fetch(byTitle)
+                XCTAssertEqual(again.prefix(3).map(\.objectID), held, "\(backend)")
+                XCTAssertEqual(again.map(\.title), ["a", "b", "c, saved elsewhere", "d"],
+                               "\(backend): held values kept, a fault and a new row read from the store")
+                XCTAssertFalse(reader.hasChanges, "\(backend)")
+                var refreshing = byTitle
+                refreshing.shouldRefreshRefetchedObjects = true
+                XCTAssertEqual(try reader.fetch(refreshing).map(\.title), ["a", "b, saved elsewhere", "c, saved elsewhere", "d"],
+                               "\(backend): a refreshing fetch reads the stored values")
+            }
+        }
+    }
 }

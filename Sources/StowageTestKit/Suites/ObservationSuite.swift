@@ -17,6 +17,7 @@ struct ObservationSuite {
         testControllerReportsWhatItCannotFollow()
         testLiveQueryYieldsOneResultPerRelevantSave()
         testInaccessibleFaultsAndStaleness()
+        testRefetchKeepsHeldValuesAndReadsTheRest()
         testDetectConflictsChecksAnUnchangedObject()
         testUndoRestoresDeletedObjectsWithCascadesAndInverses()
         testPinnedGenerationReadsOneCommittedState()
