@@ -155,11 +155,16 @@ public final class PersistentStoreCoordinator: @unchecked Sendable {
 
     // MARK: Serving contexts
 
-    func execute(_ request: StoreFetchRequest) throws -> StoreFetchResult {
+    /// Runs `request` on the stores that hold its entity. With `knownRows`, a single store that
+    /// can leaves those rows' values unread (several stores' rows are sorted here by their values).
+    func execute(_ request: StoreFetchRequest, knownRows: KnownRows? = nil) throws -> StoreFetchResult {
         _ = try managedObjectModel.entity(named: request.entityName)
-        let stores = persistentStores.filter { storeHolds($0, entity: request.entityName) }
+        let stores = stores(holding: request.entityName)
         guard !stores.isEmpty else { throw StoreError(.noStores, "no loaded store holds entity \(request.entityName)") }
-        if stores.count == 1 { return try stores[0].execute(request) }
+        if stores.count == 1 {
+            if let knownRows, let store = stores[0] as? any KnownRowsFetching { return try store.execute(request, skippingValuesOf: knownRows) }
+            return try stores[0].execute(request)
+        }
         return try MultiStoreFetch(request: request, stores: stores, model: managedObjectModel).run()
     }
 
@@ -338,14 +343,8 @@ extension StoreChangeSet {
 
 extension PersistentStoreCoordinator: ObjectStoreParent {
     func fetchForChild(_ request: StoreFetchRequest) throws -> StoreFetchResult { try execute(request) }
-
-    /// Straight from the store, leaving known rows unread, when one store that can holds the
-    /// entity (several stores' rows are sorted here by their values, so each needs them).
     func fetchForChild(_ request: StoreFetchRequest, knownRows: KnownRows) throws -> StoreFetchResult {
-        _ = try managedObjectModel.entity(named: request.entityName)
-        let stores = stores(holding: request.entityName)
-        if stores.count == 1, let store = stores[0] as? any KnownRowsFetching { return try store.execute(request, skippingValuesOf: knownRows) }
-        return try execute(request)
+        try execute(request, knownRows: knownRows)
     }
     func snapshotForChild(_ objectID: ManagedObjectID) throws -> StoreSnapshot? { try snapshot(for: objectID) }
     func snapshotsForChild(_ objectIDs: [ManagedObjectID]) throws -> [StoreSnapshot] { try snapshots(for: objectIDs) }
