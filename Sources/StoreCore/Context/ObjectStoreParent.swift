@@ -13,9 +13,15 @@ protocol ObjectStoreParent: AnyObject {
     func committedSnapshotForChild(_ objectID: ManagedObjectID) throws -> StoreSnapshot?
     /// The IDs an object-ID fetch matches, compactly.
     func objectIDListForChild(_ request: StoreFetchRequest) throws -> CompactObjectIDList
+    /// A number that stays the same as long as snapshots read from this parent stay current
+    /// (``PersistentStoreCoordinator/writeCount``; constant for a pinned query generation), or
+    /// `nil` when the parent cannot tell (a parent context): then a batched fetch reads no batch ahead.
+    var readAheadMark: Int? { get }
 }
 
 extension ObjectStoreParent {
+    var readAheadMark: Int? { nil }
+
     /// The IDs an object-ID fetch matches, compactly (the parent's
     /// ``fetchForChild(_:)`` answer, compacted; the coordinator reads them straight from a store
     /// that can).
