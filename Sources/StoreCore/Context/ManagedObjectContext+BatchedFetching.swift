@@ -133,39 +133,39 @@ extension ManagedObjectContext {
             readAhead.noteLoaded(batchAt: range.lowerBound)
             return rows
         }
+        if let rows = readAhead.finishReading(forBatchAt: range.lowerBound, mark: mark, stalenessInterval: stalenessInterval), rows.count >= ids.count {
+            readAhead.noteLoaded(batchAt: range.lowerBound)
+            startReadingNext(of: list, batchSize: batchSize, from: parent, mark: mark, readAhead: &readAhead)
+            return rows[0..<ids.count]
+        }
         let end = Swift.min(range.lowerBound + readAhead.span(forBatchAt: range.lowerBound, batchSize: batchSize), list.count)
         readAhead.removeAll()
         guard mark != nil, stalenessInterval != 0, end > range.upperBound else {
             let asked = needed.map { ids[$0] }
             guard let found = try? parent.snapshotsForChild(asked) else { return nil }
             var rows = [StoreSnapshot?](repeating: nil, count: ids.count)
-            for (offset, row) in zip(needed, Self.place(found, at: asked)) { rows[offset] = row }
+            for (offset, row) in zip(needed, BatchReadAhead.place(found, at: asked)) { rows[offset] = row }
             return rows[...]
         }
         let window = ids + Array(list[range.upperBound..<end])
         guard let found = try? parent.snapshotsForChild(window) else { return nil }
-        let rows = Self.place(found, at: window)
+        let rows = BatchReadAhead.place(found, at: window)
         readAhead.keep(rows, from: range.lowerBound, mark: mark)
+        startReadingNext(of: list, batchSize: batchSize, from: parent, mark: mark, readAhead: &readAhead)
         return rows[0..<ids.count]
     }
 
-    /// The snapshots a store returned for `ids` (in their order, leaving out those it does not
-    /// hold), placed at their IDs' positions.
-    private static func place(_ found: [StoreSnapshot], at ids: [ManagedObjectID]) -> [StoreSnapshot?] {
-        var rows = [StoreSnapshot?](repeating: nil, count: ids.count)
-        var next = 0
-        for snapshot in found {
-            var position = next
-            while position < ids.count, ids[position] != snapshot.objectID { position += 1 }
-            guard position < ids.count else {
-                // Not in the order asked: placed by ID instead.
-                var byID: [ManagedObjectID: StoreSnapshot] = [:]
-                for snapshot in found { byID[snapshot.objectID] = snapshot }
-                return ids.map { byID[$0] }
-            }
-            rows[position] = snapshot
-            next = position + 1
-        }
-        return rows
+    /// Once batches are read as many at a time as they may be, starts reading the next ones
+    /// (when the parent can: ``SnapshotReadingAhead``), so they are read while the caller works
+    /// on these.
+    private func startReadingNext(
+        of list: CompactObjectIDList, batchSize: Int, from parent: any ObjectStoreParent, mark: BatchReadAhead.Mark?, readAhead: inout BatchReadAhead
+    ) {
+        let next = readAhead.nextSpan(batchSize: batchSize).clamped(to: 0..<list.count)
+        // The mark is read before the read starts: a write while it runs moves it on.
+        guard readAhead.readsFullSpan(batchSize: batchSize), !next.isEmpty, let current = parent.readAheadMark, current == mark?.value else { return }
+        let ids = Array(list[next])
+        guard let pending = parent.startSnapshotsForChild(ids) else { return }
+        readAhead.startedReading(pending, ids: ids, from: next.lowerBound, mark: BatchReadAhead.Mark(parent: parent, value: current))
     }
 }

@@ -17,10 +17,14 @@ protocol ObjectStoreParent: AnyObject {
     /// (``PersistentStoreCoordinator/writeCount``; constant for a pinned query generation), or
     /// `nil` when the parent cannot tell (a parent context): then a batched fetch reads no batch ahead.
     var readAheadMark: Int? { get }
+    /// Starts reading the current values of several objects, to be waited for later
+    /// (``SnapshotReadingAhead``), or `nil` when they are best read when needed.
+    func startSnapshotsForChild(_ objectIDs: [ManagedObjectID]) -> PendingSnapshots?
 }
 
 extension ObjectStoreParent {
     var readAheadMark: Int? { nil }
+    func startSnapshotsForChild(_ objectIDs: [ManagedObjectID]) -> PendingSnapshots? { nil }
 
     /// The IDs an object-ID fetch matches, compactly (the parent's
     /// ``fetchForChild(_:)`` answer, compacted; the coordinator reads them straight from a store

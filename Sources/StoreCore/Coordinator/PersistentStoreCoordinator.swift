@@ -366,6 +366,14 @@ extension PersistentStoreCoordinator: ObjectStoreParent {
     func committedSnapshotForChild(_ objectID: ManagedObjectID) throws -> StoreSnapshot? { try snapshot(for: objectID) }
     var readAheadMark: Int? { writeCount }
 
+    /// Started ahead when the IDs are of one entity in one store that can (``SnapshotReadingAhead``).
+    func startSnapshotsForChild(_ objectIDs: [ManagedObjectID]) -> PendingSnapshots? {
+        guard let first = objectIDs.first, !first.isTemporaryID, objectIDs.allSatisfy({ $0.space === first.space }),
+            let store = persistentStore(for: first) as? any SnapshotReadingAhead
+        else { return nil }
+        return store.startReadingSnapshots(for: objectIDs)
+    }
+
     /// Straight from the store when one store that reads compact lists holds the entity.
     func objectIDListForChild(_ request: StoreFetchRequest) throws -> CompactObjectIDList {
         _ = try managedObjectModel.entity(named: request.entityName)

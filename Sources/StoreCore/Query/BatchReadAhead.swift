@@ -46,6 +46,8 @@ struct BatchReadAhead {
     private var batches = 1
     /// The first position of the batch loaded last.
     private var lastBatchStart = Int.min
+    /// The rows of the positions right after `rows`, still being read (``SnapshotReadingAhead``).
+    private var pending: (start: Int, ids: [ManagedObjectID], snapshots: PendingSnapshots, mark: Mark, time: TimeInterval)?
 
     /// The rows of `range`, if they were read ahead and may still be used (see the type's rules).
     func rows(for range: Range<Int>, mark current: Mark?, stalenessInterval: TimeInterval) -> ArraySlice<StoreSnapshot?>? {
@@ -61,6 +63,61 @@ struct BatchReadAhead {
         batches = batchStart == lastBatchStart &+ batchSize ? Swift.min(batches * 2, Swift.max(1, Self.maximumRows / batchSize)) : 1
         lastBatchStart = batchStart
         return batches * batchSize
+    }
+
+    /// Whether the last request read as many batches as one may: then the next ones are read
+    /// while the caller works (``startReading(_:from:mark:)``).
+    func readsFullSpan(batchSize: Int) -> Bool {
+        batches > 1 && batches == Swift.max(1, Self.maximumRows / batchSize)
+    }
+
+    /// The positions the next request reads, after `rows`: as many as the last request read.
+    func nextSpan(batchSize: Int) -> Range<Int> {
+        (start + rows.count)..<(start + rows.count + batches * batchSize)
+    }
+
+    /// Keeps a read the store started for the positions from `start` (`ids`), begun when the
+    /// parent's mark was `mark`.
+    mutating func startedReading(_ snapshots: PendingSnapshots, ids: [ManagedObjectID], from start: Int, mark: Mark) {
+        pending = (start, ids, snapshots, mark, ProcessInfo.processInfo.systemUptime)
+    }
+
+    /// The rows of the read started for the positions from `batchStart`, waited for, when it may
+    /// still be used (the type's rules, its age counted from when it started): they become the
+    /// rows held. `nil` when there is no such read — it is dropped — or it failed.
+    mutating func finishReading(forBatchAt batchStart: Int, mark current: Mark?, stalenessInterval: TimeInterval) -> [StoreSnapshot?]? {
+        guard let pending else { return nil }
+        self.pending = nil
+        guard pending.start == batchStart, pending.mark.matches(current),
+            stalenessInterval < 0 || ProcessInfo.processInfo.systemUptime - pending.time <= stalenessInterval,
+            let found = try? pending.snapshots.wait()
+        else { return nil }
+        let placed = Self.place(found, at: pending.ids)
+        start = pending.start
+        rows = placed
+        mark = pending.mark
+        readTime = pending.time
+        return placed
+    }
+
+    /// The snapshots a store returned for `ids` (in their order, leaving out those it does not
+    /// hold), placed at their IDs' positions.
+    static func place(_ found: [StoreSnapshot], at ids: [ManagedObjectID]) -> [StoreSnapshot?] {
+        var rows = [StoreSnapshot?](repeating: nil, count: ids.count)
+        var next = 0
+        for snapshot in found {
+            var position = next
+            while position < ids.count, ids[position] != snapshot.objectID { position += 1 }
+            guard position < ids.count else {
+                // Not in the order asked: placed by ID instead.
+                var byID: [ManagedObjectID: StoreSnapshot] = [:]
+                for snapshot in found { byID[snapshot.objectID] = snapshot }
+                return ids.map { byID[$0] }
+            }
+            rows[position] = snapshot
+            next = position + 1
+        }
+        return rows
     }
 
     /// Notes that the batch at `batchStart` was loaded from rows read ahead.
@@ -80,5 +137,6 @@ struct BatchReadAhead {
     mutating func removeAll() {
         rows = []
         mark = nil
+        pending = nil
     }
 }
