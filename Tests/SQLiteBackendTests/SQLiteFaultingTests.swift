@@ -78,4 +78,50 @@ final class SQLiteFaultingTests: XCTestCase {
             XCTAssertEqual(titles, (0..<50).map { String(format: "post %02d", $0) })
         }
     }
+
+    /// Read in order, a batched fetch reads the rows of the next batches with the current one:
+    /// twice as many batches per query each time (across gaps in the keys, as here), one
+    /// batch per query again with a staleness interval of zero, and the batch read again when
+    /// anything was saved since its rows were read ahead.
+    func testBatchedFetchReadInOrderReadsSeveralBatchesPerQuery() throws {
+        let stack = try SQLiteTestStore()
+        let ids = try stack.savePosts((0..<50).map { String(format: "post %02d", $0) })
+        let (container, store) = try stack.reopen()
+        let gone: Set<Int> = [7, 21]
+        let writer = container.newBackgroundContext()
+        try writer.performAndWait {
+            for number in gone { writer.delete(try writer.existingObject(with: ids[number])) }
+            try writer.save()
+        }
+        let expected = (0..<50).filter { !gone.contains($0) }.map { String(format: "post %02d", $0) }
+        let context = container.newBackgroundContext()
+        try context.performAndWait {
+            var request = FetchRequest<Post>()
+            request.sortDescriptors = [.ascending("title")]
+            request.fetchBatchSize = 5
+            var before = store.queryCount
+            XCTAssertEqual(try context.fetchBatched(request).map(\.title), expected)
+            // The IDs, then batches 0, 1–2, 3–6 and 7–9 (48 posts): not one query per batch.
+            XCTAssertEqual(store.queryCount - before, 5, "the IDs, then 1, 2, 4 and 3 batches per query")
+
+            context.reset()   // the last batch's objects stay registered, and would need no query
+            context.stalenessInterval = 0
+            before = store.queryCount
+            XCTAssertEqual(try context.fetchBatched(request).map(\.title), expected)
+            XCTAssertEqual(store.queryCount - before, 11, "no staleness allowed: each batch read when it is reached")
+
+            context.reset()
+            context.stalenessInterval = -1
+            let results = try context.fetchBatched(request)
+            XCTAssertEqual(results[0].title, "post 00")
+            XCTAssertEqual(results[5].title, "post 05")   // batches 1 and 2 read in one query
+            try writer.performAndWait {
+                try writer.existingObject(with: ids[12]).setValue("renamed", forKey: "title")
+                try writer.save()
+            }
+            before = store.queryCount
+            XCTAssertEqual(results[11].title, "renamed", "saved since it was read ahead: read again")
+            XCTAssertEqual(store.queryCount - before, 1)
+        }
+    }
 }

@@ -42,19 +42,29 @@ package final class PostgresSession: SQLConnection, @unchecked Sendable {
     /// snapshots (every fetch), as SQLite's `collect` is.
     @_specialize(where T == StoreSnapshot)
     package func collect<T>(_ sql: String, _ bindings: [SQLValue] = [], _ transform: @escaping @Sendable (PostgresSessionRow) throws -> T?) throws -> [T] {
+        try startCollecting(sql, bindings, transform).finish()
+    }
+
+    /// Sends a statement whose rows `transform` reads as they arrive, as ``collect(_:_:_:)``
+    /// does, but returns at once: ``PostgresCollecting/finish()`` waits for the rows. Nothing
+    /// else may be sent on the session until then.
+    func startCollecting<T>(
+        _ sql: String, _ bindings: [SQLValue] = [], _ transform: @escaping @Sendable (PostgresSessionRow) throws -> T?
+    ) throws -> PostgresCollecting<T> {
         let box = CollectedValues<T>()
-        try send(sql, bindings) { query in
-            _ = try answer(connection.query(query, logger: log.logger) { row in
+        let future = try send(sql, bindings) { query in
+            connection.query(query, logger: log.logger) { row in
                 guard box.failure == nil else { return }
                 do {
                     if let value = try transform(PostgresSessionRow(row.makeRandomAccess())) { box.values.append(value) }
                 } catch {
                     box.failure = error
                 }
-            })
+            }
         }
-        if let failure = box.failure { throw failure }
-        return box.values
+        let answer = PostgresAnswer<Void>()
+        future.whenComplete { answer.complete($0.map { _ in () }) }
+        return PostgresCollecting(session: self, sql: sql, box: box, answer: answer)
     }
 
     /// Runs a statement and returns how many rows it changed.
@@ -71,8 +81,14 @@ package final class PostgresSession: SQLConnection, @unchecked Sendable {
             isBroken = true
             throw PostgresServerError("the connection to the server is closed", sql: sql, isConnectionLost: true)
         }
+        return try reportingFailures(of: sql) { try body(PostgresQuery(unsafeSQL: sql, binds: Self.binds(bindings))) }
+    }
+
+    /// Runs `body`, turning postgres-nio's errors into ``PostgresServerError`` (and marking the
+    /// session broken when the connection is lost).
+    func reportingFailures<T>(of sql: String, _ body: () throws -> T) throws -> T {
         do {
-            return try body(PostgresQuery(unsafeSQL: sql, binds: Self.binds(bindings)))
+            return try body()
         } catch let error as PSQLError {
             let failure = PostgresServerError(error, sql: sql)
             if failure.isConnectionLost || connection.isClosed { isBroken = true }
@@ -168,8 +184,25 @@ package final class PostgresSession: SQLConnection, @unchecked Sendable {
     }
 }
 
+/// A statement sent by ``PostgresSession/startCollecting(_:_:_:)`` whose rows are being read.
+struct PostgresCollecting<T> {
+    let session: PostgresSession
+    let sql: String
+    let box: CollectedValues<T>
+    let answer: PostgresAnswer<Void>
+
+    /// Waits for the statement's end and returns what its rows became.
+    ///
+    /// - Throws: ``PostgresServerError``, or what the transform threw.
+    func finish() throws -> [T] {
+        try session.reportingFailures(of: sql) { try answer.wait { !session.connection.isClosed } }
+        if let failure = box.failure { throw failure }
+        return box.values
+    }
+}
+
 /// The values `collect` gathers.
-private final class CollectedValues<T>: @unchecked Sendable {
+final class CollectedValues<T>: @unchecked Sendable {
     // @unchecked: appended to only by the connection's event loop while the query runs, and
     // read by the waiting thread only after the query's future completed.
     var values: [T] = []

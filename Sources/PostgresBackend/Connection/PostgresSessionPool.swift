@@ -103,7 +103,25 @@ final class PostgresSessionPool: @unchecked Sendable {
         }
     }
 
-    private func checkIn(_ connection: PostgresSession) {
+    /// A connection for a read that holds it while its caller goes on (``PostgresPendingRead``),
+    /// taken only when another stays for everyone else (idle, or within the pool's size), so
+    /// that holding it never makes another call wait; `nil` otherwise. Give it back with ``checkIn(_:)``.
+    func checkOutSpare() throws -> PostgresSession? {
+        condition.lock()
+        while let connection = idle.last, connection.connection.isClosed {
+            idle.removeLast()
+            open -= 1
+        }
+        let spare = idle.count + (options.poolSize - open)
+        guard !isClosed, spare >= 2, MultiThreadedEventLoopGroup.currentEventLoop == nil else {
+            condition.unlock()
+            return nil
+        }
+        condition.unlock()
+        return try checkOut()
+    }
+
+    func checkIn(_ connection: PostgresSession) {
         condition.lock()
         if connection.isBroken || isClosed {
             open -= 1

@@ -55,3 +55,117 @@ extension ManagedObjectContext {
         return try parentStore().objectIDListForChild(request)
     }
 }
+
+extension ManagedObjectContext {
+    /// The objects of positions `range` of a batched fetch's IDs, their values loaded: objects
+    /// this context holds keep their values (a fault holding a fresh row of its own is loaded
+    /// from it); the rest get the rows `readAhead` holds for them, or those of one request to
+    /// the parent store, which (for batches read in order) also reads the rows of the next
+    /// batches into `readAhead`. An object the store holds no row for, or whose request
+    /// fails, is a fault: reading it asks the store again and reports why.
+    func materializeBatch(_ range: Range<Int>, of list: CompactObjectIDList, batchSize: Int, readAhead: inout BatchReadAhead) -> [ManagedObject] {
+        let ids = Array(list[range])
+        var held = [ManagedObject?](repeating: nil, count: ids.count)
+        // The offsets (in `ids`) whose rows the store must give.
+        var needed: [Int] = []
+        for (offset, id) in ids.enumerated() {
+            if let object = registered[id] {
+                held[offset] = object
+                guard object.isFault else { continue }
+                if let snapshot = object.committedSnapshot, isFresh(object) {
+                    object.load(snapshot)
+                    object.awakeFromFetch()
+                    continue
+                }
+            }
+            needed.append(offset)
+        }
+        let rows: ArraySlice<StoreSnapshot?>?
+        if needed.isEmpty {
+            readAhead.noteLoaded(batchAt: range.lowerBound)
+            rows = nil
+        } else {
+            rows = batchRows(range, ids: ids, needed: needed, of: list, batchSize: batchSize, readAhead: &readAhead)
+        }
+        var objects: [ManagedObject] = []
+        objects.reserveCapacity(ids.count)
+        // Made loaded straight away, not as faults filled afterwards; the model's entity looked
+        // up once per entity of the rows, not per row.
+        let model = managedObjectModel
+        var rowEntity: EntityDescription?
+        var modelEntity: EntityDescription?
+        for (offset, id) in ids.enumerated() {
+            let row = rows.flatMap { $0[$0.startIndex + offset] }.flatMap { $0.objectID == id ? $0 : nil }
+            if let object = held[offset] {
+                if object.isFault, let row {
+                    object.load(row)
+                    object.awakeFromFetch()
+                }
+                objects.append(object)
+                continue
+            }
+            if let row {
+                if row.entity !== rowEntity {
+                    rowEntity = row.entity
+                    modelEntity = model?.entitiesByName[id.entityName]
+                }
+                if let modelEntity {
+                    objects.append(registeredObject(loading: row, of: modelEntity, asFault: false))
+                    continue
+                }
+            }
+            if let object = registeredOrFaultObject(for: id) { objects.append(object) }
+        }
+        return objects
+    }
+
+    /// The rows of a batch, one per offset in `ids` (`nil` where the store holds none; only the
+    /// `needed` offsets are asked for when nothing is read ahead), or `nil` when the store
+    /// could not answer.
+    private func batchRows(
+        _ range: Range<Int>, ids: [ManagedObjectID], needed: [Int], of list: CompactObjectIDList, batchSize: Int, readAhead: inout BatchReadAhead
+    ) -> ArraySlice<StoreSnapshot?>? {
+        // As `fulfillFaults`: a store that cannot answer leaves the objects faults.
+        guard let parent = try? parentStore() else { return nil }
+        // The mark is read before the rows: a write while they are read moves it on.
+        let mark = parent.readAheadMark.map { BatchReadAhead.Mark(parent: parent, value: $0) }
+        if let rows = readAhead.rows(for: range, mark: mark, stalenessInterval: stalenessInterval) {
+            readAhead.noteLoaded(batchAt: range.lowerBound)
+            return rows
+        }
+        if let rows = readAhead.finishReading(forBatchAt: range.lowerBound, mark: mark, stalenessInterval: stalenessInterval), rows.count >= ids.count {
+            readAhead.noteLoaded(batchAt: range.lowerBound)
+            startReadingNext(of: list, batchSize: batchSize, from: parent, mark: mark, readAhead: &readAhead)
+            return rows[0..<ids.count]
+        }
+        let end = Swift.min(range.lowerBound + readAhead.span(forBatchAt: range.lowerBound, batchSize: batchSize), list.count)
+        readAhead.removeAll()
+        guard mark != nil, stalenessInterval != 0, end > range.upperBound else {
+            let asked = needed.map { ids[$0] }
+            guard let found = try? parent.snapshotsForChild(asked) else { return nil }
+            var rows = [StoreSnapshot?](repeating: nil, count: ids.count)
+            for (offset, row) in zip(needed, BatchReadAhead.place(found, at: asked)) { rows[offset] = row }
+            return rows[...]
+        }
+        let window = ids + Array(list[range.upperBound..<end])
+        guard let found = try? parent.snapshotsForChild(window) else { return nil }
+        let rows = BatchReadAhead.place(found, at: window)
+        readAhead.keep(rows, from: range.lowerBound, mark: mark)
+        startReadingNext(of: list, batchSize: batchSize, from: parent, mark: mark, readAhead: &readAhead)
+        return rows[0..<ids.count]
+    }
+
+    /// Once batches are read as many at a time as they may be, starts reading the next ones
+    /// (when the parent can: ``SnapshotReadingAhead``), so they are read while the caller works
+    /// on these.
+    private func startReadingNext(
+        of list: CompactObjectIDList, batchSize: Int, from parent: any ObjectStoreParent, mark: BatchReadAhead.Mark?, readAhead: inout BatchReadAhead
+    ) {
+        let next = readAhead.nextSpan(batchSize: batchSize).clamped(to: 0..<list.count)
+        // The mark is read before the read starts: a write while it runs moves it on.
+        guard readAhead.readsFullSpan(batchSize: batchSize), !next.isEmpty, let current = parent.readAheadMark, current == mark?.value else { return }
+        let ids = Array(list[next])
+        guard let pending = parent.startSnapshotsForChild(ids) else { return }
+        readAhead.startedReading(pending, ids: ids, from: next.lowerBound, mark: BatchReadAhead.Mark(parent: parent, value: current))
+    }
+}

@@ -70,6 +70,9 @@ final class GenerationReader: ObjectStoreParent {
         self.generation = generation
     }
 
+    /// A pinned generation's rows never change.
+    var readAheadMark: Int? { 0 }
+
     private func view(for objectID: ManagedObjectID) throws -> any StoreReading {
         guard let identifier = objectID.storeIdentifier, let view = generation.views[identifier] else {
             throw StoreError(.wrongStore, objectID: objectID, "the object's store is not part of the pinned query generation")

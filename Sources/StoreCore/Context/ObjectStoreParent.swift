@@ -16,6 +16,13 @@ protocol ObjectStoreParent: AnyObject {
     func committedSnapshotForChild(_ objectID: ManagedObjectID) throws -> StoreSnapshot?
     /// The IDs an object-ID fetch matches, compactly.
     func objectIDListForChild(_ request: StoreFetchRequest) throws -> CompactObjectIDList
+    /// A number that stays the same as long as snapshots read from this parent stay current
+    /// (``PersistentStoreCoordinator/writeCount``; constant for a pinned query generation), or
+    /// `nil` when the parent cannot tell (a parent context): then a batched fetch reads no batch ahead.
+    var readAheadMark: Int? { get }
+    /// Starts reading the current values of several objects, to be waited for later
+    /// (``SnapshotReadingAhead``), or `nil` when they are best read when needed.
+    func startSnapshotsForChild(_ objectIDs: [ManagedObjectID]) -> PendingSnapshots?
 }
 
 extension ObjectStoreParent {
@@ -23,6 +30,11 @@ extension ObjectStoreParent {
     func fetchForChild(_ request: StoreFetchRequest, knownRows: KnownRows) throws -> StoreFetchResult {
         try fetchForChild(request)
     }
+
+    /// A parent context cannot tell: no batch is read ahead.
+    var readAheadMark: Int? { nil }
+    /// Read when needed.
+    func startSnapshotsForChild(_ objectIDs: [ManagedObjectID]) -> PendingSnapshots? { nil }
 
     /// The IDs an object-ID fetch matches, compactly (the parent's
     /// ``fetchForChild(_:)`` answer, compacted; the coordinator reads them straight from a store

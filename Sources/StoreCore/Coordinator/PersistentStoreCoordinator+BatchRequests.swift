@@ -4,6 +4,7 @@ extension PersistentStoreCoordinator {
     /// Runs a batch request in the store that holds its entity (or, for a delete by IDs, in each
     /// store holding some of them), then forgets the cached snapshots it made stale.
     func execute(_ request: StoreBatchRequest) throws -> StoreBatchResult {
+        defer { noteWrite() }
         let result: StoreBatchResult
         switch request.operation {
         case .insert(let insert):

@@ -29,8 +29,23 @@ public final class PersistentStoreCoordinator: @unchecked Sendable {
         var watchers: [String: RemoteChangeWatcher] = [:]
         /// Live queries told of every commit to the stores, by subscription.
         var commitObservers: [UUID: @Sendable (StoreCommit) -> Void] = [:]
+        /// Counts the writes through the coordinator (``writeCount``).
+        var writes = 0
     }
     private let state = Mutex(State())
+
+    /// Moves every time the stores' objects may have changed through this coordinator or as one
+    /// of its stores announced: after a save (failed ones too), a batch request, another
+    /// coordinator's or process's commit that a store with remote change notifications posted,
+    /// a store added, removed or replaced. Rows read while it had one value are current as long
+    /// as it keeps it (a batched fetch's rows read ahead rely on this).
+    var writeCount: Int { state.withLock { $0.writes } }
+
+    /// Moves ``writeCount`` on: called after a write, so a reader that saw the old count before
+    /// the write also sees the count move.
+    func noteWrite() {
+        state.withLock { $0.writes &+= 1 }
+    }
 
     /// A coordinator with no stores yet, for `managedObjectModel` — Core Data's
     /// `NSPersistentStoreCoordinator(managedObjectModel:)`.
@@ -65,6 +80,7 @@ public final class PersistentStoreCoordinator: @unchecked Sendable {
         }
         state.withLock { state in
             state.stores.append(store)
+            state.writes &+= 1
             if let watcher { state.watchers[store.identifier] = watcher }
         }
         return store
@@ -75,6 +91,7 @@ public final class PersistentStoreCoordinator: @unchecked Sendable {
         let removed = state.withLock { state -> Bool in
             guard let index = state.stores.firstIndex(where: { $0 === store }) else { return false }
             state.stores.remove(at: index)
+            state.writes &+= 1
             state.watchers.removeValue(forKey: store.identifier)?.cancel()
             return true
         }
@@ -86,6 +103,7 @@ public final class PersistentStoreCoordinator: @unchecked Sendable {
     func replace(_ store: any PersistentStore, with newStore: any PersistentStore) throws {
         state.withLock { state in
             state.stores = state.stores.map { $0 === store ? newStore : $0 }
+            state.writes &+= 1
             state.watchers.removeValue(forKey: store.identifier)?.cancel()
         }
         try store.unload()
@@ -232,6 +250,7 @@ public final class PersistentStoreCoordinator: @unchecked Sendable {
     func save(
         newObjects requests: [(entity: String, store: String?)], _ makeChanges: ([ManagedObjectID]) throws -> StoreChangeSet
     ) throws -> StoreChangeSet {
+        defer { noteWrite() }
         let stores = persistentStores
         if stores.count == 1, let store = stores.first,
             requests.allSatisfy({ $0.store == nil || $0.store == store.identifier }) {
@@ -260,6 +279,7 @@ public final class PersistentStoreCoordinator: @unchecked Sendable {
 
     /// Saves a change set, store by store.
     func save(_ changes: StoreChangeSet) throws {
+        defer { noteWrite() }
         let stores = persistentStores
         if stores.count == 1, let store = stores.first, changes.allBelong(to: store.identifier) {
             try checkWritable(store)
@@ -352,6 +372,15 @@ extension PersistentStoreCoordinator: ObjectStoreParent {
         try objectIDs(forRelationship: name, of: objectID)
     }
     func committedSnapshotForChild(_ objectID: ManagedObjectID) throws -> StoreSnapshot? { try snapshot(for: objectID) }
+    var readAheadMark: Int? { writeCount }
+
+    /// Started ahead when the IDs are of one entity in one store that can (``SnapshotReadingAhead``).
+    func startSnapshotsForChild(_ objectIDs: [ManagedObjectID]) -> PendingSnapshots? {
+        guard let first = objectIDs.first, !first.isTemporaryID, objectIDs.allSatisfy({ $0.space === first.space }),
+            let store = persistentStore(for: first) as? any SnapshotReadingAhead
+        else { return nil }
+        return store.startReadingSnapshots(for: objectIDs)
+    }
 
     /// Straight from the store when one store that reads compact lists holds the entity.
     func objectIDListForChild(_ request: StoreFetchRequest) throws -> CompactObjectIDList {

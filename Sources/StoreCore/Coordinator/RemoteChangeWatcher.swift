@@ -62,6 +62,7 @@ final class RemoteChangeWatcher: @unchecked Sendable {
                 return previous != stamp
             }
             guard moved else { return }
+            coordinator.noteWrite()
             // An atomic store reads the file another writer replaced, so fetches see its save.
             (store as? AtomicStore)?.reloadIfReplaced()
             var info: [AnyHashable: Any] = ["storeUUID": identifier]

@@ -17,7 +17,9 @@
 /// ```
 ///
 /// Complexity: reading an element of the current batch is O(1); moving to another batch runs
-/// one query for `fetchBatchSize` objects.
+/// one query for `fetchBatchSize` objects, or none when the batch's rows were read with an
+/// earlier batch: read in order, one query reads the rows of several batches (up to 2,048 rows),
+/// as long as nothing was saved through the coordinator since (``BatchReadAhead``).
 public struct FetchedResults<Result: ManagedObject>: RandomAccessCollection {
     private let storage: FetchedBatches
 
@@ -51,6 +53,8 @@ final class FetchedBatches {
     let context: ManagedObjectContext
     private var batchStart = -1
     private var batch: [ManagedObject] = []
+    /// Rows of the next batches, read with an earlier one (``BatchReadAhead``).
+    private var readAhead = BatchReadAhead()
 
     init(objectIDs: CompactObjectIDList, batchSize: Int, context: ManagedObjectContext) {
         self.objectIDs = objectIDs
@@ -68,8 +72,7 @@ final class FetchedBatches {
         let released = batch.map(\.objectID)
         batch = []
         context.releaseUnreferencedObjects(released)
-        let ids = Array(objectIDs[start..<min(start + batchSize, objectIDs.count)])
-        batch = context.materialize(ids)
+        batch = context.materializeBatch(start..<min(start + batchSize, objectIDs.count), of: objectIDs, batchSize: batchSize, readAhead: &readAhead)
         batchStart = start
     }
 }

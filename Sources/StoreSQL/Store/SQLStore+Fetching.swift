@@ -95,6 +95,12 @@ extension SQLStore {
     private func snapshots(ofOneEntity objectIDs: [ManagedObjectID], root: String) throws -> [StoreSnapshot] {
         let keys = objectIDs.compactMap(\.primaryKey)
         let found = try read { try snapshots(ofRoot: root, keys: keys, on: $0) }
+        return Self.place(found, for: objectIDs, keys: keys)
+    }
+
+    /// The rows read for a batch of IDs of one entity and store (with `keys`, their keys), in
+    /// the batch's order, each placed by key; rows of other entities of the table left out.
+    package static func place(_ found: [StoreSnapshot], for objectIDs: [ManagedObjectID], keys: [Int64]) -> [StoreSnapshot] {
         var placed = [StoreSnapshot?](repeating: nil, count: objectIDs.count)
         var positions: [Int64: Int] = [:]
         let consecutive = KeyRange(keys) != nil
@@ -121,16 +127,22 @@ extension SQLStore {
     /// The rows with `keys` of the table of root entity `root`, in one query (a range of
     /// `Z_PK` when the keys are consecutive, as a batch of a table read in key order is).
     package func snapshots(ofRoot root: String, keys: [Int64], on connection: Connection) throws -> [StoreSnapshot] {
+        let query = try snapshotQuery(ofRoot: root, keys: keys)
+        return try connection.collect(query.sql, query.bindings) { try query.snapshot(from: $0) }
+    }
+
+    /// The statement reading the rows with `keys` of the table of root entity `root` (a range of
+    /// `Z_PK` when the keys are consecutive), and how its rows become snapshots.
+    package func snapshotQuery(ofRoot root: String, keys: [Int64]) throws -> SnapshotQuery {
         let table = try schema.table(for: root)
         let layout = try rows.layout(for: root)
-        let rows = rows, external = externalBinaryReader
         let select = "SELECT \(layout.columns) FROM \(table.table) t0 WHERE t0.Z_PK "
         if let range = KeyRange(keys) {
             let sql = select + "BETWEEN \(dialect.parameter(1, declaredType: nil)) AND \(dialect.parameter(2, declaredType: nil))"
-            return try connection.collect(sql, [.integer(range.first), .integer(range.last)]) { try rows.snapshot(from: $0, layout: layout, external: external) }
+            return SnapshotQuery(sql: sql, bindings: [.integer(range.first), .integer(range.last)], rows: rows, layout: layout, external: externalBinaryReader)
         }
         let sql = select + dialect.isAmongKeys(dialect.parameter(1, declaredType: nil))
-        return try connection.collect(sql, [dialect.keyList(keys)]) { try rows.snapshot(from: $0, layout: layout, external: external) }
+        return SnapshotQuery(sql: sql, bindings: [dialect.keyList(keys)], rows: rows, layout: layout, external: externalBinaryReader)
     }
 
     /// The saved snapshot of row `key` of `entity`, read on `connection` (inside its transaction).

@@ -6,7 +6,8 @@ import XCTest
 /// and `Film`s (sub-entities of the abstract `Item`, in one table in the SQL stores): every
 /// object, in the order a plain fetch gives, whether a batch's rows are consecutive, have gaps
 /// (deleted rows), are of one sub-entity only, or are sorted against the order they were saved
-/// in; unsaved changes folded in; and the objects of a finished batch let go.
+/// in; unsaved changes folded in; the objects of a finished batch let go; and rows read ahead
+/// for later batches not used once another context saved.
 struct BatchedFetchingSuite {
     let kit: StoreTestKit
     private static let itemCount = 30
@@ -16,6 +17,7 @@ struct BatchedFetchingSuite {
         kit.check("batched fetches give every object in order") { try everyObjectInOrder() }
         kit.check("batched fetches fold in unsaved changes") { try unsavedChanges() }
         kit.check("a batched fetch lets go of a finished batch's objects") { try finishedBatchesLetGo() }
+        kit.check("a batched fetch read in order shows what was saved and changed since it began") { try changesWhileIterating() }
     }
 
     /// A stack holding items `i00`… (books at even numbers, films at odd ones), some deleted.
@@ -126,6 +128,33 @@ struct BatchedFetchingSuite {
             XCTAssertLessThanOrEqual(most, 4 + 1, "\(kit): one batch and the object held, not every object read")
             XCTAssertTrue(results[1] === held, "\(kit): an object still held is the one read again")
             XCTAssertEqual(try held.value(forKey: "label") as? String, "i01", "\(kit)")
+        }
+    }
+
+    /// Read in order, the second batch brings the third's rows too (``FetchedResults``); another
+    /// context then renames one item of the third batch and deletes another, and this context
+    /// changes a third without saving: the third batch shows all three.
+    private func changesWhileIterating() throws {
+        let stack = try savedItems()
+        let context = stack.newContext()
+        let writer = stack.newContext()
+        try context.performAndWait {
+            let kept = (0..<Self.itemCount).filter { !Self.deleted.contains($0) }.map { String(format: "i%02d", $0) }
+            let results = try context.fetchBatched(itemsByLabel(batchSize: 4))
+            XCTAssertEqual(try labels(results[0..<8]), Array(kept[0..<8]), "\(kit): the first two batches")
+            let renamed = results.objectIDs[9], removed = results.objectIDs[10], mine = results.objectIDs[11]
+            try writer.performAndWait {
+                try writer.existingObject(with: renamed).setValue("elsewhere", forKey: "label")
+                writer.delete(try writer.existingObject(with: removed))
+                try writer.save()
+            }
+            try context.existingObject(with: mine).setValue("here", forKey: "label")
+            XCTAssertEqual(try results[8].value(forKey: "label") as? String, kept[8], "\(kit)")
+            XCTAssertEqual(try results[9].value(forKey: "label") as? String, "elsewhere", "\(kit): renamed by another context after the rows were read ahead")
+            XCTAssertNil(try results[10].value(forKey: "label") as? String, "\(kit): deleted by another context after the rows were read ahead")
+            XCTAssertTrue(results[10].isDeleted, "\(kit): an inaccessible fault, deleted (shouldDeleteInaccessibleFaults)")
+            XCTAssertEqual(try results[11].value(forKey: "label") as? String, "here", "\(kit): this context's unsaved change")
+            XCTAssertEqual(try labels(results[12...]), Array(kept[12...]), "\(kit): the batches after")
         }
     }
 }

@@ -1,0 +1,142 @@
+import Foundation
+
+/// The rows a batched fetch read before it needed them. While ``FetchedResults`` is read batch
+/// after batch, one store request brings the rows of several batches (for PostgreSQL, one round
+/// trip instead of one per batch), and the next batches take their rows from here. Objects are
+/// still made one batch at a time; the rows waiting cost their snapshots, at most
+/// ``maximumRows`` of them.
+///
+/// Rows read ahead are used only as long as they are what the store would answer: while
+/// nothing was written through the coordinator since they were read (a save of any of its
+/// contexts, a batch request, a commit elsewhere that a store with remote change notifications
+/// announced — ``PersistentStoreCoordinator/writeCount``) and, with a
+/// ``ManagedObjectContext/stalenessInterval`` of zero or more, while they are no older than it —
+/// the rule a fault holding the row it was fetched with follows. Otherwise the batch is read
+/// again, as if nothing had been read ahead. A child context (whose parent context cannot tell
+/// when its objects change) reads one batch at a time.
+///
+/// For example (inside ``FetchedBatches``):
+///
+/// ```swift
+/// if let rows = readAhead.rows(for: 200..<400, mark: mark, stalenessInterval: -1) { … }
+/// let span = readAhead.span(forBatchAt: 200, batchSize: 200)   // grows while batches come in order
+/// ```
+struct BatchReadAhead {
+    /// The most rows one request reads ahead (a few hundred kilobytes of snapshots).
+    static let maximumRows = 2_048
+
+    /// What the rows were read from, and its ``ObjectStoreParent/readAheadMark`` then.
+    struct Mark {
+        let parent: AnyObject
+        let value: Int
+
+        func matches(_ other: Mark?) -> Bool {
+            guard let other else { return false }
+            return other.parent === parent && other.value == value
+        }
+    }
+
+    /// The position of `rows[0]` in the results.
+    private var start = 0
+    /// The row of each position from `start`, `nil` where the store held none.
+    private var rows: [StoreSnapshot?] = []
+    private var mark: Mark?
+    private var readTime: TimeInterval = 0
+    /// How many batches the next request reads: doubles while batches are loaded in order.
+    private var batches = 1
+    /// The first position of the batch loaded last.
+    private var lastBatchStart = Int.min
+    /// The rows of the positions right after `rows`, still being read (``SnapshotReadingAhead``).
+    private var pending: (start: Int, ids: [ManagedObjectID], snapshots: PendingSnapshots, mark: Mark, time: TimeInterval)?
+
+    /// The rows of `range`, if they were read ahead and may still be used (see the type's rules).
+    func rows(for range: Range<Int>, mark current: Mark?, stalenessInterval: TimeInterval) -> ArraySlice<StoreSnapshot?>? {
+        guard range.lowerBound >= start, range.upperBound <= start + rows.count, let mark, mark.matches(current) else { return nil }
+        if stalenessInterval >= 0, ProcessInfo.processInfo.systemUptime - readTime > stalenessInterval { return nil }
+        return rows[(range.lowerBound - start)..<(range.upperBound - start)]
+    }
+
+    /// Notes that the batch at `batchStart` is being loaded, and returns how many positions from
+    /// it one request should read: one batch for a batch out of order, twice as many batches as
+    /// last time (at most ``maximumRows`` rows) for the batch right after the last one.
+    mutating func span(forBatchAt batchStart: Int, batchSize: Int) -> Int {
+        batches = batchStart == lastBatchStart &+ batchSize ? Swift.min(batches * 2, Swift.max(1, Self.maximumRows / batchSize)) : 1
+        lastBatchStart = batchStart
+        return batches * batchSize
+    }
+
+    /// Whether the last request read as many batches as one may: then the next ones are read
+    /// while the caller works (``startReading(_:from:mark:)``).
+    func readsFullSpan(batchSize: Int) -> Bool {
+        batches > 1 && batches == Swift.max(1, Self.maximumRows / batchSize)
+    }
+
+    /// The positions the next request reads, after `rows`: as many as the last request read.
+    func nextSpan(batchSize: Int) -> Range<Int> {
+        (start + rows.count)..<(start + rows.count + batches * batchSize)
+    }
+
+    /// Keeps a read the store started for the positions from `start` (`ids`), begun when the
+    /// parent's mark was `mark`.
+    mutating func startedReading(_ snapshots: PendingSnapshots, ids: [ManagedObjectID], from start: Int, mark: Mark) {
+        pending = (start, ids, snapshots, mark, ProcessInfo.processInfo.systemUptime)
+    }
+
+    /// The rows of the read started for the positions from `batchStart`, waited for, when it may
+    /// still be used (the type's rules, its age counted from when it started): they become the
+    /// rows held. `nil` when there is no such read — it is dropped — or it failed.
+    mutating func finishReading(forBatchAt batchStart: Int, mark current: Mark?, stalenessInterval: TimeInterval) -> [StoreSnapshot?]? {
+        guard let pending else { return nil }
+        self.pending = nil
+        guard pending.start == batchStart, pending.mark.matches(current),
+            stalenessInterval < 0 || ProcessInfo.processInfo.systemUptime - pending.time <= stalenessInterval,
+            let found = try? pending.snapshots.wait()
+        else { return nil }
+        let placed = Self.place(found, at: pending.ids)
+        start = pending.start
+        rows = placed
+        mark = pending.mark
+        readTime = pending.time
+        return placed
+    }
+
+    /// The snapshots a store returned for `ids` (in their order, leaving out those it does not
+    /// hold), placed at their IDs' positions.
+    static func place(_ found: [StoreSnapshot], at ids: [ManagedObjectID]) -> [StoreSnapshot?] {
+        var rows = [StoreSnapshot?](repeating: nil, count: ids.count)
+        var next = 0
+        for snapshot in found {
+            var position = next
+            while position < ids.count, ids[position] != snapshot.objectID { position += 1 }
+            guard position < ids.count else {
+                // Not in the order asked: placed by ID instead.
+                var byID: [ManagedObjectID: StoreSnapshot] = [:]
+                for snapshot in found { byID[snapshot.objectID] = snapshot }
+                return ids.map { byID[$0] }
+            }
+            rows[position] = snapshot
+            next = position + 1
+        }
+        return rows
+    }
+
+    /// Notes that the batch at `batchStart` was loaded from rows read ahead.
+    mutating func noteLoaded(batchAt batchStart: Int) {
+        lastBatchStart = batchStart
+    }
+
+    /// Keeps `rows` (one per position from `start`) for the batches after the current one.
+    mutating func keep(_ rows: [StoreSnapshot?], from start: Int, mark: Mark?) {
+        self.start = start
+        self.rows = rows
+        self.mark = mark
+        readTime = ProcessInfo.processInfo.systemUptime
+    }
+
+    /// Lets go of every row read ahead.
+    mutating func removeAll() {
+        rows = []
+        mark = nil
+        pending = nil
+    }
+}

@@ -1,0 +1,99 @@
+#if Postgres  // the PostgreSQL store is built only with the Postgres package trait (Package.swift)
+import Foundation
+import PostgresBackend
+import StoreCore
+import StoreTestSupport
+import XCTest
+
+/// Batched fetches on PostgreSQL, where each query is a round trip: rows of several batches
+/// come in one query when the results are read in order, and a server error while iterating
+/// reaches the caller as a typed error (the shared suite checks the rest, on every store).
+final class PostgresBatchedFetchTests: XCTestCase {
+    private static func container(schema: String) throws -> PersistentContainer {
+        PostgresStore.register()
+        let container = PersistentContainer(name: "Blog", managedObjectModel: try BlogModel.make())
+        container.persistentStoreDescriptions = [try PostgresTestServer.description(schema: schema)]
+        try container.loadPersistentStores()
+        return container
+    }
+
+    /// Post titles that sort as their numbers do.
+    private static func title(_ number: Int) -> String { String(format: "post %05d", number) }
+
+    private static func savePosts(_ count: Int, in container: PersistentContainer) throws {
+        let context = container.newBackgroundContext()
+        try context.performAndWait {
+            for number in 0..<count { try Post(context: context).title = title(number) }
+            try context.save()
+        }
+    }
+
+    /// 8,000 posts in batches of 200: from the fifth request on, each reads ten batches and the
+    /// next ten are read while the caller works on them (``PostgresStore/startReadingSnapshots(for:)``).
+    /// Every post comes in order; a post renamed by another context while its batch was being
+    /// read ahead shows its new title; results dropped while a read is under way give its
+    /// connection back (more such results than the pool has connections, then a plain fetch).
+    func testBatchesReadWhileTheCallerWorksStayCurrentAndGiveTheirConnectionsBack() throws {
+        _ = try PostgresTestServer.requireURL()
+        let schema = PostgresTestServer.freshSchema("pipelined")
+        let container = try Self.container(schema: schema)
+        let count = 8_000
+        try Self.savePosts(count, in: container)
+        let titles = (0..<count).map(Self.title)
+        let context = container.newBackgroundContext()
+        let writer = container.newBackgroundContext()
+        try context.performAndWait {
+            var request = FetchRequest<Post>()
+            request.sortDescriptors = [.ascending("title")]
+            request.fetchBatchSize = 200
+            XCTAssertEqual(try context.fetchBatched(request).map(\.title), titles)
+
+            context.reset()
+            let results = try context.fetchBatched(request)
+            XCTAssertEqual(results[0..<5_000].map(\.title), Array(titles[0..<5_000]))   // rows 5,000–6,999 are being read
+            let renamed = results.objectIDs[5_100]
+            try writer.performAndWait {
+                try writer.existingObject(with: renamed).setValue("renamed", forKey: "title")
+                try writer.save()
+            }
+            XCTAssertEqual(results[5_100].title, "renamed", "saved while the batch was being read ahead: read again")
+            XCTAssertEqual(results[5_101..<count].map(\.title), Array(titles[5_101..<count]))
+
+            for _ in 0..<6 {
+                context.reset()
+                let dropped = try context.fetchBatched(request)
+                XCTAssertEqual(dropped[3_000].title, titles[3_000])   // starts reading rows 5,000–6,999
+            }
+            context.reset()
+            XCTAssertEqual(try context.count(for: request), count, "the pool still has connections")
+        }
+    }
+
+    /// The table the next batches are read from is renamed away between two batches: reading an
+    /// object of the next batch throws the store's error (naming the server's), and once the
+    /// table is back the same results go on.
+    func testAServerErrorWhileIteratingIsReportedAsAStoreError() throws {
+        try PostgresTestServer.requireCluster()
+        let schema = PostgresTestServer.freshSchema("batched")
+        let container = try Self.container(schema: schema)
+        try Self.savePosts(30, in: container)
+        let context = container.newBackgroundContext()
+        try context.performAndWait {
+            var request = FetchRequest<Post>()
+            request.sortDescriptors = [.ascending("title")]
+            request.fetchBatchSize = 5
+            let results = try context.fetchBatched(request)
+            XCTAssertEqual(results[0].title, Self.title(0))
+            try PostgresTestCluster.sql("ALTER TABLE \(schema).zpost RENAME TO zpost_away")
+            XCTAssertThrowsError(try results[5].value(forKey: "title")) { error in
+                guard let error = error as? StoreError else { return XCTFail("not a StoreError: \(error)") }
+                XCTAssertEqual(error.code, .io)
+                XCTAssertEqual((error.underlyingError as? PostgresServerError)?.sqlState, "42P01", "the server's undefined-table error: \(error)")
+            }
+            try PostgresTestCluster.sql("ALTER TABLE \(schema).zpost_away RENAME TO zpost")
+            XCTAssertEqual(try results[5].value(forKey: "title") as? String, Self.title(5), "read again once the table is back")
+            XCTAssertEqual(results.map(\.title), (0..<30).map(Self.title))
+        }
+    }
+}
+#endif
