@@ -32,9 +32,10 @@ enum PostgresHistoryTables {
         SQLHistoryTables.rangeIndexDDL,
     ]
 
-    /// The object the last statement of ``ddl`` creates (the index of change ranges, added last,
-    /// so that a store made before it had one gets it and the column it indexes).
-    static let lastCreated = SQLHistoryTables.rangeIndex
+    /// The objects added to ``ddl`` after the first stores were made (the table of deletions,
+    /// then the index of change ranges with the column it indexes): a store missing one gets
+    /// what it lacks; one with all of them has everything.
+    static let addedLater = [purges, SQLHistoryTables.rangeIndex]
 
     static func create(on connection: PostgresSession) throws {
         for statement in ddl { try connection.run(statement) }
