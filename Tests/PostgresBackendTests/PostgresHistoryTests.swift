@@ -57,5 +57,47 @@ final class PostgresHistoryTests: XCTestCase {
         try close(writable)
         XCTAssertEqual(try PostgresTestCluster.sql("SELECT ZTRANSACTION FROM \(schema).Z_HISTORYPURGE"), "\(tokens[1].transactionNumber)", "one row")
     }
+
+    /// A store from a build before change ranges: `Z_HISTORYCHANGE` without `ZLASTENTITYPK`.
+    /// Read-only it reads as before; opened for writing it gets the column and its index, and its
+    /// old rows read next to the new ranges.
+    func testAStoreWrittenBeforeRangesIsReadAndGetsTheColumnWhenOpenedForWriting() throws {
+        let schema = PostgresTestServer.freshSchema("ranges")
+        let first = try container(schema: schema)
+        let context = first.newBackgroundContext()
+        func changes(_ container: PersistentContainer) throws -> [PersistentHistoryChange] {
+            let context = container.newBackgroundContext()
+            var request = PersistentHistoryChangeRequest.fetchHistory(after: nil as PersistentHistoryToken?)
+            request.resultType = .changesOnly
+            return try context.performAndWait { try context.execute(request).changes ?? [] }
+        }
+        try context.performAndWait {
+            for name in ["a", "b", "c"] {
+                try context.insertNewObject(forEntityName: "Region").setValue(name, forKey: "name")
+                try context.save()
+            }
+        }
+        let written = try changes(first)
+        XCTAssertEqual(written.count, 3)
+        try close(first)
+        try PostgresTestCluster.sql("DROP INDEX \(schema).Z_HISTORYCHANGE_RANGE; ALTER TABLE \(schema).Z_HISTORYCHANGE DROP COLUMN ZLASTENTITYPK")
+
+        let readOnly = try container(schema: schema, readOnly: true)
+        XCTAssertEqual(try changes(readOnly), written, "read as it is")
+        try close(readOnly)
+
+        let writable = try container(schema: schema)
+        let writer = writable.newBackgroundContext()
+        try writer.performAndWait {
+            _ = try writer.execute(BatchDeleteRequest(fetchRequest: FetchRequest<ManagedObject>(entityName: "Region")))
+        }
+        let all = try changes(writable)
+        XCTAssertEqual(Array(all.prefix(3)), written, "the old rows as before")
+        XCTAssertEqual(all.dropFirst(3).map(\.changeType), [.delete, .delete, .delete])
+        XCTAssertEqual(all.dropFirst(3).map(\.changedObjectID), written.map(\.changedObjectID))
+        XCTAssertEqual(Set(all.map(\.changeID)).count, 6, "IDs unique")
+        try close(writable)
+        XCTAssertEqual(try PostgresTestCluster.sql("SELECT COUNT(*) FROM \(schema).Z_HISTORYCHANGE WHERE ZLASTENTITYPK IS NOT NULL"), "1", "the delete as one range")
+    }
 }
 #endif

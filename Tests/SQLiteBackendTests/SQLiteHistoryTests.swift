@@ -30,11 +30,13 @@ final class SQLiteHistoryTests: XCTestCase {
         var request = PersistentHistoryChangeRequest.fetchHistory(after: Date(timeIntervalSinceNow: -60))
         request.fetchRequest = PersistentHistoryChange.fetchRequest(try .format("changedObjectID == %@", id))
         let store = try test.store
-        let query = HistoryQuery(request, schema: store.schema, storeIdentifier: store.identifier)
-        XCTAssertTrue(query.translatedPredicate, "the predicate goes into the SQL")
+        let query = HistoryQuery(request, schema: store.schema, storeIdentifier: store.identifier, ranges: store.hasHistoryChangeRanges)
+        XCTAssertTrue(query.sql.contains("c.ZENTITYPK IN"), "the predicate goes into the SQL: \(query.sql)")
+        XCTAssertFalse(query.translatedPredicate, "and is checked again on the changes of a range holding the object")
         let lines = try plan(query.sql, query.arguments, on: store)
         XCTAssertTrue(lines.contains { $0.contains("Z_HISTORYCHANGE_OBJECT") }, "\(lines)")
-        XCTAssertFalse(lines.contains { $0.hasPrefix("SCAN") }, "no table is scanned: \(lines)")
+        XCTAssertTrue(lines.contains { $0.contains("Z_HISTORYCHANGE_RANGE") }, "ranges holding the object found by their index: \(lines)")
+        XCTAssertFalse(lines.contains { $0.hasPrefix("SCAN") && $0 != "SCAN CONSTANT ROW" }, "no table is scanned: \(lines)")
         let before = try test.queries
         let changes = try context.performAndWait { try context.execute(request).changes ?? [] }
         XCTAssertEqual(try test.queries - before, 1, "one query")

@@ -65,6 +65,7 @@ final class RecordingStore: SQLStore, @unchecked Sendable {
     var isHistoryTrackingEnabled = false
     let hasHistoryTables = true
     let hasHistoryPurgeTable = true
+    let hasHistoryChangeRanges = true
     let lastHistoryTransactionQuery = "SELECT MAX(Z_PK) FROM Z_HISTORYTRANSACTION"
     let model: ManagedObjectModel
     let schema: SQLSchema
@@ -110,6 +111,12 @@ final class RecordingStore: SQLStore, @unchecked Sendable {
     }
 
     func isUniqueViolation(_ error: any Error) -> Bool { error is RecordedUniqueViolation }
+
+    /// Change IDs as if 100 were given out; each range taken is recorded.
+    func lastHistoryChangeID(on connection: RecordingConnection) throws -> Int64 { 100 }
+    func historyChangeIDsTaken(through id: Int64, on connection: RecordingConnection) throws {
+        connection.record("HISTORY CHANGE IDS THROUGH \(id)")
+    }
 
     func insert(into table: EntityTable, count: Int, on connection: RecordingConnection, row: (Int, inout [SQLValue]) throws -> Void) throws {
         var values: [SQLValue] = []

@@ -26,16 +26,24 @@ enum PostgresHistoryTables {
         """,
         "CREATE INDEX IF NOT EXISTS Z_HISTORYCHANGE_TRANSACTION ON \(changes) (ZTRANSACTION)",
         "CREATE INDEX IF NOT EXISTS Z_HISTORYCHANGE_OBJECT ON \(changes) (ZENTITY, ZENTITYPK, ZTRANSACTION)",
-        "CREATE TABLE IF NOT EXISTS \(lastCreated) (ZTRANSACTION BIGINT NOT NULL)",
+        "CREATE TABLE IF NOT EXISTS \(purges) (ZTRANSACTION BIGINT NOT NULL)",
+        // Ranges of changes (added after the rest: a store made before gets the column here).
+        "ALTER TABLE \(changes) ADD COLUMN IF NOT EXISTS \(SQLHistoryTables.lastKey) BIGINT",
+        SQLHistoryTables.rangeIndexDDL,
     ]
 
-    /// The object the last statement of ``ddl`` creates (the table of deletions, added last, so
-    /// that a store made before it had one gets it).
-    static let lastCreated = purges
+    /// The objects added to ``ddl`` after the first stores were made (the table of deletions,
+    /// then the index of change ranges with the column it indexes): a store missing one gets
+    /// what it lacks; one with all of them has everything.
+    static let addedLater = [purges, SQLHistoryTables.rangeIndex]
 
     static func create(on connection: PostgresSession) throws {
         for statement in ddl { try connection.run(statement) }
     }
+
+    /// The change key sequence's name, for `nextval`/`setval` (the table name is folded like
+    /// any unquoted name, the column name is taken as written).
+    static let changeSequence = "pg_get_serial_sequence('\(changes)', 'z_pk')"
 
     /// Takes the store's history lock until the current transaction ends.
     static func lock(on connection: PostgresSession, schema: String) throws {

@@ -41,6 +41,9 @@ public final class PostgresStore: PersistentStore {
     /// Whether the schema records history deletions (`Z_HISTORYPURGE`; a store made before
     /// Stowage recorded them, opened read-only, may not).
     package let hasHistoryPurgeTable: Bool
+    /// Whether `Z_HISTORYCHANGE` records ranges of changes (`ZLASTENTITYPK`; an older store
+    /// opened read-only may not).
+    package let hasHistoryChangeRanges: Bool
 
     package let model: ManagedObjectModel
     package let schema: SQLSchema
@@ -84,6 +87,11 @@ public final class PostgresStore: PersistentStore {
             let purges = "\(options.schema).\(PostgresHistoryTables.purges)".lowercased()
             hasHistoryPurgeTable = try isHistoryTrackingEnabled && (!isReadOnly || pool.withConnection { connection in
                 try connection.scalar("SELECT to_regclass($1) IS NOT NULL", [.text(purges)]) == .integer(1)
+            })
+            // The column and its index come in one transaction: the index there means the column is.
+            let ranges = "\(options.schema).\(SQLHistoryTables.rangeIndex)".lowercased()
+            hasHistoryChangeRanges = try isHistoryTrackingEnabled && (!isReadOnly || pool.withConnection { connection in
+                try connection.scalar("SELECT to_regclass($1) IS NOT NULL", [.text(ranges)]) == .integer(1)
             })
         } catch {
             pool.close()
@@ -203,6 +211,20 @@ extension PostgresStore: SQLStore {
     /// never later finds a smaller one.
     package func lockHistory(on connection: PostgresSession) throws {
         try PostgresHistoryTables.lock(on: connection, schema: schemaName)
+    }
+
+    /// Takes the next value of the change key sequence and gives the one before it: under the
+    /// history lock no other writer takes one meanwhile (one number may stay unused).
+    package func lastHistoryChangeID(on connection: PostgresSession) throws -> Int64 {
+        guard case .integer(let next)? = try connection.scalar("SELECT nextval(\(PostgresHistoryTables.changeSequence))", []) else {
+            throw StoreError(.corrupt, url: url, "the history change sequence gave no number")
+        }
+        return next - 1
+    }
+
+    /// A sequence does not follow explicit keys: moved to the last one taken.
+    package func historyChangeIDsTaken(through id: Int64, on connection: PostgresSession) throws {
+        _ = try connection.scalar("SELECT setval(\(PostgresHistoryTables.changeSequence), $1)", [.integer(id)])
     }
 
     package func writeMetadata(_ metadata: StoreMetadata, on connection: PostgresSession) throws {

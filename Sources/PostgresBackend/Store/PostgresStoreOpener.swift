@@ -115,11 +115,13 @@ struct PostgresStoreOpener {
     /// Creates the history tables of a store opened with history for the first time. The catalog
     /// is read first, without a lock, and nothing else runs when they are there: DDL on a history
     /// table (even `CREATE INDEX IF NOT EXISTS`) would wait behind every save in flight.
-    /// ``PostgresHistoryTables/create(on:)`` makes the tables and indexes in one transaction, so its
-    /// last object present means all of it is (a store made before the last was added gets it).
+    /// ``PostgresHistoryTables/create(on:)`` makes the tables and indexes in one transaction, so
+    /// the objects added to it later all present means all of it is (a store made before one of
+    /// them was added gets it).
     private func createHistoryTablesIfMissing(on connection: PostgresSession) throws {
-        let last = "\(options.schema).\(PostgresHistoryTables.lastCreated)".lowercased()
-        guard try connection.scalar("SELECT to_regclass($1) IS NULL", [.text(last)]) == .integer(1) else { return }
+        let later = PostgresHistoryTables.addedLater.map { SQLValue.text("\(options.schema).\($0)".lowercased()) }
+        let missing = later.indices.map { "to_regclass($\($0 + 1)) IS NULL" }.joined(separator: " OR ")
+        guard try connection.scalar("SELECT " + missing, later) == .integer(1) else { return }
         try connection.transaction {
             try connection.run("SELECT pg_advisory_xact_lock(hashtext($1))", [.text("stowage." + options.schema)])
             try PostgresHistoryTables.create(on: connection)

@@ -40,6 +40,9 @@ public final class SQLiteStore: PersistentStore {
     /// Whether the file records history deletions (`Z_HISTORYPURGE`; an older file opened
     /// read-only may not).
     package let hasHistoryPurgeTable: Bool
+    /// Whether `Z_HISTORYCHANGE` records ranges of changes (`ZLASTENTITYPK`; an older file opened
+    /// read-only may not).
+    package let hasHistoryChangeRanges: Bool
 
     package let model: ManagedObjectModel
     package let schema: SQLSchema
@@ -84,7 +87,9 @@ public final class SQLiteStore: PersistentStore {
             if isHistoryTrackingEnabled && !isReadOnly {
                 try pool.write { connection in try connection.transaction { try SQLiteHistoryTables.create(on: connection) } }
             }
-            (hasHistoryTables, hasHistoryPurgeTable) = try pool.read { (try SQLiteHistoryTables.exist(on: $0), try SQLiteHistoryTables.purgesExist(on: $0)) }
+            (hasHistoryTables, hasHistoryPurgeTable, hasHistoryChangeRanges) = try pool.read {
+                (try SQLiteHistoryTables.exist(on: $0), try SQLiteHistoryTables.purgesExist(on: $0), try SQLiteHistoryTables.rangesExist(on: $0))
+            }
         } catch let error as SQLiteError {
             throw StoreError(error.isCorruption ? .corrupt : .io, url: url, "cannot open the SQLite store: \(error)", underlying: error)
         }
@@ -156,6 +161,14 @@ extension SQLiteStore: SQLStore {
     /// The last number `AUTOINCREMENT` handed out, which deleting history does not take back.
     package var lastHistoryTransactionQuery: String {
         "SELECT seq FROM sqlite_sequence WHERE name = '\(SQLHistoryTables.transactions)'"
+    }
+
+    /// The last change ID `AUTOINCREMENT` handed out or an explicit key took (SQLite keeps
+    /// `sqlite_sequence` at the largest key ever inserted, so nothing needs moving afterwards).
+    package func lastHistoryChangeID(on connection: SQLiteConnection) throws -> Int64 {
+        let value = try connection.scalar("SELECT seq FROM sqlite_sequence WHERE name = '\(SQLHistoryTables.changes)'", [])
+        guard case .integer(let id)? = value else { return 0 }
+        return id
     }
 
     package func writeMetadata(_ metadata: StoreMetadata, on connection: SQLiteConnection) throws {

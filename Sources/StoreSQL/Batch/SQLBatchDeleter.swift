@@ -87,7 +87,7 @@ package struct SQLBatchDeleter<Store: SQLStore> {
         if fetch.fetchLimit == 0 && fetch.fetchOffset == 0, let rows = try directRows(request) {
             switch rows {
             case .everyRow:
-                try history?.recordDeletions(from: table, where: "TRUE", [])
+                try history?.recordDeletions(from: table, where: nil, [])
                 // No WHERE clause at all: SQLite then empties the table without visiting each
                 // row (its truncate optimization) when nothing is returned.
                 return try run("DELETE FROM \(table.table)\(returning)", [])

@@ -73,6 +73,16 @@ package protocol SQLStore: PersistentHistoryStore, ObjectIDListFetching, KnownRo
     /// Whether the table of history deletions (``SQLHistoryTables/purges``) is there: a store
     /// written before Stowage recorded them, opened read-only, has none.
     var hasHistoryPurgeTable: Bool { get }
+    /// Whether `Z_HISTORYCHANGE` has the column of change ranges (`ZLASTENTITYPK`): a store
+    /// written before Stowage recorded ranges, opened read-only, has none (all its rows are one
+    /// object each).
+    var hasHistoryChangeRanges: Bool { get }
+    /// The largest change ID given out so far (``SQLHistoryTables/changes``' key sequence), read
+    /// under the history lock: a range of changes takes the IDs after it explicitly.
+    func lastHistoryChangeID(on connection: Connection) throws -> Int64
+    /// Moves the change key sequence to `id` after IDs up to it were taken explicitly (nothing
+    /// where the database follows explicit keys itself, as SQLite's `AUTOINCREMENT` does).
+    func historyChangeIDsTaken(through id: Int64, on connection: Connection) throws
     /// The query of the number of the newest history transaction others can see.
     var lastHistoryTransactionQuery: String { get }
     /// Takes whatever makes history transactions commit in the order of their numbers, until the
@@ -83,6 +93,7 @@ package protocol SQLStore: PersistentHistoryStore, ObjectIDListFetching, KnownRo
 extension SQLStore {
     package var dialect: any SQLDialect { schema.dialect }
     package func lockHistory(on connection: Connection) throws {}
+    package func historyChangeIDsTaken(through id: Int64, on connection: Connection) throws {}
     package func prepare(_ writer: inout SQLChangeWriter<Self>, on connection: Connection, files: SQLWriteFiles) {}
     package func prepare(_ deleter: inout SQLBatchDeleter<Self>, on connection: Connection, files: SQLWriteFiles) {}
     package func announceCommit(on connection: Connection) throws {}

@@ -2,8 +2,10 @@ import Foundation
 import StoreCore
 
 /// Builds history transactions from the rows of a SQL store's history query — one row per change
-/// (or one row for a transaction without changes), ordered by transaction, as the SQLite and
-/// PostgreSQL stores select them from `Z_HISTORYTRANSACTION` joined with `Z_HISTORYCHANGE`.
+/// or range of changes (or one row for a transaction without changes), ordered by transaction, as
+/// the SQLite and PostgreSQL stores select them from `Z_HISTORYTRANSACTION` joined with
+/// `Z_HISTORYCHANGE`. A range (``SQLHistoryTables/lastKey``) becomes one change per key, with
+/// the IDs up to the row's, in key order.
 ///
 /// For example:
 ///
@@ -30,7 +32,7 @@ package struct HistoryAssembler {
         }
     }
 
-    /// One change's columns.
+    /// One change's columns, or a range's.
     package struct Change {
         package var id: Int64
         package var type: Int64
@@ -40,14 +42,18 @@ package struct HistoryAssembler {
         package var columns: String?
         /// The tombstone's JSON (``HistoryTombstone``).
         package var tombstone: String?
+        /// The last key of a range whose first is ``key`` and whose last change has ID ``id``
+        /// (`nil`: one object).
+        package var lastKey: Int64?
 
-        package init(id: Int64, type: Int64, entityNumber: Int64, key: Int64, columns: String?, tombstone: String?) {
+        package init(id: Int64, type: Int64, entityNumber: Int64, key: Int64, columns: String?, tombstone: String?, lastKey: Int64? = nil) {
             self.id = id
             self.type = type
             self.entityNumber = entityNumber
             self.key = key
             self.columns = columns
             self.tombstone = tombstone
+            self.lastKey = lastKey
         }
     }
 
@@ -70,7 +76,19 @@ package struct HistoryAssembler {
             flush()
             current = transaction
         }
-        if let change, let made = historyChange(change, transaction: transaction.number) { changes.append(made) }
+        guard let change else { return }
+        guard let last = change.lastKey, last > change.key else {
+            if let made = historyChange(change, transaction: transaction.number) { changes.append(made) }
+            return
+        }
+        // A range: key k has ID id - (last - k).
+        var single = change
+        single.lastKey = nil
+        for key in change.key...last {
+            single.key = key
+            single.id = change.id - (last - key)
+            if let made = historyChange(single, transaction: transaction.number) { changes.append(made) }
+        }
     }
 
     /// The transactions, in the order of the rows.

@@ -10,13 +10,25 @@ package enum SQLHistoryTables {
     /// The newest transaction a history deletion removed (`ZTRANSACTION`, one row kept): a token
     /// before it has expired (``SQLStore/execute(_:)``).
     package static let purges = "Z_HISTORYPURGE"
+    /// The column of `Z_HISTORYCHANGE` that makes a row a range of changes: the last key of a run
+    /// of consecutive keys of one entity whose first is `ZENTITYPK`, all changed the same way
+    /// (`NULL`: the row is one object). The row's `Z_PK` is the ID of the range's last change;
+    /// the changes before it have the IDs before it, one per key (``SQLHistoryWriter``).
+    package static let lastKey = "ZLASTENTITYPK"
+    /// The index of ranges by entity and last key, which finds the ranges holding an object.
+    package static let rangeIndex = "Z_HISTORYCHANGE_RANGE"
+    package static let rangeIndexDDL =
+        "CREATE INDEX IF NOT EXISTS \(rangeIndex) ON \(changes) (ZENTITY, \(lastKey)) WHERE \(lastKey) IS NOT NULL"
 }
 
 /// Records one persistent-history transaction inside the writer's transaction, for any SQL
 /// store: the transaction row first (numbered by the database, under the driver's history lock
-/// — ``SQLStore/lockHistory(on:)``), then one change row per object inserted, updated or deleted —
-/// by a context's save (rows gathered and written many per statement) or a batch request (one
-/// `INSERT … SELECT` per statement). Tombstones are built in SQL from the rows before they go.
+/// — ``SQLStore/lockHistory(on:)``), then the change rows: one per object a context's save
+/// inserts, updates or deletes (gathered and written many per statement), and for a batch
+/// request and a save's run of new rows, one per run of consecutive keys of one entity changed
+/// the same way (``SQLHistoryTables/lastKey``, written by one `INSERT … SELECT`; see
+/// `SQLHistoryWriter+Ranges.swift`). Deleted objects whose entity preserves attributes keep a
+/// row each, with the tombstone built in SQL from the row before it goes.
 ///
 /// For example:
 ///
@@ -49,7 +61,7 @@ package struct SQLHistoryWriter<Store: SQLStore>: SQLHistoryRecording {
         transaction = number
     }
 
-    private var dialect: any SQLDialect { store.schema.dialect }
+    var dialect: any SQLDialect { store.schema.dialect }
 
     /// Records the change of one object (written with the next statement that needs it, or at the end).
     package mutating func record(_ type: PersistentHistoryChange.ChangeType, entityNumber: Int64, key: Int64, columns: [String]? = nil) throws {
@@ -61,7 +73,7 @@ package struct SQLHistoryWriter<Store: SQLStore>: SQLHistoryRecording {
     }
 
     /// Writes the gathered change rows, many per statement.
-    private mutating func flush() throws {
+    mutating func flush() throws {
         guard !pending.isEmpty else { return }
         let rows = (0..<pending.count / 5).map { row in
             "(" + (1...5).map { dialect.parameter(row * 5 + $0, declaredType: nil) }.joined(separator: ", ") + ")"
@@ -72,9 +84,18 @@ package struct SQLHistoryWriter<Store: SQLStore>: SQLHistoryRecording {
         pending.removeAll(keepingCapacity: true)
     }
 
-    /// Records the deletion of the rows of `table` (aliased `t0`) that `condition` selects, with
-    /// their tombstones; call before deleting them.
-    package mutating func recordDeletions(from table: EntityTable, where condition: String, _ arguments: [SQLValue]) throws {
+    /// Records the deletion of the rows of `table` (aliased `t0`) that `condition` selects (`nil`:
+    /// every row), with their tombstones; call before deleting them. Without tombstones in the
+    /// table, as ranges of keys; with, one row per object.
+    package mutating func recordDeletions(from table: EntityTable, where condition: String?, _ arguments: [SQLValue]) throws {
+        guard tombstoneCase(for: table) != "NULL" else {
+            return try recordRanges(.delete, of: table, where: condition, arguments, columns: nil)
+        }
+        try recordDeletionsWithTombstones(from: table, where: condition ?? "TRUE", arguments)
+    }
+
+    /// One change row per deleted object, with its tombstone.
+    private mutating func recordDeletionsWithTombstones(from table: EntityTable, where condition: String, _ arguments: [SQLValue]) throws {
         try flush()
         try connection.run(
             """
@@ -84,16 +105,11 @@ package struct SQLHistoryWriter<Store: SQLStore>: SQLHistoryRecording {
             """, arguments)
     }
 
-    /// Records updates of `columns` to the rows `selection` returns (`Z_ENT`, `Z_PK` first).
+    /// Records updates of `columns` to the rows `selection` returns (`Z_ENT`, `Z_PK` first), as
+    /// ranges of keys.
     package mutating func recordUpdates(columns: [String], of selection: CompiledQuery) throws {
-        try flush()
-        let names = QueryTranslator.literal(.text(columns.sorted().joined(separator: ",")))
-        try connection.run(
-            """
-            INSERT INTO \(SQLHistoryTables.changes) (ZTRANSACTION, ZCHANGETYPE, ZENTITY, ZENTITYPK, ZCOLUMNS) \
-            SELECT \(transaction), \(PersistentHistoryChange.ChangeType.update.rawValue), s.Z_ENT, s.Z_PK, \(names) \
-            FROM (\(selection.sql)) s ORDER BY s.Z_PK
-            """, selection.bindings)
+        try recordRanges(.update, selecting: "SELECT s.Z_ENT AS ent, s.Z_PK AS pk FROM (\(selection.sql)) s", selection.bindings,
+                         columns: columns.sorted().joined(separator: ","))
     }
 
     /// Records changes of one type to the rows `selection` returns (`ent`, `pk` first), with `columns`.
@@ -108,22 +124,17 @@ package struct SQLHistoryWriter<Store: SQLStore>: SQLHistoryRecording {
     }
 
     /// Records the insertion of the rows of `table` with keys `first` through `last` (a batch
-    /// insert's, or a save's consecutive new rows of one entity — all of the table's own entity: in
-    /// key order, which the table's primary key gives without a sort).
+    /// insert's, or a save's consecutive new rows of one entity — every key of them inserted, all
+    /// of the table's own entity) as one range.
     package mutating func recordInsertions(into table: EntityTable, keys first: Int64, through last: Int64) throws {
-        try flush()
-        try connection.run(
-            """
-            INSERT INTO \(SQLHistoryTables.changes) (ZTRANSACTION, ZCHANGETYPE, ZENTITY, ZENTITYPK, ZCOLUMNS) \
-            SELECT \(transaction), \(PersistentHistoryChange.ChangeType.insert.rawValue), \(table.number), t0.Z_PK, NULL \
-            FROM \(table.table) t0 WHERE t0.Z_PK BETWEEN \(first) AND \(last) ORDER BY t0.Z_PK
-            """, [])
+        guard first <= last else { return }
+        try recordRange(.insert, entityNumber: table.number, keys: first, through: last)
     }
 
     // MARK: A context's save (SQLChangeWriter)
 
     package mutating func recordDeletion(of snapshot: StoreSnapshot, table: EntityTable, key: Int64) throws {
-        try recordDeletions(
+        try recordDeletionsWithTombstones(
             from: table, where: "t0.Z_PK = \(dialect.parameter(1, declaredType: nil)) AND t0.Z_OPT = \(dialect.parameter(2, declaredType: nil))",
             [.integer(key), .integer(snapshot.version)])
     }
@@ -147,7 +158,8 @@ package struct SQLHistoryWriter<Store: SQLStore>: SQLHistoryRecording {
 
     // MARK: Tombstones
 
-    /// `CASE t0.Z_ENT WHEN n THEN <tombstone> … END` over the entities sharing the table.
+    /// `CASE t0.Z_ENT WHEN n THEN <tombstone> … END` over the entities sharing the table (`NULL`
+    /// when none of them preserves an attribute).
     private func tombstoneCase(for table: EntityTable) -> String {
         let schema = store.schema
         let root = schema.tables[table.rootName] ?? table

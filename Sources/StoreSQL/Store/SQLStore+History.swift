@@ -32,7 +32,7 @@ extension SQLStore {
     /// reads the newest deletion after its rows: a deletion that ran before the rows were read is
     /// seen, so incomplete history is never returned as if it were whole.
     private func fetchHistory(_ request: PersistentHistoryChangeRequest) throws -> PersistentHistoryResult {
-        let query = HistoryQuery(request, schema: schema, storeIdentifier: identifier)
+        let query = HistoryQuery(request, schema: schema, storeIdentifier: identifier, ranges: hasHistoryChangeRanges)
         let filter = PersistentHistoryFilter(request, storeIdentifier: identifier, predicateIsApplied: query.translatedPredicate)
         let found = try read { connection in
             guard hasHistoryTables else { return [(HistoryAssembler.Transaction, HistoryAssembler.Change?)]() }
@@ -43,7 +43,7 @@ extension SQLStore {
                 // A transaction without changes comes as one row with NULL change columns.
                 let change = row.isNull(at: 5) ? nil : HistoryAssembler.Change(
                     id: row.int64(at: 5), type: row.int64(at: 6), entityNumber: row.int64(at: 7), key: row.int64(at: 8),
-                    columns: row.text(at: 9), tombstone: row.text(at: 10))
+                    columns: row.text(at: 9), tombstone: row.text(at: 10), lastKey: row.isNull(at: 11) ? nil : row.int64(at: 11))
                 return (transaction, change)
             }
             if filter.fetchedAfterTransaction != nil, hasHistoryPurgeTable,

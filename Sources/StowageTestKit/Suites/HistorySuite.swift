@@ -9,7 +9,7 @@ struct HistorySuite {
     let kit: StoreTestKit
 
     /// Runs one check of the suite on the kit's store, failures naming the store and the check.
-    private func forEachBackend(_ name: String = #function, _ body: (StoreTestKit) throws -> Void) {
+    func forEachBackend(_ name: String = #function, _ body: (StoreTestKit) throws -> Void) {
         kit.check(name) { try body(kit) }
     }
 
@@ -24,12 +24,12 @@ struct HistorySuite {
         return context
     }
 
-    private func history(_ stack: StoreTestStack, _ request: PersistentHistoryChangeRequest) throws -> PersistentHistoryResult {
+    func history(_ stack: StoreTestStack, _ request: PersistentHistoryChangeRequest) throws -> PersistentHistoryResult {
         let context = stack.newContext()
         return try context.performAndWait { try context.execute(request) }
     }
 
-    private func transactions(_ stack: StoreTestStack, after token: PersistentHistoryToken? = nil) throws -> [PersistentHistoryTransaction] {
+    func transactions(_ stack: StoreTestStack, after token: PersistentHistoryToken? = nil) throws -> [PersistentHistoryTransaction] {
         try history(stack, .fetchHistory(after: token)).transactions ?? []
     }
 
@@ -244,5 +244,6 @@ struct HistorySuite {
         testDeletingHistoryBeforeATokenKeepsTheRest()
         testATokenOlderThanDeletedHistoryHasExpired()
         kit.check("testAStoreWithoutTrackingRefusesHistoryRequests") { try testAStoreWithoutTrackingRefusesHistoryRequests() }
+        runBatchRangeChecks()
     }
 }
