@@ -121,7 +121,9 @@ extension ManagedObjectContext {
         let needingIDs = inserted.filter { $0.objectID.isTemporaryID }
         let temporaryIDs = needingIDs.map(\.objectID)
         // Rows written with the save (``insertRowsWithNextSave(_:)``) take their IDs after the objects'.
-        let requests = needingIDs.map { ($0.entity.name, assignedStores[ObjectIdentifier($0)]) } + pendingRowEntityNames.map { ($0, nil as String?) }
+        let assigned = assignedStores
+        let requests = needingIDs.map { ($0.entity.name, assigned.isEmpty ? nil : assigned[ObjectIdentifier($0)]) }
+            + pendingRowEntityNames.map { ($0, nil as String?) }
         try readDeletedFaults(deleted)
         var attempt = 0
         while true {
