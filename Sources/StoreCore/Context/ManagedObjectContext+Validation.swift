@@ -73,46 +73,46 @@ extension ManagedObjectContext {
             errors.append(ObjectValidationError(code, objectID: object.objectID, entity: object.entity.name, key: key, value: value, message))
         }
         for check in plan.checks {
-            switch check {
-            case .attribute(let index, let attribute, let type, let isRequired, let hasRules):
+            switch check.kind {
+            case .attribute:
                 guard attributes else { continue }
-                let value = object.attributeValue(at: index)
+                let value = object.attributeValue(at: check.index)
                 if value.isNull {
-                    if isRequired { fail(.missingValue, attribute.name, nil, "a value is required") }
+                    if check.isRequired { fail(.missingValue, check.name, nil, "a value is required") }
                     continue
                 }
-                guard type.accepts(value) else {
-                    fail(.wrongType, attribute.name, value, "\(value) (\(value.kindName)) is not a valid \(type.name) value")
+                if let type = check.type, !type.accepts(value) {
+                    fail(.wrongType, check.name, value, "\(value) (\(value.kindName)) is not a valid \(type.name) value")
                     continue
                 }
                 var passed = true
-                if hasRules {
+                if check.hasRules, let attribute = check.property as? AttributeDescription {
                     for rule in attribute.validationRules {
                         if let message = violation(of: rule, by: value) {
-                            fail(message.code, attribute.name, value, message.text)
+                            fail(message.code, check.name, value, message.text)
                             passed = false
                         }
                     }
                 }
                 if passed {
                     do {
-                        try object.validateValue(value, forKey: attribute.name)
+                        try object.validateValue(value, forKey: check.name)
                     } catch {
-                        appendHookErrors(of: object, key: attribute.name, to: &errors) { _ in throw error }
+                        appendHookErrors(of: object, key: check.name, to: &errors) { _ in throw error }
                     }
                 }
-            case .toMany(let index, let relationship):
-                guard relationships else { continue }
-                let count = object.toManyObjects(at: index).objects.filter { !$0.state.isDeleted }.count
+            case .toMany:
+                guard relationships, let relationship = check.property as? RelationshipDescription else { continue }
+                let count = object.toManyObjects(at: check.index).objects.filter { !$0.state.isDeleted }.count
                 if count < relationship.minCount, !(relationship.isOptional && count == 0) {
                     fail(.tooFewObjects, relationship.name, nil, "holds \(count) object(s); at least \(relationship.minCount) required")
                 }
                 if relationship.maxCount > 0, count > relationship.maxCount {
                     fail(.tooManyObjects, relationship.name, nil, "holds \(count) object(s); at most \(relationship.maxCount) allowed")
                 }
-            case .requiredToOne(let index, let relationship):
-                guard relationships else { continue }
-                let destination = object.toOneObject(at: index)
+            case .requiredToOne:
+                guard relationships, let relationship = check.property as? RelationshipDescription else { continue }
+                let destination = object.toOneObject(at: check.index)
                 if destination == nil || destination?.state.isDeleted == true {
                     fail(.missingValue, relationship.name, nil, "a \(relationship.destinationEntityName) is required")
                 }

@@ -8,32 +8,48 @@
 /// let plan = plans.plan(for: object.entity)
 /// ManagedObjectContext.appendModelRuleErrors(of: object, plan: plan, relationships: true, to: &errors)
 /// ```
-struct ValidationPlan {
-    enum Check {
-        /// A stored attribute: `isRequired` when it is neither optional nor derived (a derived
-        /// attribute's value is the store's to compute).
-        case attribute(index: Int, attribute: AttributeDescription, type: AttributeType, isRequired: Bool, hasRules: Bool)
-        case toMany(index: Int, relationship: RelationshipDescription)
+final class ValidationPlan {
+    enum Kind {
+        /// A stored attribute.
+        case attribute
+        case toMany
         /// A to-one relationship that must hold an object.
-        case requiredToOne(index: Int, relationship: RelationshipDescription)
+        case requiredToOne
+    }
+
+    /// One property to check. The description is held `unowned(unsafe)`: the plan holds the
+    /// entity, which holds its properties, for as long as the plan is used — and copying a check
+    /// out of the array (once per property of every object) then costs no reference counting.
+    struct Check {
+        let kind: Kind
+        let index: Int
+        unowned(unsafe) let property: PropertyDescription
+        let name: String
+        /// For an attribute: its type.
+        let type: AttributeType?
+        /// For an attribute: neither optional nor derived (a derived attribute's value is the
+        /// store's to compute).
+        let isRequired: Bool
+        /// For an attribute: whether it has validation rules.
+        let hasRules: Bool
     }
 
     let entity: EntityDescription
-    let checks: [Check]
+    let checks: ContiguousArray<Check>
 
     init(entity: EntityDescription) {
         self.entity = entity
-        var checks: [Check] = []
+        var checks: ContiguousArray<Check> = []
         for (index, property) in entity.properties.enumerated() where !property.isTransient {
             if let attribute = property as? AttributeDescription {
-                checks.append(.attribute(
-                    index: index, attribute: attribute, type: attribute.attributeType,
+                checks.append(Check(
+                    kind: .attribute, index: index, property: attribute, name: attribute.name, type: attribute.attributeType,
                     isRequired: !attribute.isOptional && attribute.derivation == nil, hasRules: !attribute.validationRules.isEmpty))
             } else if let relationship = property as? RelationshipDescription {
                 if relationship.isToMany {
-                    checks.append(.toMany(index: index, relationship: relationship))
+                    checks.append(Check(kind: .toMany, index: index, property: relationship, name: relationship.name, type: nil, isRequired: false, hasRules: false))
                 } else if !relationship.isOptional {
-                    checks.append(.requiredToOne(index: index, relationship: relationship))
+                    checks.append(Check(kind: .requiredToOne, index: index, property: relationship, name: relationship.name, type: nil, isRequired: true, hasRules: false))
                 }
             }
         }
