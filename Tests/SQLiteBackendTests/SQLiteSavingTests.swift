@@ -87,6 +87,54 @@ final class SQLiteSavingTests: XCTestCase {
         return (result, try stack.column("SELECT ZTITLE || '/' || ZVIEWS || '/' || Z_OPT || '/' || IFNULL(hex(ZIMAGE), '') FROM ZPOST"), failure)
     }
 
+    /// A save's writer works out each entity's table once and reuses the last `UPDATE` of a
+    /// table: rows of several entities, interleaved, with different sets of changed properties,
+    /// must each reach their own table, and deletes must clear their join-table rows.
+    func testInterleavedChangesOfSeveralEntitiesReachTheirOwnRows() throws {
+        let stack = try SQLiteTestStore()
+        let context = stack.container.newBackgroundContext()
+        try context.performAndWait {
+            for number in 1...6 {
+                let post = try Post(context: context)
+                post.title = "post \(number)"
+                let tag = try Tag(context: context)
+                tag.name = "tag \(number)"
+                post.tags = [tag]
+            }
+            try context.save()
+        }
+        let other = stack.container.newBackgroundContext()
+        try other.performAndWait {
+            let posts = try other.fetch(FetchRequest<Post>()).sorted { $0.title < $1.title }
+            let tags = try other.fetch(FetchRequest<Tag>()).sorted { $0.name < $1.name }
+            for (number, (post, tag)) in zip(posts, tags).enumerated() {
+                post.title = "changed \(number + 1)"
+                if number % 2 == 1 { post.views = Int64(number + 1) }
+                tag.name = "renamed \(number + 1)"
+            }
+            try other.save()
+        }
+        XCTAssertEqual(try stack.column("SELECT ZTITLE FROM ZPOST ORDER BY ZTITLE"), (1...6).map { .text("changed \($0)") })
+        XCTAssertEqual(try stack.column("SELECT ZVIEWS FROM ZPOST ORDER BY ZTITLE"), (1...6).map { .integer($0 % 2 == 0 ? Int64($0) : 0) })
+        XCTAssertEqual(try stack.column("SELECT ZNAME FROM ZTAG ORDER BY ZNAME"), (1...6).map { .text("renamed \($0)") })
+        let joinTables = try stack.column("SELECT name FROM sqlite_master WHERE type = 'table' AND name LIKE 'Z^_%' ESCAPE '^' AND name LIKE '%TAGS'")
+        guard case .text(let joinTable)? = joinTables.first else { return XCTFail("no join table of Post.tags: \(joinTables)") }
+        XCTAssertEqual(try stack.column("SELECT COUNT(*) FROM \(joinTable)"), [.integer(6)])
+
+        try other.performAndWait {
+            let posts = try other.fetch(FetchRequest<Post>()).sorted { $0.title < $1.title }
+            let tags = try other.fetch(FetchRequest<Tag>()).sorted { $0.name < $1.name }
+            for (post, tag) in zip(posts, tags).prefix(4) {
+                other.delete(post)
+                other.delete(tag)
+            }
+            try other.save()
+        }
+        XCTAssertEqual(try stack.column("SELECT ZTITLE FROM ZPOST ORDER BY ZTITLE"), [.text("changed 5"), .text("changed 6")])
+        XCTAssertEqual(try stack.column("SELECT ZNAME FROM ZTAG ORDER BY ZNAME"), [.text("renamed 5"), .text("renamed 6")])
+        XCTAssertEqual(try stack.column("SELECT COUNT(*) FROM \(joinTable)"), [.integer(2)], "the deleted posts' join rows are gone")
+    }
+
     func testOptimisticLockingUnderEveryMergePolicy() throws {
         let theirs: (Post) -> Void = { $0.views = 10; $0.title = "Theirs" }
         let mine: (Post) -> Void = { $0.title = "Mine" }

@@ -27,6 +27,28 @@ final class ObjectIDTests: XCTestCase {
         }
     }
 
+    /// Sets and dictionaries hash IDs without a `Hasher` (`_rawHashValue`): equal IDs must meet
+    /// there however they were made, and different ones stay apart.
+    func testEqualIDsMadeSeparatelyMeetInSetsAndDictionaries() {
+        let keys = Int64(1)...20_000
+        let ids = keys.map { ManagedObjectID(entityName: "Post", storeIdentifier: "A", primaryKey: $0) }
+        let set = Set(ids)
+        XCTAssertEqual(set.count, ids.count)
+        let prototype = ManagedObjectID(entityName: "Post", storeIdentifier: "A", primaryKey: 1)
+        var byID: [ManagedObjectID: Int64] = [:]
+        for key in keys { byID[ManagedObjectID(primaryKey: key, sameEntityAndStoreAs: prototype)] = key }
+        for key in keys {
+            let again = ManagedObjectID(entityName: "Post", storeIdentifier: "A", primaryKey: key)
+            XCTAssertTrue(set.contains(again), "key \(key)")
+            XCTAssertEqual(byID[again], key)
+            XCTAssertEqual(again.hashValue, ids[Int(key - 1)].hashValue)
+        }
+        XCTAssertFalse(set.contains(ManagedObjectID(entityName: "Post", storeIdentifier: "B", primaryKey: 1)))
+        XCTAssertFalse(set.contains(ManagedObjectID(entityName: "Tag", storeIdentifier: "A", primaryKey: 1)))
+        XCTAssertFalse(set.contains(ManagedObjectID(entityName: "Post", storeIdentifier: "A", primaryKey: 20_001)))
+        XCTAssertEqual(Set(ids + ids.map { ManagedObjectID(primaryKey: $0.primaryKey ?? 0, sameEntityAndStoreAs: prototype) }).count, ids.count)
+    }
+
     func testForeignOrMalformedURIsAreRejected() throws {
         let container = try TestStack.container()
         let coordinator = container.persistentStoreCoordinator

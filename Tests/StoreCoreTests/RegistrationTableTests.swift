@@ -57,6 +57,57 @@ final class RegistrationTableTests: XCTestCase {
         XCTAssertEqual(table.count, 1)
     }
 
+    /// Temporary keys come from one process-wide sequence: a temporary space's array starts at
+    /// the first key it holds, so keys below it, far beyond it, and a new run after the space was
+    /// emptied (a save gave every new object its permanent ID) must all be found.
+    func testTemporaryKeysOfSeveralRunsMatchADictionary() {
+        let entity = EntityDescription("Post")
+        let spaces = [
+            ManagedObjectID.Space(entityName: "Post", storeIdentifier: nil, isTemporary: true),
+            ManagedObjectID.Space(entityName: "Tag", storeIdentifier: nil, isTemporary: true),
+        ]
+        var generator = SeededGenerator(seed: 3_800)
+        var table = RegistrationTable()
+        var expected: [ManagedObjectID: ManagedObject] = [:]
+        var next: Int64 = 1_000_000
+        for step in 0..<30_000 {
+            let space = spaces[Int.random(in: 0..<spaces.count, using: &generator)]
+            let key: Int64
+            switch Int.random(in: 0..<20, using: &generator) {
+            case 0: key = next - Int64.random(in: 1...5_000, using: &generator)   // made earlier, registered later
+            case 1: key = next + Int64.random(in: 10_000...1_000_000, using: &generator)   // far ahead
+            default:
+                next += Int64.random(in: 1...3, using: &generator)
+                key = next
+            }
+            let id = ManagedObjectID(space: space, key: key)
+            if Int.random(in: 0..<4, using: &generator) == 0 {
+                table[id] = nil
+                expected[id] = nil
+            } else {
+                let object = ManagedObject(entity: entity, insertInto: nil)
+                table[id] = object
+                expected[id] = object
+            }
+            if step % 5_000 == 4_999 {
+                // A save: every temporary ID leaves the table; the next keys start a new run.
+                for id in expected.keys { table[id] = nil }
+                expected.removeAll()
+                next += Int64.random(in: 1...100_000, using: &generator)
+            }
+            XCTAssertTrue(table[id] === expected[id], "step \(step)")
+            XCTAssertEqual(table.count, expected.count, "step \(step)")
+        }
+        for (id, object) in expected { XCTAssertTrue(table[id] === object) }
+        XCTAssertEqual(Set(table.objects.map(ObjectIdentifier.init)), Set(expected.values.map(ObjectIdentifier.init)))
+        table.removeUnreferenced(Array(expected.keys), where: { _ in true })
+        XCTAssertEqual(table.count, expected.count, "objects the dictionary still holds are referenced")
+        let ids = Array(expected.keys)
+        expected.removeAll()
+        table.removeUnreferenced(ids, where: { _ in true })
+        XCTAssertEqual(table.count, 0)
+    }
+
     func testRemovingUnreferencedObjectsKeepsTheOnesSomethingElseHolds() {
         let entity = EntityDescription("Post")
         let prototype = ManagedObjectID(entityName: "Post", storeIdentifier: "A", primaryKey: 1)

@@ -23,6 +23,9 @@ package final class SQLiteConnection: SQLConnection {
     let path: String
     let log: SQLiteLog
     private var statements: [String: SQLiteStatement] = [:]
+    /// The statement the last lookup found: a save runs one statement per row, and comparing
+    /// its text with the same string (one buffer) is cheaper than hashing it again.
+    private var lastStatement: SQLiteStatement?
 
     init(path: String, mode: Mode, log: SQLiteLog) throws {
         let flags = switch mode {
@@ -81,6 +84,7 @@ package final class SQLiteConnection: SQLConnection {
     }
 
     deinit {
+        lastStatement = nil
         statements.removeAll()
         sqlite3_close_v2(handle)
     }
@@ -99,9 +103,14 @@ package final class SQLiteConnection: SQLConnection {
 
     /// A statement prepared once per connection and reused; reset and rebound by each user.
     func cachedStatement(_ sql: String) throws -> SQLiteStatement {
-        if let statement = statements[sql] { return statement }
+        if let lastStatement, lastStatement.sql == sql { return lastStatement }
+        if let statement = statements[sql] {
+            lastStatement = statement
+            return statement
+        }
         let statement = try SQLiteStatement(connection: self, sql: sql)
         statements[sql] = statement
+        lastStatement = statement
         return statement
     }
 

@@ -46,7 +46,9 @@ extension ManagedObjectContext {
 
     /// The first deny-rule relationship that still holds an object, if any.
     func denyingRelationship(of object: ManagedObject) -> RelationshipDescription? {
-        object.entity.relationships.first { relationship in
+        // Read from the layout first: `relationships` casts every property (a large delete asks for each object).
+        guard object.entity.layout.hasRelationships else { return nil }
+        return object.entity.relationships.first { relationship in
             guard relationship.deleteRule == .deny, let index = object.entity.propertyIndexes[relationship.name] else { return false }
             if relationship.isToMany { return object.toManyObjects(at: index).objects.contains { !$0.state.isDeleted } }
             return object.toOneObject(at: index).map { !$0.state.isDeleted } ?? false
@@ -54,6 +56,7 @@ extension ManagedObjectContext {
     }
 
     private func applyDeleteRules(of object: ManagedObject) {
+        guard object.entity.layout.hasRelationships else { return }
         for relationship in object.entity.relationships {
             guard let index = object.entity.propertyIndexes[relationship.name] else { continue }
             // Without an inverse (possible in Xcode models) there is nothing to nullify, but a

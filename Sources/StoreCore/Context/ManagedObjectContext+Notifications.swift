@@ -31,7 +31,15 @@ extension ManagedObjectContext {
         }
         let inserted = Array(pending.inserted.values.filter { $0.state.isInserted })
         for object in inserted { object.state.insertionReported = true }
-        let updated = Array(pending.updated.filter { pending.inserted[$0.key] == nil && pending.deleted[$0.key] == nil }.values)
+        // Objects inserted or deleted since are reported as such, not as updated (read into an
+        // array directly: filtering the dictionary first made a second one, hashing every key).
+        var updated: [ManagedObject] = []
+        updated.reserveCapacity(pending.updated.count)
+        if pending.inserted.isEmpty && pending.deleted.isEmpty {
+            updated.append(contentsOf: pending.updated.values)
+        } else {
+            for (key, object) in pending.updated where pending.inserted[key] == nil && pending.deleted[key] == nil { updated.append(object) }
+        }
         let deleted = Array(pending.deleted.values)
         var changes = makeChanges(.objectsDidChange, inserted: inserted, updated: updated, deletedIDs: deleted.map(\.objectID))
         if !refreshed.isEmpty { changes.refreshedObjectIDs = Set(refreshed.map(\.objectID)) }

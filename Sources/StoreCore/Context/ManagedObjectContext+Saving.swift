@@ -121,7 +121,12 @@ extension ManagedObjectContext {
         let needingIDs = inserted.filter { $0.objectID.isTemporaryID }
         let temporaryIDs = needingIDs.map(\.objectID)
         // Rows written with the save (``insertRowsWithNextSave(_:)``) take their IDs after the objects'.
-        let requests = needingIDs.map { ($0.entity.name, assignedStores[ObjectIdentifier($0)]) } + pendingRowEntityNames.map { ($0, nil as String?) }
+        let assigned = assignedStores
+        var requests: [NewObjectRun] = []
+        for object in needingIDs {
+            NewObjectRun.append(entity: object.entity.name, store: assigned.isEmpty ? nil : assigned[ObjectIdentifier(object)], to: &requests)
+        }
+        for entityName in pendingRowEntityNames { NewObjectRun.append(entity: entityName, store: nil, to: &requests) }
         try readDeletedFaults(deleted)
         var attempt = 0
         while true {

@@ -8,12 +8,13 @@ extension ManagedObjectContext {
     func validationErrors() -> [ObjectValidationError] {
         var errors: [ObjectValidationError] = []
         let relationships = !defersRelationshipValidation
+        var plans = ValidationPlans()
         insertedSet.forEachObject { object in
-            Self.appendModelRuleErrors(of: object, relationships: relationships, to: &errors)
+            Self.appendModelRuleErrors(of: object, plan: plans.plan(for: object.entity), relationships: relationships, to: &errors)
             if relationships { Self.appendHookErrors(of: object, to: &errors) { try $0.validateForInsert() } }
         }
         updatedSet.forEachObject { object in
-            Self.appendModelRuleErrors(of: object, relationships: relationships, to: &errors)
+            Self.appendModelRuleErrors(of: object, plan: plans.plan(for: object.entity), relationships: relationships, to: &errors)
             if relationships { Self.appendHookErrors(of: object, to: &errors) { try $0.validateForUpdate() } }
         }
         deletedSet.forEachObject { object in
@@ -59,48 +60,61 @@ extension ManagedObjectContext {
     static func appendModelRuleErrors(
         of object: ManagedObject, attributes: Bool = true, relationships: Bool, to errors: inout [ObjectValidationError]
     ) {
+        appendModelRuleErrors(of: object, plan: ValidationPlan(entity: object.entity), attributes: attributes, relationships: relationships, to: &errors)
+    }
+
+    /// Appends the errors ``modelRuleErrors(of:attributes:relationships:)`` returns, checking the
+    /// properties `plan` (the object's entity's) lists.
+    static func appendModelRuleErrors(
+        of object: ManagedObject, plan: ValidationPlan, attributes: Bool = true, relationships: Bool, to errors: inout [ObjectValidationError]
+    ) {
         if attributes, !object.state.failedSets.isEmpty { errors += object.state.failedSets.sorted { $0.key < $1.key }.map(\.value) }
-        let entity = object.entity
         func fail(_ code: ObjectValidationError.Code, _ key: String, _ value: StoreValue?, _ message: String) {
-            errors.append(ObjectValidationError(code, objectID: object.objectID, entity: entity.name, key: key, value: value, message))
+            errors.append(ObjectValidationError(code, objectID: object.objectID, entity: object.entity.name, key: key, value: value, message))
         }
-        for (index, property) in entity.properties.enumerated() where !property.isTransient {
-            if let attribute = property as? AttributeDescription {
+        for check in plan.checks {
+            switch check.kind {
+            case .attribute:
                 guard attributes else { continue }
-                let value = object.attributeValue(at: index)
+                let value = object.attributeValue(at: check.index)
                 if value.isNull {
-                    // A derived attribute's value is the store's to compute when it saves.
-                    if !attribute.isOptional, attribute.derivation == nil { fail(.missingValue, attribute.name, nil, "a value is required") }
+                    if check.isRequired { fail(.missingValue, check.name, nil, "a value is required") }
                     continue
                 }
-                guard attribute.attributeType.accepts(value) else {
-                    fail(.wrongType, attribute.name, value, "\(value) (\(value.kindName)) is not a valid \(attribute.attributeType.name) value")
+                if let type = check.type, !type.accepts(value) {
+                    fail(.wrongType, check.name, value, "\(value) (\(value.kindName)) is not a valid \(type.name) value")
                     continue
                 }
                 var passed = true
-                for rule in attribute.validationRules {
-                    if let message = violation(of: rule, by: value) {
-                        fail(message.code, attribute.name, value, message.text)
-                        passed = false
+                if check.hasRules, let attribute = check.property as? AttributeDescription {
+                    for rule in attribute.validationRules {
+                        if let message = violation(of: rule, by: value) {
+                            fail(message.code, check.name, value, message.text)
+                            passed = false
+                        }
                     }
                 }
                 if passed {
-                    appendHookErrors(of: object, key: attribute.name, to: &errors) { try $0.validateValue(value, forKey: attribute.name) }
+                    do {
+                        try object.validateValue(value, forKey: check.name)
+                    } catch {
+                        appendHookErrors(of: object, key: check.name, to: &errors) { _ in throw error }
+                    }
                 }
-            } else if relationships, let relationship = property as? RelationshipDescription {
-                if relationship.isToMany {
-                    let count = object.toManyObjects(at: index).objects.filter { !$0.state.isDeleted }.count
-                    if count < relationship.minCount, !(relationship.isOptional && count == 0) {
-                        fail(.tooFewObjects, relationship.name, nil, "holds \(count) object(s); at least \(relationship.minCount) required")
-                    }
-                    if relationship.maxCount > 0, count > relationship.maxCount {
-                        fail(.tooManyObjects, relationship.name, nil, "holds \(count) object(s); at most \(relationship.maxCount) allowed")
-                    }
-                } else if !relationship.isOptional {
-                    let destination = object.toOneObject(at: index)
-                    if destination == nil || destination?.state.isDeleted == true {
-                        fail(.missingValue, relationship.name, nil, "a \(relationship.destinationEntityName) is required")
-                    }
+            case .toMany:
+                guard relationships, let relationship = check.property as? RelationshipDescription else { continue }
+                let count = object.toManyObjects(at: check.index).objects.filter { !$0.state.isDeleted }.count
+                if count < relationship.minCount, !(relationship.isOptional && count == 0) {
+                    fail(.tooFewObjects, relationship.name, nil, "holds \(count) object(s); at least \(relationship.minCount) required")
+                }
+                if relationship.maxCount > 0, count > relationship.maxCount {
+                    fail(.tooManyObjects, relationship.name, nil, "holds \(count) object(s); at most \(relationship.maxCount) allowed")
+                }
+            case .requiredToOne:
+                guard relationships, let relationship = check.property as? RelationshipDescription else { continue }
+                let destination = object.toOneObject(at: check.index)
+                if destination == nil || destination?.state.isDeleted == true {
+                    fail(.missingValue, relationship.name, nil, "a \(relationship.destinationEntityName) is required")
                 }
             }
         }

@@ -2,8 +2,11 @@
 ///
 /// IDs of one entity in one store share a ``ManagedObjectID/Space``, and a store's primary keys
 /// are mostly dense (1, 2, 3, …), so each space keeps its objects in an array indexed by key,
-/// with a dictionary only for keys far beyond the array (temporary IDs, sparse keys). Finding an
-/// object is then an identity check of the space and an array read — no hashing per object.
+/// with a dictionary only for keys far beyond the array (sparse keys). Temporary IDs come from
+/// one process-wide sequence, so the new objects of one entity have nearly consecutive keys far
+/// from 0: a temporary space's array starts at the first key it holds (``Segment/base``).
+/// Finding an object is then an identity check of the space and an array read — no hashing per
+/// object, also when a save moves its new objects from temporary to permanent IDs.
 ///
 /// For example (inside the context):
 ///
@@ -16,44 +19,70 @@ struct RegistrationTable {
     /// The objects of one space.
     private struct Segment {
         let space: ManagedObjectID.Space
-        /// Objects by key, for keys below `dense.count`.
+        /// The key of `dense[0]`: 0 for a store's keys; for temporary keys, the first one held
+        /// while the segment was empty.
+        var base: Int64 = 0
+        /// Objects by key − `base`, for keys from `base` below `base + dense.count`.
         var dense: ContiguousArray<ManagedObject?> = []
-        /// Objects whose keys are at or beyond `dense.count`.
+        /// Objects whose keys fall outside `dense`.
         var sparse: [Int64: ManagedObject] = [:]
         var count = 0
 
         init(space: ManagedObjectID.Space) { self.space = space }
 
+        /// The position of `key` in `dense`, if it falls inside it.
+        func slot(_ key: Int64) -> Int? {
+            let offset = key &- base
+            return offset >= 0 && offset < Int64(dense.count) ? Int(offset) : nil
+        }
+
         subscript(key: Int64) -> ManagedObject? {
-            key >= 0 && key < dense.count ? dense[Int(key)] : sparse[key]
+            if let slot = slot(key) { return dense[slot] }
+            return sparse.isEmpty ? nil : sparse[key]
         }
 
         /// Stores `object` under `key` (`nil` removes); returns the change in count.
         mutating func set(_ object: ManagedObject?, at key: Int64) -> Int {
             let change: Int
-            if key >= 0 && key < dense.count {
-                change = (object != nil ? 1 : 0) - (dense[Int(key)] != nil ? 1 : 0)
-                dense[Int(key)] = object
-            } else if let object, key >= 0, !space.isTemporary, key < Int64(Swift.max(1024, 2 * (count + 1))) {
-                grow(toHold: key)
-                dense[Int(key)] = object
-                change = 1
+            if let slot = slot(key) {
+                change = (object != nil ? 1 : 0) - (dense[slot] != nil ? 1 : 0)
+                dense[slot] = object
+            } else if let object, let slot = makeSlot(for: key) {
+                // Growing may have moved the key's old entry in from `sparse`.
+                change = dense[slot] == nil ? 1 : 0
+                dense[slot] = object
             } else if let object {
                 change = sparse.updateValue(object, forKey: key) == nil ? 1 : 0
             } else {
                 change = sparse.removeValue(forKey: key) == nil ? 0 : -1
             }
             count += change
+            if count == 0 && space.isTemporary && !dense.isEmpty {
+                // Every new object got its permanent ID: the next ones start a new run of keys.
+                dense = []
+                sparse = [:]
+            }
             return change
         }
 
-        /// Makes the array reach `key`, moving sparse entries that now fall inside it.
-        private mutating func grow(toHold key: Int64) {
-            let newCount = Swift.max(Int(key) + 1, 2 * dense.count, 16)
+        /// Grows `dense` to reach `key` when that keeps it at most about twice as long as the
+        /// objects held (else the key goes to `sparse`); returns its position.
+        private mutating func makeSlot(for key: Int64) -> Int? {
+            if dense.isEmpty && count == 0 && space.isTemporary { base = key }
+            let offset = key &- base
+            guard offset >= 0, offset < Int64(Swift.max(1024, 2 * (count + 1))) else { return nil }
+            grow(toHold: Int(offset))
+            return Int(offset)
+        }
+
+        /// Makes the array reach position `slot`, moving sparse entries that now fall inside it.
+        private mutating func grow(toHold slot: Int) {
+            let newCount = Swift.max(slot + 1, 2 * dense.count, 16)
             dense.append(contentsOf: repeatElement(nil, count: newCount - dense.count))
             guard !sparse.isEmpty else { return }
-            for (sparseKey, object) in sparse where sparseKey >= 0 && sparseKey < newCount {
-                dense[Int(sparseKey)] = object
+            for (sparseKey, object) in sparse {
+                guard let position = self.slot(sparseKey) else { continue }
+                dense[position] = object
                 sparse[sparseKey] = nil
             }
         }
@@ -151,8 +180,8 @@ struct RegistrationTable {
             guard let index = findSegment(for: id.space) else { continue }
             let key = id.key
             let unique: Bool
-            if key >= 0 && key < segments[index].dense.count {
-                unique = segments[index].dense[Int(key)] != nil && isKnownUniquelyReferenced(&segments[index].dense[Int(key)])
+            if let slot = segments[index].slot(key) {
+                unique = segments[index].dense[slot] != nil && isKnownUniquelyReferenced(&segments[index].dense[slot])
             } else if let position = segments[index].sparse.index(forKey: key) {
                 unique = isKnownUniquelyReferenced(&segments[index].sparse.values[position])
             } else {

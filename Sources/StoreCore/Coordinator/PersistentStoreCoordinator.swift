@@ -247,23 +247,25 @@ public final class PersistentStoreCoordinator: @unchecked Sendable {
 
     /// Gives new objects permanent IDs and saves the change set `makeChanges` builds with them:
     /// with one store, in one of its write transactions; otherwise IDs first, then store by store.
+    /// The new objects come as runs of one entity and store (``NewObjectRun``).
     func save(
-        newObjects requests: [(entity: String, store: String?)], _ makeChanges: ([ManagedObjectID]) throws -> StoreChangeSet
+        newObjects runs: [NewObjectRun], _ makeChanges: ([ManagedObjectID]) throws -> StoreChangeSet
     ) throws -> StoreChangeSet {
         defer { noteWrite() }
         let stores = persistentStores
         if stores.count == 1, let store = stores.first,
-            requests.allSatisfy({ $0.store == nil || $0.store == store.identifier }) {
+            runs.allSatisfy({ $0.store == nil || $0.store == store.identifier }) {
             var checked: Set<String> = []
-            for request in requests where checked.insert(request.entity).inserted {
-                guard storeHolds(store, entity: request.entity) else {
-                    throw StoreError(.wrongStore, "no loaded store's configuration holds entity \(request.entity)")
+            for run in runs where checked.insert(run.entity).inserted {
+                guard storeHolds(store, entity: run.entity) else {
+                    throw StoreError(.wrongStore, "no loaded store's configuration holds entity \(run.entity)")
                 }
             }
             try checkWritable(store)
-            return try store.save(newObjectsOf: requests.map(\.entity)) { ids in
-                guard ids.count == requests.count else {
-                    throw StoreError(.corrupt, url: store.url, "the store returned \(ids.count) IDs for \(requests.count) objects")
+            let count = NewObjectRun.objectCount(runs)
+            return try store.save(newObjectsOf: NewObjectRun.entityNames(runs)) { ids in
+                guard ids.count == count else {
+                    throw StoreError(.corrupt, url: store.url, "the store returned \(ids.count) IDs for \(count) objects")
                 }
                 let changes = try makeChanges(ids)
                 guard changes.allBelong(to: store.identifier) else {
@@ -272,7 +274,7 @@ public final class PersistentStoreCoordinator: @unchecked Sendable {
                 return changes
             }
         }
-        let changes = try makeChanges(requests.isEmpty ? [] : obtainPermanentIDs(for: requests))
+        let changes = try makeChanges(runs.isEmpty ? [] : obtainPermanentIDs(for: NewObjectRun.requests(runs)))
         try save(changes)
         return changes
     }

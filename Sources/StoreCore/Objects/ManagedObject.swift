@@ -193,6 +193,12 @@ open class ManagedObject: FetchRequestResult, Hashable, CustomStringConvertible 
     }
     public func hash(into hasher: inout Hasher) { hasher.combine(ObjectIdentifier(self)) }
 
+    /// The hash a `Set` or `Dictionary` uses, by identity and without a `Hasher` (save
+    /// notifications carry sets of every saved object; see ``ManagedObjectID``).
+    public func _rawHashValue(seed: Int) -> Int {
+        HashMixing.mix(Int(bitPattern: ObjectIdentifier(self)), seed: seed)
+    }
+
     public var description: String {
         "<\(type(of: self)) \(entity.name) \(objectID)\(isFault ? " fault" : "")>"
     }

@@ -91,9 +91,19 @@ public struct ManagedObjectID: Sendable, Hashable {
     }
 
     public func hash(into hasher: inout Hasher) {
-        // One word: the space's precomputed hash mixed with the key.
-        hasher.combine(space.hash &+ Int(truncatingIfNeeded: key) &* 0x1E37_79B9_7F4A_7C15)
+        hasher.combine(hashWord)
     }
+
+    /// The hash a `Set` or `Dictionary` uses, mixed without a `Hasher`: every save notification
+    /// carries sets of the saved objects' IDs, and the `Hasher` made for each ID was most of
+    /// their cost. Equal IDs give equal words (their spaces match, so their precomputed hashes
+    /// do), and the word is scrambled with the table's seed so that its low bits are well spread.
+    public func _rawHashValue(seed: Int) -> Int {
+        HashMixing.mix(hashWord, seed: seed)
+    }
+
+    /// One word: the space's precomputed hash mixed with the key.
+    private var hashWord: Int { space.hash &+ Int(truncatingIfNeeded: key) &* 0x1E37_79B9_7F4A_7C15 }
 
     /// Whether the object has not been saved yet.
     public var isTemporaryID: Bool { space.isTemporary }

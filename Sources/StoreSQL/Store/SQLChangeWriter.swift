@@ -30,10 +30,15 @@ package struct SQLChangeWriter<Store: SQLStore> {
     /// Told before a row's external binary value is replaced or its row deleted.
     package var willReplaceExternal: ((_ column: Column, _ key: Int64, _ table: EntityTable) throws -> Void)?
     private var conflicts: [MergeConflict] = []
-    /// The `UPDATE` of each table and set of changed properties a save met, and the `DELETE` of
-    /// each table: the text is made once, not once per row.
+    /// The `UPDATE` of each table and set of changed properties a save met: the text is made
+    /// once, not once per row (the table's plan keeps the last one, so most rows hash nothing).
     private var updateStatements: [UpdateShape: String] = [:]
-    private var deleteStatements: [Int64: String] = [:]
+    /// Each entity's table plan, by the entity's identity, and the one the last row used (the
+    /// rows of one entity usually follow each other).
+    private var plans: [ObjectIdentifier: SQLTableWritePlan] = [:]
+    private var lastPlan: SQLTableWritePlan?
+    /// The values of one row, reused from row to row.
+    private var rowValues: [SQLValue] = []
 
     private struct UpdateShape: Hashable {
         let table: Int64
@@ -70,18 +75,26 @@ package struct SQLChangeWriter<Store: SQLStore> {
 
     /// Inserts the rows table by table, in the order the tables first appear.
     private mutating func insert(_ snapshots: [StoreSnapshot]) throws {
-        var byTable: [Int64: (table: EntityTable, snapshots: [StoreSnapshot])] = [:]
-        var order: [Int64] = []
+        var groups: [(table: EntityTable, snapshots: [StoreSnapshot])] = []
+        var groupOfTable: [Int64: Int] = [:]
+        // A run of one entity's rows finds its group without looking anything up again.
+        var runPlan: SQLTableWritePlan?
+        var runGroup = 0
         for snapshot in snapshots {
-            let table = try schema.table(for: snapshot.objectID.entityName)
-            if byTable[table.number] == nil {
-                order.append(table.number)
-                byTable[table.number] = (table, [])
+            let plan = try plan(for: snapshot)
+            if plan !== runPlan {
+                runPlan = plan
+                if let known = groupOfTable[plan.table.number] {
+                    runGroup = known
+                } else {
+                    groups.append((plan.table, []))
+                    runGroup = groups.count - 1
+                    groupOfTable[plan.table.number] = runGroup
+                }
             }
-            byTable[table.number]?.snapshots.append(snapshot)
+            groups[runGroup].snapshots.append(snapshot)
         }
-        for number in order {
-            guard let (table, group) = byTable[number] else { continue }
+        for (table, group) in groups {
             // The row closure captures only what it reads (not the writer, a copy per row).
             let dialect = dialect, encodeExternal = encodeExternal
             do {
@@ -112,28 +125,33 @@ package struct SQLChangeWriter<Store: SQLStore> {
     }
 
     private mutating func update(_ snapshot: StoreSnapshot) throws {
-        let table = try schema.table(for: snapshot.objectID.entityName)
+        let plan = try plan(for: snapshot)
+        let table = plan.table
         let key = try primaryKey(snapshot.objectID)
         let held = snapshot.heldProperties
-        var values: [SQLValue] = []
-        values.reserveCapacity(table.columns.count + 2)
+        rowValues.removeAll(keepingCapacity: true)
         for column in table.columns where held.contains(column.propertyIndex) {
             if case .attribute(_, true) = column.kind { try willReplaceExternal?(column, key, table) }
-            values.append(try encode(snapshot[column.propertyIndex], for: column))
+            rowValues.append(try encode(snapshot[column.propertyIndex], for: column))
         }
-        let shape = UpdateShape(table: table.number, changed: held)
         let sql: String
-        if let known = updateStatements[shape] {
-            sql = known
+        if let last = plan.lastUpdate, last.changed == held {
+            sql = last.sql
         } else {
-            sql = updateStatement(of: table, changing: held)
-            updateStatements[shape] = sql
+            let shape = UpdateShape(table: table.number, changed: held)
+            if let known = updateStatements[shape] {
+                sql = known
+            } else {
+                sql = updateStatement(of: table, changing: held)
+                updateStatements[shape] = sql
+            }
+            plan.lastUpdate = (held, sql)
         }
-        values.append(.integer(key))
-        values.append(.integer(snapshot.version))
+        rowValues.append(.integer(key))
+        rowValues.append(.integer(snapshot.version))
         let changed: Int
         do {
-            changed = try connection.run(sql, values)
+            changed = try connection.run(sql, rowValues)
         } catch where store.isUniqueViolation(error) {
             throw UniquenessViolation(snapshots: [snapshot], cause: error)
         }
@@ -157,31 +175,42 @@ package struct SQLChangeWriter<Store: SQLStore> {
     }
 
     private mutating func delete(_ snapshot: StoreSnapshot) throws {
-        let table = try schema.table(for: snapshot.objectID.entityName)
+        let plan = try plan(for: snapshot)
         let key = try primaryKey(snapshot.objectID)
-        for column in table.columns {
-            if case .attribute(_, true) = column.kind { try willReplaceExternal?(column, key, table) }
-        }
-        try history?.recordDeletion(of: snapshot, table: table, key: key)
-        let sql: String
-        if let known = deleteStatements[table.number] {
-            sql = known
-        } else {
-            sql = "DELETE FROM \(table.table) WHERE Z_PK = \(parameter(1)) AND Z_OPT = \(parameter(2))"
-            deleteStatements[table.number] = sql
-        }
-        let deleted = try connection.run(sql, [.integer(key), .integer(snapshot.version)])
+        for column in plan.externalColumns { try willReplaceExternal?(column, key, plan.table) }
+        try history?.recordDeletion(of: snapshot, table: plan.table, key: key)
+        rowValues.removeAll(keepingCapacity: true)
+        rowValues.append(.integer(key))
+        rowValues.append(.integer(snapshot.version))
+        let deleted = try connection.run(plan.deleteSQL, rowValues)
         if deleted == 0 {
             try noteConflict(snapshot)
             return
         }
-        for (name, storage) in table.toMany {
-            if case .joinTable(_, let joinTable, let ownerColumn, _, _) = storage {
-                try connection.run("DELETE FROM \(joinTable) WHERE \(ownerColumn) = \(parameter(1))", [.integer(key)])
-            } else if case .foreignKey(_, let destinationTable, let column, _) = storage, !hasInverse(name, of: snapshot) {
-                try connection.run("UPDATE \(destinationTable) SET \(column) = NULL WHERE \(column) = \(parameter(1))", [.integer(key)])
+        guard !plan.toManyCleanups.isEmpty else { return }
+        rowValues.removeLast()
+        for cleanup in plan.toManyCleanups {
+            switch cleanup {
+            case .joinTable(let sql), .foreignKey(let sql): try connection.run(sql, rowValues)
             }
         }
+    }
+
+    /// The table plan of the snapshot's entity: the last row's when it is of the same entity.
+    private mutating func plan(for snapshot: StoreSnapshot) throws -> SQLTableWritePlan {
+        let entity = snapshot.entity
+        if let lastPlan, lastPlan.entity === entity { return lastPlan }
+        let plan: SQLTableWritePlan
+        if let known = plans[ObjectIdentifier(entity)] {
+            plan = known
+        } else {
+            let entityName = snapshot.objectID.entityName
+            plan = SQLTableWritePlan(
+                entity: entity, entityName: entityName, table: try schema.table(for: entityName), model: store.model, dialect: dialect)
+            plans[ObjectIdentifier(entity)] = plan
+        }
+        lastPlan = plan
+        return plan
     }
 
     private mutating func noteConflict(_ snapshot: StoreSnapshot) throws {

@@ -1,0 +1,54 @@
+import StoreCore
+
+/// What a save's writer needs of one entity's table, worked out once per entity and save rather
+/// than looked up by name for every row: the table, the columns whose values may live in external
+/// files, the `DELETE` and its clean-up of to-many relationships, and the `UPDATE` of the last set
+/// of changed properties.
+///
+/// For example (inside ``SQLChangeWriter``):
+///
+/// ```swift
+/// let plan = try plan(for: snapshot)        // the same object for every row of the entity
+/// try connection.run(plan.deleteSQL, [.integer(key), .integer(snapshot.version)])
+/// ```
+final class SQLTableWritePlan {
+    /// A statement that clears what a deleted row's to-many relationship held, bound to its key.
+    enum ToManyCleanup {
+        /// The join table's rows of the owner.
+        case joinTable(sql: String)
+        /// The members' foreign keys, for a relationship without an inverse.
+        case foreignKey(sql: String)
+    }
+
+    let entity: EntityDescription
+    let table: EntityTable
+    /// The columns of attributes that allow external storage.
+    let externalColumns: [Column]
+    /// `DELETE FROM <table> WHERE Z_PK = ? AND Z_OPT = ?`.
+    let deleteSQL: String
+    let toManyCleanups: [ToManyCleanup]
+    /// The properties of the last `UPDATE` made for this table, and its text.
+    var lastUpdate: (changed: PropertyMask, sql: String)?
+
+    init(entity: EntityDescription, entityName: String, table: EntityTable, model: ManagedObjectModel, dialect: any SQLDialect) {
+        self.entity = entity
+        self.table = table
+        externalColumns = table.columns.filter { column in
+            if case .attribute(_, true) = column.kind { return true }
+            return false
+        }
+        let key = dialect.parameter(1, declaredType: nil)
+        deleteSQL = "DELETE FROM \(table.table) WHERE Z_PK = \(key) AND Z_OPT = \(dialect.parameter(2, declaredType: nil))"
+        let relationships = model.entitiesByName[entityName]?.relationshipsByName ?? [:]
+        // In the order of the table's to-many relationships, as the per-row loop took them.
+        toManyCleanups = table.toMany.compactMap { name, storage in
+            switch storage {
+            case .joinTable(_, let joinTable, let ownerColumn, _, _):
+                return .joinTable(sql: "DELETE FROM \(joinTable) WHERE \(ownerColumn) = \(key)")
+            case .foreignKey(_, let destinationTable, let column, _):
+                guard relationships[name]?.inverseRelationship == nil else { return nil }
+                return .foreignKey(sql: "UPDATE \(destinationTable) SET \(column) = NULL WHERE \(column) = \(key)")
+            }
+        }
+    }
+}
