@@ -25,7 +25,7 @@ struct RegistrationTable {
         /// Objects by key − `base`, for keys from `base` below `base + dense.count`.
         var dense: ContiguousArray<ManagedObject?> = []
         /// Objects whose keys fall outside `dense`.
-        var sparse: [Int64: ManagedObject] = [:]
+        var sparse: [SparseKey: ManagedObject] = [:]
         var count = 0
 
         init(space: ManagedObjectID.Space) { self.space = space }
@@ -38,7 +38,7 @@ struct RegistrationTable {
 
         subscript(key: Int64) -> ManagedObject? {
             if let slot = slot(key) { return dense[slot] }
-            return sparse.isEmpty ? nil : sparse[key]
+            return sparse.isEmpty ? nil : sparse[SparseKey(key)]
         }
 
         /// Stores `object` under `key` (`nil` removes); returns the change in count.
@@ -52,9 +52,9 @@ struct RegistrationTable {
                 change = dense[slot] == nil ? 1 : 0
                 dense[slot] = object
             } else if let object {
-                change = sparse.updateValue(object, forKey: key) == nil ? 1 : 0
+                change = sparse.updateValue(object, forKey: SparseKey(key)) == nil ? 1 : 0
             } else {
-                change = sparse.removeValue(forKey: key) == nil ? 0 : -1
+                change = sparse.removeValue(forKey: SparseKey(key)) == nil ? 0 : -1
             }
             count += change
             if count == 0 && space.isTemporary && !dense.isEmpty {
@@ -81,7 +81,7 @@ struct RegistrationTable {
             dense.append(contentsOf: repeatElement(nil, count: newCount - dense.count))
             guard !sparse.isEmpty else { return }
             for (sparseKey, object) in sparse {
-                guard let position = self.slot(sparseKey) else { continue }
+                guard let position = self.slot(sparseKey.key) else { continue }
                 dense[position] = object
                 sparse[sparseKey] = nil
             }
@@ -159,7 +159,7 @@ struct RegistrationTable {
                 segments[index].dense[key] = nil
                 removed += 1
             }
-            var sparseRemoved: [Int64] = []
+            var sparseRemoved: [SparseKey] = []
             var position = segments[index].sparse.values.startIndex
             while position != segments[index].sparse.values.endIndex {
                 if isKnownUniquelyReferenced(&segments[index].sparse.values[position]), isReleasable(segments[index].sparse.values[position]) {
@@ -182,7 +182,7 @@ struct RegistrationTable {
             let unique: Bool
             if let slot = segments[index].slot(key) {
                 unique = segments[index].dense[slot] != nil && isKnownUniquelyReferenced(&segments[index].dense[slot])
-            } else if let position = segments[index].sparse.index(forKey: key) {
+            } else if let position = segments[index].sparse.index(forKey: SparseKey(key)) {
                 unique = isKnownUniquelyReferenced(&segments[index].sparse.values[position])
             } else {
                 unique = false
@@ -192,4 +192,15 @@ struct RegistrationTable {
         }
     }
 
+    /// A key of the sparse map, hashed by mixing its bits (``HashMixing``) rather than through a
+    /// `Hasher`: a context holding objects of scattered keys (a query's results, a batched
+    /// iteration's window) looks each fetched row up here.
+    private struct SparseKey: Hashable {
+        let key: Int64
+
+        init(_ key: Int64) { self.key = key }
+
+        func hash(into hasher: inout Hasher) { hasher.combine(key) }
+        func _rawHashValue(seed: Int) -> Int { HashMixing.mix(Int(truncatingIfNeeded: key), seed: seed) }
+    }
 }

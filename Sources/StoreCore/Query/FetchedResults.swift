@@ -19,7 +19,8 @@
 /// Complexity: reading an element of the current batch is O(1); moving to another batch runs
 /// one query for `fetchBatchSize` objects, or none when the batch's rows were read with an
 /// earlier batch: read in order, one query reads the rows of several batches (up to 2,048 rows),
-/// as long as nothing was saved through the coordinator since (``BatchReadAhead``).
+/// as long as nothing was saved through the coordinator since and the context's
+/// `stalenessInterval` allows.
 public struct FetchedResults<Result: ManagedObject>: RandomAccessCollection {
     private let storage: FetchedBatches
 
