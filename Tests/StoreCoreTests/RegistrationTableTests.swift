@@ -5,6 +5,21 @@ import XCTest
 /// A context's registration table must behave as a dictionary keyed by object ID, whatever the
 /// keys: dense, sparse, negative, temporary, or IDs whose equal spaces were made separately.
 final class RegistrationTableTests: XCTestCase {
+    /// Removes `id` from both (one time in `oneIn`) or registers a new object under it in both.
+    private static func removeOrRegister(
+        _ id: ManagedObjectID, oneIn: Int, entity: EntityDescription, table: inout RegistrationTable,
+        expected: inout [ManagedObjectID: ManagedObject], generator: inout SeededGenerator
+    ) {
+        if Int.random(in: 0..<oneIn, using: &generator) == 0 {
+            table[id] = nil
+            expected[id] = nil
+        } else {
+            let object = ManagedObject(entity: entity, insertInto: nil)
+            table[id] = object
+            expected[id] = object
+        }
+    }
+
     func testRandomOperationsMatchADictionary() {
         let entity = EntityDescription("Post")
         let spaces = [
@@ -26,14 +41,7 @@ final class RegistrationTableTests: XCTestCase {
             let id = Bool.random(using: &generator)
                 ? ManagedObjectID(primaryKey: key, sameEntityAndStoreAs: prototype)
                 : ManagedObjectID(entityName: prototype.entityName, storeIdentifier: prototype.storeIdentifier ?? "", primaryKey: key)
-            if Int.random(in: 0..<3, using: &generator) == 0 {
-                table[id] = nil
-                expected[id] = nil
-            } else {
-                let object = ManagedObject(entity: entity, insertInto: nil)
-                table[id] = object
-                expected[id] = object
-            }
+            Self.removeOrRegister(id, oneIn: 3, entity: entity, table: &table, expected: &expected, generator: &generator)
             XCTAssertTrue(table[id] === expected[id], "step \(step)")
             XCTAssertEqual(table.count, expected.count, "step \(step)")
         }
@@ -81,14 +89,7 @@ final class RegistrationTableTests: XCTestCase {
                 key = next
             }
             let id = ManagedObjectID(space: space, key: key)
-            if Int.random(in: 0..<4, using: &generator) == 0 {
-                table[id] = nil
-                expected[id] = nil
-            } else {
-                let object = ManagedObject(entity: entity, insertInto: nil)
-                table[id] = object
-                expected[id] = object
-            }
+            Self.removeOrRegister(id, oneIn: 4, entity: entity, table: &table, expected: &expected, generator: &generator)
             if step % 5_000 == 4_999 {
                 // A save: every temporary ID leaves the table; the next keys start a new run.
                 for id in expected.keys { table[id] = nil }
