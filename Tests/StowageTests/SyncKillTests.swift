@@ -43,8 +43,12 @@ final class SyncKillTests: XCTestCase {
         let fullRun = Date().timeIntervalSince(started)
 
         // Until `kills` syncs were killed before they ended (a sync that ended first counts not).
+        // The kill comes at a random moment of a window 1.5 times as long as a sync lasts: the
+        // first one's time at first, then, each time a sync ends before the kill, the time it
+        // was seen to end by (later syncs move less and run faster than the first).
         var killedMidway = 0
         var step = 0
+        var window = fullRun * 1.5
         while killedMidway < kills && step < kills * 4 {
             step += 1
             try save(step)
@@ -53,11 +57,14 @@ final class SyncKillTests: XCTestCase {
             child.arguments = ["sync", a.path, "--with", server.path]
             child.standardOutput = FileHandle.nullDevice
             child.standardError = FileHandle.nullDevice
+            let launched = Date()
             try child.run()
-            Thread.sleep(forTimeInterval: Double.random(in: 0..<(fullRun * 1.5), using: &random))
+            Thread.sleep(forTimeInterval: Double.random(in: 0..<window, using: &random))
             if child.isRunning {
                 kill(child.processIdentifier, SIGKILL)
                 killedMidway += 1
+            } else {
+                window = Date().timeIntervalSince(launched) * 1.5
             }
             child.waitUntilExit()
         }
