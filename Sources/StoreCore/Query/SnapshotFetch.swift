@@ -59,12 +59,16 @@ package struct SnapshotFetch {
             return .count(max(0, min(request.fetchLimit > 0 ? request.fetchLimit : .max, total - request.fetchOffset)))
         }
         var matches: [SnapshotSlot] = []
-        try forEachMatch(in: tables, of: &predicate) { matches.append($0) }
-        if !request.sortDescriptors.isEmpty {
+        if request.sortDescriptors.isEmpty {
+            try forEachMatch(in: tables, of: &predicate) { matches.append($0) }
+        } else {
+            // Each match's keys are read as it matches, while its row is still in the cache.
             var sortKeys = CompiledSortKeys<SnapshotSlot>(request.sortDescriptors, fallbackSource: byName)
             var keys: [StoreValue] = []
-            keys.reserveCapacity(matches.count * request.sortDescriptors.count)
-            for slot in matches { try sortKeys.appendKeys(of: slot, to: &keys) }
+            try forEachMatch(in: tables, of: &predicate) { slot in
+                matches.append(slot)
+                try sortKeys.appendKeys(of: slot, to: &keys)
+            }
             matches = SortComparator(request.sortDescriptors).sort(matches, flatKeys: keys)
         }
         if request.resultType == .dictionary {
@@ -83,7 +87,7 @@ package struct SnapshotFetch {
     /// there is none), taking the predicate's test for a row's entity only when it changes.
     private func forEachMatch(
         in tables: [UnsafeBufferPointer<StoreSnapshot?>], of predicate: inout CompiledPredicate<SnapshotSlot>?,
-        _ body: (SnapshotSlot) -> Void
+        _ body: (SnapshotSlot) throws -> Void
     ) throws {
         for buffer in tables {
             var entity: ObjectIdentifier?
@@ -98,7 +102,7 @@ package struct SnapshotFetch {
                     }
                     guard try test(slot) else { continue }
                 }
-                body(slot)
+                try body(slot)
             }
         }
     }
