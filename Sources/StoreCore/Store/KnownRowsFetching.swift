@@ -9,7 +9,7 @@
 /// For example (inside the stores):
 ///
 /// ```swift
-/// let known = KnownRows { id in context.holdsValues(of: id) }
+/// let known = KnownRows { id in registered[id].map { !$0.isFault } ?? false }   // the context's
 /// if known.contains(id) { return StoreSnapshot.partial(objectID: id, version: version, entity: entity) }
 /// ```
 package struct KnownRows: Sendable {
