@@ -72,7 +72,7 @@ extension ManagedObjectContext {
             if let object = registered[id] {
                 held[offset] = object
                 guard object.isFault else { continue }
-                if let snapshot = object.committedSnapshot, isFresh(object) {
+                if let snapshot = object.waitingRow, isFresh(object) {
                     object.load(snapshot)
                     object.awakeFromFetch()
                     continue

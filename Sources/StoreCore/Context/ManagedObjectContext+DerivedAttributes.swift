@@ -16,7 +16,7 @@ extension ManagedObjectContext {
             guard let object = registered[row.objectID], let entries = plan.entries[row.objectID.entityName] else { continue }
             for entry in entries where row.heldProperties.contains(entry.index) {
                 let value = row[entry.index]
-                object.committedSnapshot?.setValue(value, at: entry.index)
+                object.setCommittedValue(value, at: entry.index)
                 if !object.changedProperties.contains(entry.index) { object.values[entry.index] = value }
             }
         }

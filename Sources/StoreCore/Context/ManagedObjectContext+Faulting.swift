@@ -7,7 +7,7 @@ extension ManagedObjectContext {
         let id = object.objectID
         let snapshot: StoreSnapshot?
         do {
-            let waiting = object.committedSnapshot.flatMap { isFresh(object) ? $0 : nil }
+            let waiting = object.waitingRow.flatMap { isFresh(object) ? $0 : nil }
             snapshot = try waiting ?? parentStore().snapshotForChild(id)
         } catch let error as StoreError {
             object.state.faultFailure = error
@@ -61,7 +61,7 @@ extension ManagedObjectContext {
     func fulfillFaults(_ objects: [ManagedObject], batchSize: Int = 500) {
         var pending: [ManagedObject] = []
         for object in objects where object.isFault {
-            if let snapshot = object.committedSnapshot, isFresh(object) {
+            if let snapshot = object.waitingRow, isFresh(object) {
                 object.load(snapshot)
                 object.awakeFromFetch()
             } else {

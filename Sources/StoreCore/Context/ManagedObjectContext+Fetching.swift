@@ -136,8 +136,9 @@ extension ManagedObjectContext {
         } else if request.resultType == .managedObject && !request.includesPropertyValues {
             storeRequest.resultType = .managedObjectID
         }
-        // Objects held with values keep them (unless refreshed), so their rows' values may stay unread.
-        let result = storeRequest.resultType == .managedObject && !request.shouldRefreshRefetchedObjects
+        // Objects held with values keep them (unless refreshed), so their rows' values may stay
+        // unread; a context holding no object has nothing to ask about.
+        let result = storeRequest.resultType == .managedObject && !request.shouldRefreshRefetchedObjects && !registered.isEmpty
             ? try parentStore().fetchForChild(storeRequest, knownRows: knownRows)
             : try parentStore().fetchForChild(storeRequest)
         var rows = FetchedRows()

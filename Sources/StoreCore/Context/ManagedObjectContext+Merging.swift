@@ -8,7 +8,7 @@ extension ManagedObjectContext {
         discardUndo()
         let inserted = insertedSet.values
         let touched = updatedSet.values + deletedSet.values + Array(deniedDeletions.values)
-        for object in pendingChanges.deleted.values where object.committedSnapshot == nil && !object.isFault {
+        for object in pendingChanges.deleted.values where !object.hasCommittedState && !object.isFault {
             registered[object.objectID] = nil
             object.state = .init()
             object.detach()
@@ -61,7 +61,7 @@ extension ManagedObjectContext {
     public func refresh(_ object: ManagedObject, mergeChanges: Bool) {
         checkQueue(accessing: object)
         guard object.managedObjectContext === self, !object.state.isInserted else { return }
-        if object.isFault { object.committedSnapshot = nil }   // the row it was fetched with may be stale
+        if object.isFault { object.committed = .none }   // the row it was fetched with may be stale
         if !mergeChanges || object.changedProperties.isEmpty || object.isFault {
             if !object.state.isDeleted || !mergeChanges {
                 updatedSet.remove(object)

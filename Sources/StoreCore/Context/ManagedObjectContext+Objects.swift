@@ -66,7 +66,7 @@ extension ManagedObjectContext {
         deletedSet.remove(object)
         deniedDeletions[id] = nil
         object.state.isDeleted = false
-        if object.committedSnapshot == nil, !object.isFault {
+        if !object.hasCommittedState, !object.isFault {
             insertedSet.insert(object)
             object.state.isInserted = true
         } else if !object.changedProperties.isEmpty {
@@ -92,7 +92,7 @@ extension ManagedObjectContext {
     /// - Throws: ``StoreError`` (code `objectNotFound`) when no store holds it.
     public func existingObject(with objectID: ManagedObjectID) throws -> ManagedObject {
         checkQueue(accessing: nil)
-        if let object = registered[objectID], !object.isFault || object.committedSnapshot != nil {
+        if let object = registered[objectID], !object.isFault || object.waitingRow != nil {
             object.willAccess()
             return object
         }

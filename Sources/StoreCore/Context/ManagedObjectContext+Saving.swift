@@ -156,7 +156,7 @@ extension ManagedObjectContext {
         var faults: [ManagedObject] = []
         for object in deleted where object.isFault && !object.objectID.isTemporaryID && object.managedObjectContext === self {
             // A fault fetched with its row already knows its version: it need not be loaded.
-            if let row = object.committedSnapshot { object.version = row.version } else { faults.append(object) }
+            if let row = object.waitingRow { object.version = row.version } else { faults.append(object) }
         }
         guard !faults.isEmpty else { return }
         fulfillFaults(faults)
@@ -190,16 +190,15 @@ extension ManagedObjectContext {
         saved: StoreChangeSet, generations: ChangeListGenerations
     ) {
         let toParent = parent != nil
-        // The saved snapshots become the committed state (no second copy of the values).
-        for (object, snapshot) in zip(inserted, saved.inserted) {
+        // The saved values are the objects' current ones: their committed values, with no copy kept.
+        for object in inserted {
             object.state.isInserted = false
             if !toParent { object.version = 1 }
-            object.committedSnapshot = snapshot
-            // Set only when it differs: the change set shares the snapshot, so a change copies it.
-            if snapshot.version != object.version { object.committedSnapshot?.version = object.version }
+            object.committed = .current
             object.changedProperties.removeAll()
         }
-        // `saved.updated` follows `updated`, leaving out objects with nothing stored to save.
+        // `saved.updated` follows `updated`, leaving out objects with nothing stored to save
+        // (changed in transient properties only, which committed values leave out).
         var savedUpdates = saved.updated.makeIterator()
         var nextUpdate = savedUpdates.next()
         for object in updated {
@@ -207,9 +206,8 @@ extension ManagedObjectContext {
             if let change = nextUpdate, change.objectID == object.objectID {
                 nextUpdate = savedUpdates.next()
                 if !toParent { object.version += 1 }
-                object.committedSnapshot?.merge(change)
-                object.committedSnapshot?.version = object.version
             }
+            object.committed = .current
             object.changedProperties.removeAll()
         }
         for object in deleted {

@@ -56,7 +56,7 @@ extension ManagedObjectContext {
 
     private func deliver(_ snapshot: StoreSnapshot, to fault: ManagedObject, asFault: Bool) {
         if asFault {
-            fault.committedSnapshot = snapshot
+            fault.committed = .kept(snapshot)
             if stalenessInterval >= 0 { fault.committedSnapshotTime = ProcessInfo.processInfo.systemUptime }
         } else {
             fault.load(snapshot)

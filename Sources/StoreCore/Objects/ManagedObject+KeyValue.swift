@@ -117,7 +117,7 @@ extension ManagedObject {
         for index in changedProperties {
             let property = entity.properties[index]
             let current = (try? value(forKey: property.name)) ?? nil
-            if entity.layout.kinds[index] == .attribute, let committed = committedSnapshot, committed[index] == values[index] {
+            if entity.layout.kinds[index] == .attribute, let committed = committedValue(at: index), committed == values[index] {
                 continue
             }
             result[property.name] = current ?? NSNull()

@@ -79,6 +79,7 @@ extension ManagedObject {
         willAccess()
         willChange(at: index)
         if !state.failedSets.isEmpty { state.failedSets[index] = nil }
+        keepCommittedValues()
         values[index] = value
         noteChange(at: index)
     }
@@ -126,6 +127,7 @@ extension ManagedObject {
     func rawSetToOne(_ object: ManagedObject?, at index: Int) {
         willAccess()
         willChange(at: index)
+        keepCommittedValues()
         relations[index] = .toOne(object)
         noteChange(at: index)
     }
@@ -170,7 +172,7 @@ extension ManagedObject {
             if !state.relationshipFailures.isEmpty { state.relationshipFailures[index] = nil }
             let related = resolve(ids)
             relations[index] = .toMany(related)
-            if committedSnapshot != nil { committedSnapshot?.setToMany(ids, at: index) }
+            setCommittedToMany(ids, at: index)
             return related
         case .unresolved, .toOne:
             return RelatedObjects()
@@ -188,6 +190,7 @@ extension ManagedObject {
     private func mutateToMany(at index: Int, _ change: (inout RelatedObjects) -> Bool) -> Bool {
         guard var related = try? loadedToMany(at: index) else { return false }
         willChange(at: index)
+        keepCommittedValues()
         relations[index] = .unresolved          // drop the slot's reference: `related` is unique
         let changed = change(&related)
         relations[index] = .toMany(related)
@@ -209,6 +212,7 @@ extension ManagedObject {
         }
         if relationship.isOrdered, toManyObjects(at: index).objects.map(ObjectIdentifier.init) != wanted.objects.map(ObjectIdentifier.init) {
             willChange(at: index)
+            keepCommittedValues()
             relations[index] = .toMany(wanted)
             noteChange(at: index)
         }
@@ -285,6 +289,7 @@ extension ManagedObject {
     }
 
     func restore(_ property: PropertyState, at index: Int) {
+        keepCommittedValues()
         switch property {
         case .value(let value): values[index] = value
         case .relation(let slot, let value):
@@ -298,7 +303,7 @@ extension ManagedObject {
     /// The object's current stored values as a complete snapshot (to-many only where loaded,
     /// unless `allToMany`); transient properties are left out (`.null`), as stores keep none.
     /// `version` replaces the object's own (a new object's snapshot carries the version it will
-    /// have once saved, so it can become the committed state without a copy).
+    /// have once saved).
     func currentSnapshot(allToMany: Bool = false, version: Int64? = nil) -> StoreSnapshot {
         willAccess()
         let layout = entity.layout
@@ -350,7 +355,8 @@ extension ManagedObject {
 
     /// Takes the values of a snapshot and marks the object clean, keeping its transient
     /// properties (a fault holds their initial values, or those a merging refresh kept). The
-    /// object shares the snapshot's storage until its first change.
+    /// object shares the snapshot's values until its first change, and keeps no copy of them as
+    /// its committed values (`CommittedState.current`).
     func load(_ snapshot: StoreSnapshot) {
         let layout = entity.layout
         let snapshot = snapshot.laidOut(as: entity)
@@ -370,7 +376,7 @@ extension ManagedObject {
                 relations[index] = snapshot.toMany(at: index).map(RelationSlot.toManyIDs) ?? .toManyFault
             }
         }
-        committedSnapshot = snapshot
+        committed = .current
         version = snapshot.version
         changedProperties.removeAll()
         isFault = false
@@ -383,6 +389,7 @@ extension ManagedObject {
     func apply(_ snapshot: StoreSnapshot) {
         let snapshot = snapshot.laidOut(as: entity)
         let kinds = entity.layout.kinds
+        if !snapshot.heldProperties.isEmpty { keepCommittedValues() }
         for index in snapshot.heldProperties {
             switch kinds[index] {
             case .attribute, .transientAttribute:
@@ -416,7 +423,7 @@ extension ManagedObject {
     func turnIntoFault(keepingTransientValues: Bool = false) {
         let layout = entity.layout
         isFault = true
-        committedSnapshot = nil
+        committed = .none
         changedProperties.removeAll()
         let kept = keepingTransientValues ? layout.transientProperties : PropertyMask()
         var faultValues = layout.faultValues

@@ -50,11 +50,12 @@ open class ManagedObject: FetchRequestResult, Hashable, CustomStringConvertible 
     @exclusivity(unchecked) var values: ContiguousArray<StoreValue>
     /// Relationship state by property index; empty for an entity without relationships.
     @exclusivity(unchecked) var relations: ContiguousArray<RelationSlot>
-    /// The values last saved (or loaded), for `committedValues(forKeys:)` and `changedValues()`.
-    /// A fault fetched with its row holds the row here until it is first touched.
-    @exclusivity(unchecked) var committedSnapshot: StoreSnapshot?
-    /// When a fetch left `committedSnapshot` beside a fault (system uptime, seconds), for the
-    /// context's staleness interval.
+    /// Where the values last saved (or loaded) are, for `committedValues(forKeys:)`,
+    /// `changedValues()`, saving and merging; a fault fetched with its row holds the row here
+    /// until it is first touched.
+    @exclusivity(unchecked) var committed: CommittedState = .none
+    /// When a fetch left its row beside a fault (system uptime, seconds), for the context's
+    /// staleness interval.
     @exclusivity(unchecked) var committedSnapshotTime: Double = 0
     /// The properties changed since the last save (not tracked for inserted objects).
     @exclusivity(unchecked) var changedProperties = PropertyMask()
