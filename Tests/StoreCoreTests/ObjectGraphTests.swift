@@ -202,6 +202,49 @@ final class ObjectGraphTests: XCTestCase {
         }
     }
 
+    /// A fetched object's committed values are its loaded ones until it changes: the first change
+    /// of an attribute, a to-one or a to-many keeps them as they were, a save makes the saved
+    /// values committed, and a rollback returns to them.
+    func testCommittedRelationshipsOfAFetchedObjectSurviveItsFirstChange() throws {
+        let container = try TestStack.container()
+        let id = try savedPost(in: container, comments: 2)
+        let context = container.newBackgroundContext()
+        try context.performAndWait {
+            let comments = try context.fetch(FetchRequest<Comment>())
+            XCTAssertEqual(comments.count, 2)
+            let comment = try XCTUnwrap(comments.first)
+            XCTAssertEqual(comment.committedValues(forKeys: ["post"])["post"] as? ManagedObjectID, id)
+            let post = try XCTUnwrap(comment.post)
+            let committedComments = Set(try XCTUnwrap(post.committedValues(forKeys: ["comments"])["comments"] as? [ManagedObjectID]))
+            XCTAssertEqual(committedComments, Set(comments.map(\.objectID)))
+
+            // The first change is to a relationship: the committed values stay as loaded.
+            let other = try Post(context: context)
+            other.title = "Other"
+            comment.post = other
+            XCTAssertEqual(comment.committedValues(forKeys: ["post"])["post"] as? ManagedObjectID, id)
+            XCTAssertEqual(comment.changedValues().keys.sorted(), ["post"])
+            XCTAssertEqual(Set(try XCTUnwrap(post.committedValues(forKeys: ["comments"])["comments"] as? [ManagedObjectID])), committedComments)
+            XCTAssertEqual(post.comments.count, 1)
+            comment.text = "changed"
+            XCTAssertEqual(comment.committedValues(forKeys: ["text"])["text"] as? String, "comment 0")
+
+            context.rollback()
+            XCTAssertEqual(comment.text, "comment 0")
+            XCTAssertEqual(comment.post?.objectID, id)
+            XCTAssertEqual(post.comments.count, 2)
+
+            // After a save, the saved values are the committed ones.
+            comment.text = "saved"
+            try context.save()
+            XCTAssertEqual(comment.committedValues(forKeys: ["text"])["text"] as? String, "saved")
+            XCTAssertTrue(comment.changedValues().isEmpty)
+            comment.text = "again"
+            XCTAssertEqual(comment.committedValues(forKeys: ["text"])["text"] as? String, "saved")
+            XCTAssertEqual(comment.changedValues()["text"] as? String, "again")
+        }
+    }
+
     func testSavedValuesBecomeTheCommittedStateOfAnEntityWithAttributesOnly() throws {
         let model = try ManagedObjectModel {
             EntityDescription("Reading") {
