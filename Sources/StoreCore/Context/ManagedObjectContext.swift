@@ -207,7 +207,9 @@ public final class ManagedObjectContext: @unchecked Sendable, CustomStringConver
             undoManager.checkpointHandlers[ObjectIdentifier(self)] = nil
             UndoRecording.activeContexts.subtract(1, ordering: .relaxed)
         }
-        for object in registered.objects { object.detach() }
+        // Weak references to a context being deallocated read nil already: objects that outlive
+        // it need only their relations let go of (no cycles) and to become faults.
+        registered.forEachObject { $0.letGoOfRelations() }
     }
 
     /// Whether changes wait for ``processPendingChanges()``: deletions to propagate, or an

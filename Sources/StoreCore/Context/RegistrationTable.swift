@@ -136,6 +136,14 @@ struct RegistrationTable {
         return all
     }
 
+    /// Calls `body` with every registered object (no array of them made).
+    func forEachObject(_ body: (ManagedObject) -> Void) {
+        for segment in segments {
+            for case let object? in segment.dense { body(object) }
+            for object in segment.sparse.values { body(object) }
+        }
+    }
+
     /// Whether some registered object satisfies `predicate`.
     func containsObject(where predicate: (ManagedObject) -> Bool) -> Bool {
         segments.contains { segment in

@@ -442,8 +442,14 @@ extension ManagedObject {
 
     /// Breaks reference cycles when the object leaves its context.
     func detach() {
-        relations = RelationSlot.fault(for: entity.layout)
-        isFault = true
+        letGoOfRelations()
         managedObjectContext = nil
+    }
+
+    /// Breaks reference cycles and makes the object a fault, leaving its context reference (for
+    /// a context being deallocated, which weak references already read as nil).
+    func letGoOfRelations() {
+        if entity.layout.hasRelationships { relations = RelationSlot.fault(for: entity.layout) }
+        isFault = true
     }
 }
