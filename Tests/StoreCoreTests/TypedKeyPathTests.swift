@@ -5,7 +5,8 @@ import XCTest
 
 /// Which Swift key paths a `#Predicate` or `SortDescriptor` may use: the model's typed
 /// properties, also inherited by a subclass — never a computed property, even one that reads a
-/// single attribute; and a refused key path is named as well as Linux allows.
+/// single attribute unchanged, unless it also writes it unchanged and nothing else; and a refused
+/// key path is named as well as Linux allows.
 final class TypedKeyPathTests: XCTestCase {
     class Book: ManagedObject {
         @Attribute var title: String
@@ -13,6 +14,24 @@ final class TypedKeyPathTests: XCTestCase {
         var shout: String { title.uppercased() }
         var twice: Int64 { pages * 2 }
         var sameTitle: String { title }
+        /// Reads and writes `title` unchanged: it is `title`.
+        var heading: String {
+            get { title }
+            set { title = newValue }
+        }
+        /// Reads `title` unchanged but writes something else.
+        var loud: String {
+            get { title }
+            set { title = newValue.uppercased() }
+        }
+        /// Reads `title` unchanged but writes `pages` too.
+        var counted: String {
+            get { title }
+            set {
+                title = newValue
+                pages = Int64(newValue.count)
+            }
+        }
     }
 
     final class Novel: Book {
@@ -64,6 +83,21 @@ final class TypedKeyPathTests: XCTestCase {
                 XCTAssertEqual((error as? FetchError)?.code, .untranslatablePredicate)
             }
             XCTAssertNotNil(refusal(FetchRequest<Book>(predicate: #Predicate { $0.sameTitle == "Dune" }), in: context), "even one that reads the attribute unchanged")
+        }
+    }
+
+    /// An attribute's accessor does not report its key path (making it would cost every read), so
+    /// a computed property is told from the attribute by what it does: one that reads and writes
+    /// the attribute unchanged is the attribute; one that changes what it writes, or writes more,
+    /// or cannot be written, is not.
+    func testAComputedPropertyIsTheAttributeOnlyWhenItReadsAndWritesItUnchanged() throws {
+        let context = try context()
+        try context.performAndWait {
+            XCTAssertEqual(try context.fetch(FetchRequest<Book>(predicate: #Predicate { $0.heading == "Dune" })).map(\.pages), [412])
+            XCTAssertNotNil(refusal(FetchRequest<Book>(predicate: #Predicate { $0.loud == "Dune" }), in: context), "writes uppercased")
+            XCTAssertNotNil(refusal(FetchRequest<Book>(predicate: #Predicate { $0.counted == "Dune" }), in: context), "writes pages too")
+            XCTAssertNotNil(refusal(FetchRequest<Book>(predicate: #Predicate { $0.sameTitle == "Dune" }), in: context), "read-only")
+            XCTAssertEqual(try context.fetch(FetchRequest<Book>(predicate: #Predicate { $0.title == "Dune" })).map(\.pages), [412])
         }
     }
 

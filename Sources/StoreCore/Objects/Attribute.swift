@@ -33,7 +33,8 @@ public struct Attribute<Value: StoreValueConvertible> {
         storage storageKeyPath: ReferenceWritableKeyPath<Object, Self>
     ) -> Value {
         get {
-            let value = object.typedAttributeValue(for: storageKeyPath, wrapped: wrappedKeyPath) { object[keyPath: storageKeyPath].declaredKey.explicitKey }
+            // `wrappedKeyPath` is left unused, so the compiler does not make it (see `TypedAccess`).
+            let value = object.typedAttributeValue(for: storageKeyPath, valueType: Value.self) { object[keyPath: storageKeyPath].declaredKey.explicitKey }
             return Value(storeValue: value) ?? Value.emptyValue
         }
         set {

@@ -53,8 +53,8 @@ extension ManagedObject {
     /// The value of the attribute a typed declaration names (`.null` when the entity has none;
     /// on a key-path probe, the value it hands out — see ``ModelKeyPaths``).
     @usableFromInline
-    func typedAttributeValue(for storageKeyPath: AnyKeyPath, wrapped: AnyKeyPath, explicitKey: () -> String?) -> StoreValue {
-        guard let index = entity.typedPropertyIndexes.index(for: storageKeyPath, wrapped: wrapped, explicitKey: explicitKey(), in: entity)
+    func typedAttributeValue(for storageKeyPath: AnyKeyPath, valueType: Any.Type, explicitKey: () -> String?) -> StoreValue {
+        guard let index = entity.typedPropertyIndexes.index(for: storageKeyPath, access: .attributeRead(valueType: valueType), explicitKey: explicitKey(), in: entity)
         else { return entity.typedPropertyIndexes.probe?.sentinel ?? .null }
         return attributeValue(at: index)
     }
@@ -66,7 +66,10 @@ extension ManagedObject {
     func setTypedAttributeValue(_ value: StoreValue, for storageKeyPath: AnyKeyPath, explicitKey: () -> String?) {
         guard let index = entity.typedPropertyIndexes.index(for: storageKeyPath, explicitKey: explicitKey(), in: entity),
             let type = entity.layout.attributeTypes[index]
-        else { return }
+        else {
+            entity.typedPropertyIndexes.probe?.recordWritten(value)
+            return
+        }
         setAttributeValue(type.coerce(value) ?? value, at: index)
     }
 

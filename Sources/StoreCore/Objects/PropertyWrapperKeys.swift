@@ -38,6 +38,19 @@ enum PropertyWrapperKeys {
     }
 }
 
+/// How a typed declaration is reached, as a key-path probe sees it (see ``ModelKeyPaths``).
+enum TypedAccess {
+    /// A relationship's getter, with the key path of the property itself (`\Post.comments`).
+    case relationshipRead(wrapped: AnyKeyPath)
+    /// An attribute's getter, with the attribute's Swift type. No key path of the property is
+    /// passed: the compiler makes the key paths a property-wrapper accessor uses on every call
+    /// (a retain and a release each, a tenth of reading a fetched object), and one it does not
+    /// use is left out.
+    case attributeRead(valueType: Any.Type)
+    /// A setter, or a relationship's projection (`$comments`).
+    case other
+}
+
 /// Each typed property declaration's index in one entity, found once per declaration: the
 /// storage key path of an `@Attribute` or `@Relationship` is one object per declaration, so its
 /// address is the key.
@@ -83,10 +96,10 @@ final class TypedPropertyIndexes: @unchecked Sendable {
 
     /// The index of the property a declaration names in `entity` (`nil`: the entity has none).
     ///
-    /// `wrapped` is the key path of the property itself (`\Post.title`), which only a probe reads.
+    /// `access` says how the declaration is reached, which only a probe reads.
     @inline(__always)
     func index(
-        for storageKeyPath: AnyKeyPath, wrapped: AnyKeyPath? = nil, explicitKey: @autoclosure () -> String?, in entity: EntityDescription
+        for storageKeyPath: AnyKeyPath, access: TypedAccess = .other, explicitKey: @autoclosure () -> String?, in entity: EntityDescription
     ) -> Int? {
         let address = Int(bitPattern: ObjectIdentifier(storageKeyPath))
         let start = Self.slot(of: address)
@@ -98,7 +111,7 @@ final class TypedPropertyIndexes: @unchecked Sendable {
             slot = (slot + 1) & (Self.slotCount - 1)
         } while slot != start
         let key = explicitKey() ?? PropertyWrapperKeys.key(for: storageKeyPath)
-        if let probe { probe.record(key: key, wrapped: wrapped) }
+        if let probe { probe.record(key: key, access: access) }
         return resolve(storageKeyPath, key: key, in: entity)
     }
 

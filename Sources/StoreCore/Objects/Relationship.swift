@@ -36,7 +36,7 @@ public struct Relationship<Value: RelationshipValue> {
     ) -> Value {
         get {
             let entity = object.entity
-            guard let index = entity.typedPropertyIndexes.index(for: storageKeyPath, wrapped: wrappedKeyPath, explicitKey: object[keyPath: storageKeyPath].declaredKey.explicitKey, in: entity),
+            guard let index = entity.typedPropertyIndexes.index(for: storageKeyPath, access: .relationshipRead(wrapped: wrappedKeyPath), explicitKey: object[keyPath: storageKeyPath].declaredKey.explicitKey, in: entity),
                 let relationship = entity.properties[index] as? RelationshipDescription
             else { return Value(relatedObjects: []) }
             if relationship.isToMany { return Value(relatedObjects: object.toManyObjects(at: index).objects) }

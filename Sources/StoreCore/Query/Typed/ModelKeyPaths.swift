@@ -6,13 +6,16 @@ import Synchronization
 ///
 /// A key path to an `@Attribute` or `@Relationship` property is a computed key path with no name
 /// Swift will tell, so the key path is read once on a blank probe object of its root class: the
-/// property's accessor reports the declaration it went through, with its own key path, and the
-/// key is accepted only when that key path is the one being resolved. A subclass reaching an
-/// inherited declaration (`\Reply.title` for Post's `title`) has a key path of its own, so there
-/// the probe also checks that the key path hands back exactly what the declaration holds, for a
-/// few distinctive values. A key path to anything else — a stored or computed property of the
-/// class (`var shout: String { title.uppercased() }` reads `title`, but is not it), a chain of
-/// properties — names no model key. Results are kept per key path.
+/// property's accessor reports the declaration it went through. A relationship's accessor
+/// reports its own key path, and the key is accepted when that key path is the one being
+/// resolved. An attribute's accessor reports its Swift type alone (making its key path would
+/// cost every read of every object), so for an attribute — and for a subclass reaching an
+/// inherited relationship (`\Reply.post`), whose key path is its own — the probe checks what
+/// the key path does for a few distinctive values: it reads exactly what the declaration
+/// holds, and (for an attribute) writing through it writes exactly that to the declaration. A
+/// key path to anything else — a stored or computed property of the class (`var shout: String {
+/// title.uppercased() }` reads `title`, but is not it; `var sameTitle: String { title }` cannot be
+/// written), a chain of properties — names no model key. Results are kept per key path.
 ///
 /// For example:
 ///
@@ -35,12 +38,24 @@ enum ModelKeyPaths {
         // @unchecked: a probe belongs to one resolution on one thread and is dropped after it.
         struct Access {
             let key: String
-            let wrapped: AnyKeyPath?
+            let access: TypedAccess
+            /// What a setter wrote (attributes only).
+            var written: StoreValue?
+
+            var isRead: Bool {
+                if case .other = access { return false }
+                return true
+            }
         }
         private(set) var accesses: [Access] = []
         /// The value every attribute of the probe object reads (`.null` by default).
         var sentinel: StoreValue?
-        func record(key: String, wrapped: AnyKeyPath?) { accesses.append(Access(key: key, wrapped: wrapped)) }
+        func record(key: String, access: TypedAccess) { accesses.append(Access(key: key, access: access)) }
+        /// Records what an attribute's setter wrote, on the access just recorded.
+        func recordWritten(_ value: StoreValue) {
+            guard !accesses.isEmpty else { return }
+            accesses[accesses.count - 1].written = value
+        }
     }
 
     private struct CacheKey: Hashable, @unchecked Sendable {
@@ -81,12 +96,23 @@ enum ModelKeyPaths {
         let keyPathType = type(of: keyPath)
         guard let objectClass = keyPathType.rootType as? ManagedObject.Type, let (value, probe, objectID) = read(keyPath) else { return nil }
         if let id = value as? ManagedObjectID, id == objectID, probe.accesses.isEmpty { return .objectID }
-        let declared = probe.accesses.filter { $0.wrapped != nil }
-        guard declared.count == 1, let access = declared.first, let wrapped = access.wrapped else { return nil }
+        let reads = probe.accesses.filter(\.isRead)
+        guard reads.count == 1, let access = reads.first else { return nil }
+        let wrapped: AnyKeyPath
+        switch access.access {
+        case .relationshipRead(let keyPath): wrapped = keyPath
+        case .attributeRead(let valueType):
+            // Read exactly as the attribute holds it, and written exactly as given.
+            guard valueType == keyPathType.valueType, probe.accesses.count == 1, readsDeclarationUnchanged(keyPath),
+                writesDeclarationUnchanged(keyPath, key: access.key)
+            else { return nil }
+            return .key(access.key)
+        case .other: return nil
+        }
         if wrapped == keyPath { return .key(access.key) }
-        // The same declaration reached through a subclass: `\Reply.title` for Post's `title` — a
-        // strict subclass (on the declaring class itself the key paths would be equal), the same
-        // value type, nothing else read, and the value handed back unchanged.
+        // The same relationship reached through a subclass: `\Reply.author` for Post's `author` —
+        // a strict subclass (on the declaring class itself the key paths would be equal), the
+        // same value type, nothing else read, and the value handed back unchanged.
         let wrappedType = type(of: wrapped)
         guard let declaringClass = wrappedType.rootType as? ManagedObject.Type, objectClass != declaringClass,
             objectClass.isSubclassOrSame(of: declaringClass), wrappedType.valueType == keyPathType.valueType,
@@ -119,6 +145,26 @@ enum ModelKeyPaths {
         return true
     }
 
+    /// Whether writing through `keyPath` writes exactly the given value to the attribute `key`
+    /// and nothing else, for each sentinel its value type can hold (a read-only key path does not).
+    private static func writesDeclarationUnchanged(_ keyPath: AnyKeyPath, key: String) -> Bool {
+        guard let writable = keyPath as? any ProbeWritableKeyPath,
+            let objectClass = type(of: keyPath).rootType as? ManagedObject.Type,
+            let valueType = type(of: keyPath).valueType as? any StoreValueConvertible.Type
+        else { return false }
+        for sentinel in sentinels {
+            guard let expected = valueType.init(storeValue: sentinel)?.storeValue else { continue }
+            let entity = EntityDescription("_KeyPathProbe", class: objectClass)
+            let probe = Probe()
+            entity.typedPropertyIndexes.probe = probe
+            let object = objectClass.init(entity: entity, insertInto: nil)
+            guard writable.write(sentinel, into: object), probe.accesses.count == 1, let access = probe.accesses.first,
+                access.key == key, access.written == expected
+            else { return false }
+        }
+        return true
+    }
+
     /// Names a key path that is no model key as well as the platform allows: its description
     /// when that carries names (Linux prints only an address for a computed property), its
     /// root and value types, and what reading it on a blank object went through — so that a
@@ -142,5 +188,20 @@ enum ModelKeyPaths {
         let reads = keys.count == 1 ? first : keys.joined(separator: ", ")
         return name + ", a property of \(root) that reads \(reads) but is not \(keys.count == 1 ? "it" : "one of them")"
             + ": a computed property is not a model key (use \(first) itself)"
+    }
+}
+
+/// A key path a probe can write through: `write` converts a store value to the key path's
+/// value type and sets it on a probe object.
+protocol ProbeWritableKeyPath {
+    /// Sets `value` through the key path on `object`; false when either does not fit.
+    func write(_ value: StoreValue, into object: ManagedObject) -> Bool
+}
+
+extension ReferenceWritableKeyPath: ProbeWritableKeyPath where Value: StoreValueConvertible {
+    func write(_ value: StoreValue, into object: ManagedObject) -> Bool {
+        guard let root = object as? Root, let typed = Value(storeValue: value) else { return false }
+        root[keyPath: self] = typed
+        return true
     }
 }
