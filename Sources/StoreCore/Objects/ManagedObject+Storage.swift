@@ -328,15 +328,17 @@ extension ManagedObject {
     }
 
     /// The changed stored values, with the version they were based on (transient properties
-    /// are never among them).
+    /// are never among them). The changed attributes are read from the object's values array,
+    /// shared rather than copied (a save of many updates held a second array per object).
     func changedSnapshot() -> StoreSnapshot {
-        var snapshot = StoreSnapshot.partial(objectID: objectID, version: version, entity: entity)
         let kinds = entity.layout.kinds
         let transient = entity.layout.transientProperties
+        var attributes = PropertyMask()
+        for index in changedProperties where kinds[index] == .attribute { attributes.insert(index) }
+        var snapshot = StoreSnapshot(objectID: objectID, version: version, entity: entity, values: values, holding: attributes)
         for index in changedProperties where !transient.contains(index) {
             switch kinds[index] {
-            case .attribute: snapshot[index] = values[index]
-            case .transientAttribute: break
+            case .attribute, .transientAttribute: break
             case .toOne: snapshot[index] = toOneValue(at: index)
             case .toMany:
                 switch relations[index] {

@@ -76,7 +76,9 @@ public struct StoreSnapshot: Sendable, Hashable {
     }
     /// The entity whose property order the values follow.
     public var entity: EntityDescription { storage.entity }
-    /// One value per property of ``entity``, by index (`.null` for to-many and transient properties).
+    /// One value per property of ``entity``, by index (`.null` for to-many and transient
+    /// properties). Only the properties in ``heldProperties`` are the snapshot's: read a partial
+    /// snapshot's values through them (or ``heldValues``).
     public var values: ContiguousArray<StoreValue> { storage.values }
     /// The properties the snapshot holds a value or an ID list for.
     public var heldProperties: PropertyMask { storage.heldProperties }
@@ -100,6 +102,13 @@ public struct StoreSnapshot: Sendable, Hashable {
     /// before the snapshot is made (cheaper than setting each value on the snapshot).
     package init(objectID: ManagedObjectID, version: Int64, entity: EntityDescription, values: ContiguousArray<StoreValue>) {
         storage = Storage(objectID: objectID, version: version, entity: entity, values: values, heldProperties: entity.layout.storedValues)
+    }
+
+    /// A partial snapshot holding `held` of values already laid out by `entity`: an update's
+    /// changed attributes, read from the object's own array, shared rather than copied (the
+    /// values at other indexes are not the snapshot's).
+    package init(objectID: ManagedObjectID, version: Int64, entity: EntityDescription, values: ContiguousArray<StoreValue>, holding held: PropertyMask) {
+        storage = Storage(objectID: objectID, version: version, entity: entity, values: values, heldProperties: held)
     }
 
     /// A snapshot holding nothing yet: the start of an update, or of a deletion (which carries
