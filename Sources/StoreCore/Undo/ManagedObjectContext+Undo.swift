@@ -66,6 +66,7 @@ extension ManagedObjectContext {
             pendingChanges.updated[id] = object
             return
         }
+        object.keepCommittedValues()   // the values put back are not the saved ones
         object.values = target.values
         object.relations = target.relations
         object.isFault = false

@@ -3,6 +3,39 @@ import StoreCore
 import XCTest
 
 extension ObservationSuite {
+    /// Undoing a change saved since puts the values before it back as unsaved changes; the
+    /// committed values stay the saved ones until the next save.
+    func testUndoOfASavedChangeKeepsTheSavedValuesCommitted() {
+        run { backend in
+            let stack = try backend.makeStack(model: BlogModel.make())
+            let context = stack.newContext()
+            try context.performAndWait {
+                let undo = UndoManager()
+                context.undoManager = undo
+                let post = try Post(context: context)
+                post.title = "first"
+                try context.save()
+                undo.removeAllActions()
+                post.title = "second"
+                context.processPendingChanges()
+                try context.save()
+                XCTAssertEqual(post.committedValues(forKeys: ["title"])["title"] as? String, "second", "\(backend)")
+
+                undo.undo()
+                XCTAssertEqual(post.title, "first", "\(backend)")
+                XCTAssertTrue(post.hasChanges, "\(backend): the store holds the undone change")
+                XCTAssertEqual(post.committedValues(forKeys: ["title"])["title"] as? String, "second", "\(backend): as saved")
+                XCTAssertEqual(post.changedValues()["title"] as? String, "first", "\(backend)")
+                try context.save()
+                XCTAssertEqual(post.committedValues(forKeys: ["title"])["title"] as? String, "first", "\(backend)")
+            }
+            let other = stack.newContext()
+            try other.performAndWait {
+                XCTAssertEqual(try other.fetch(FetchRequest<Post>()).map(\.title), ["first"], "\(backend)")
+            }
+        }
+    }
+
     /// Undo and redo of attribute changes, inserts, and a delete with its cascade and inverses —
     /// before and after a save — and rollback clearing the undo stack.
     func testUndoRestoresDeletedObjectsWithCascadesAndInverses() {

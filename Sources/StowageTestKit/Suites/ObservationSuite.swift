@@ -20,6 +20,7 @@ struct ObservationSuite {
         testRefetchKeepsHeldValuesAndReadsTheRest()
         testDetectConflictsChecksAnUnchangedObject()
         testUndoRestoresDeletedObjectsWithCascadesAndInverses()
+        testUndoOfASavedChangeKeepsTheSavedValuesCommitted()
         testPinnedGenerationReadsOneCommittedState()
     }
 }
