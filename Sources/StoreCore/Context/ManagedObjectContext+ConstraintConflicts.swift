@@ -168,7 +168,7 @@ extension ManagedObjectContext {
         let toMany = layout.toManyIndexes.map { ($0, object.toManyObjects(at: $0).objects) }
         insertedSet.remove(object)
         object.state.isInserted = false
-        pendingChanges.inserted[ObjectIdentifier(object)] = nil
+        pendingChanges.inserted[ObjectKey(object)] = nil
         reassign(object, to: storedID)
         object.load(stored)
         for (index, destination) in toOne {

@@ -17,7 +17,7 @@ extension ManagedObjectContext {
         insertedSet.insert(object)
         object.state.isInserted = true
         object.state.insertionReported = false
-        pendingChanges.inserted[ObjectIdentifier(object)] = object
+        pendingChanges.inserted[ObjectKey(object)] = object
         object.awakeFromInsert()
     }
 
@@ -46,7 +46,7 @@ extension ManagedObjectContext {
             object.willAccess()   // its values, to put back
             recordForUndo(object)
         }
-        let id = ObjectIdentifier(object)
+        let id = ObjectKey(object)
         if object.state.isInserted {
             insertedSet.remove(object)
             object.state.isInserted = false
@@ -156,7 +156,7 @@ extension ManagedObjectContext {
     }
 
     func objectDidChange(_ object: ManagedObject) {
-        let id = ObjectIdentifier(object)
+        let id = ObjectKey(object)
         if object.state.isDeleted { return }
         // An inserted object stays inserted (it is saved whole), but a further change to it is
         // reported as an update by the next objectsDidChange, as Core Data does, so that

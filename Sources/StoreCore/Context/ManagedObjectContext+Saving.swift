@@ -311,7 +311,7 @@ extension ManagedObjectContext {
             registered[object.objectID] = object
             insertedSet.insert(object)
             object.state.isInserted = true
-            pendingChanges.inserted[ObjectIdentifier(object)] = object
+            pendingChanges.inserted[ObjectKey(object)] = object
             object.apply(snapshot)
         }
         for snapshot in changes.updated {
@@ -327,7 +327,7 @@ extension ManagedObjectContext {
     }
 
     private func markDeletedWithoutRules(_ object: ManagedObject) {
-        let id = ObjectIdentifier(object)
+        let id = ObjectKey(object)
         if object.state.isInserted {
             insertedSet.remove(object)
             registered[object.objectID] = nil

@@ -168,9 +168,9 @@ public final class ManagedObjectContext: @unchecked Sendable, CustomStringConver
     var objectsListeners: [WeakObjectsListener] = []
 
     struct PendingChanges {
-        var inserted: [ObjectIdentifier: ManagedObject] = [:]
-        var updated: [ObjectIdentifier: ManagedObject] = [:]
-        var deleted: [ObjectIdentifier: ManagedObject] = [:]
+        var inserted: [ObjectKey: ManagedObject] = [:]
+        var updated: [ObjectKey: ManagedObject] = [:]
+        var deleted: [ObjectKey: ManagedObject] = [:]
         var isEmpty: Bool { inserted.isEmpty && updated.isEmpty && deleted.isEmpty }
     }
 

@@ -52,7 +52,7 @@ extension ManagedObjectContext {
     }
 
     private func restore(_ object: ManagedObject, to target: UndoObjectState, other: UndoObjectState) {
-        let id = ObjectIdentifier(object)
+        let id = ObjectKey(object)
         // Whether the parent store holds the object (it was saved and is not an unsaved insert).
         let inParent = registered[object.objectID] === object && !object.state.isInserted && object.managedObjectContext === self
         let savedSince = object.version != target.version
