@@ -21,7 +21,8 @@ public struct ConstraintConflict: Sendable, CustomStringConvertible {
     public var constraintValues: [String: StoreValue] {
         switch values {
         case .byKey(let values): values
-        case .inKeyOrder(let values): Dictionary(uniqueKeysWithValues: zip(constraint, values.all))
+        // A key the constraint names twice keeps its one value (no trap on a repeated name).
+        case .inKeyOrder(let values): Dictionary(zip(constraint, values.all), uniquingKeysWith: { first, _ in first })
         }
     }
     /// The stored object holding these values, or `nil` when only new objects share them.
