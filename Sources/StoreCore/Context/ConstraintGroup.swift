@@ -114,8 +114,18 @@ struct ConstraintGroup {
 
         /// How many objects hold the values.
         var count: Int { 1 + others.count }
-        /// The objects, in order.
-        var objects: [ManagedObject] { [first] + others }
+        /// Whether `objectID` is one of the objects'.
+        func holds(_ objectID: ManagedObjectID) -> Bool {
+            first.objectID == objectID || others.contains { $0.objectID == objectID }
+        }
+        /// The objects' IDs, in order.
+        var objectIDs: [ManagedObjectID] {
+            var ids: [ManagedObjectID] = []
+            ids.reserveCapacity(count)
+            ids.append(first.objectID)
+            for object in others { ids.append(object.objectID) }
+            return ids
+        }
 
         /// New objects in insertion order, after any stored object this save moved onto the same
         /// values (so that one survives a resolution).
@@ -135,6 +145,13 @@ struct ConstraintGroup {
     private var positions: [ConstraintValues: Int] = [:]
 
     init(key: Key) { self.key = key }
+
+    /// Makes room for `count` more objects, so that adding them never grows (and rehashes) the
+    /// table of values.
+    mutating func reserveCapacity(_ count: Int) {
+        entries.reserveCapacity(entries.count + count)
+        positions.reserveCapacity(positions.count + count)
+    }
 
     /// Adds an object under its values (one hash of the values).
     mutating func add(_ object: ManagedObject, values: ConstraintValues) {
@@ -158,7 +175,7 @@ struct ConstraintGroup {
 
 /// One object's values for a constraint: a single value (most constraints have one key, and
 /// this needs no array per object) or several.
-enum ConstraintValues: Hashable {
+enum ConstraintValues: Hashable, Sendable {
     case one(StoreValue)
     case many([StoreValue])
 

@@ -16,8 +16,6 @@ extension ManagedObjectContext {
     func findConstraintConflicts() throws -> [ConstraintConflict] {
         var groups: [ConstraintGroup] = []
         var groupNumbers: [String: Int] = [:]
-        // The groups in the order they got their first object.
-        var order: [Int] = []
         // Per entity, its constraints with their keys' indexes in that entity and their groups:
         // names are looked up once per entity, not once per object.
         var constraintsByEntity: [ObjectIdentifier: [(placement: ConstraintGroup.Placement, group: Int)]] = [:]
@@ -35,29 +33,46 @@ extension ManagedObjectContext {
             constraintsByEntity[ObjectIdentifier(entity)] = found
             return found
         }
+        // First each object's values, group by group (no hashing yet); then each group's table
+        // is made once at its full size, not grown (and rehashed) as objects come.
+        var pending: [[(object: ManagedObject, values: ConstraintValues)]] = []
+        // The groups in the order they got their first object.
+        var order: [Int] = []
+        // The last entity's constraints: the changed objects mostly come in runs of one entity.
+        var last: (entity: ObjectIdentifier, constraints: [(placement: ConstraintGroup.Placement, group: Int)])?
         func collect(_ object: ManagedObject, onlyChangedKeys: Bool) {
-            for (placement, group) in constraints(of: object.entity) {
+            let entity = ObjectIdentifier(object.entity)
+            let found: [(placement: ConstraintGroup.Placement, group: Int)]
+            if let last, last.entity == entity {
+                found = last.constraints
+            } else {
+                found = constraints(of: object.entity)
+                last = (entity, found)
+            }
+            for (placement, group) in found {
                 if onlyChangedKeys, !placement.isChanged(in: object) { continue }
                 guard let values = placement.values(of: object) else { continue }
-                if groups[group].entries.isEmpty { order.append(group) }
-                groups[group].add(object, values: values)
+                while pending.count <= group { pending.append([]) }
+                if pending[group].isEmpty { order.append(group) }
+                pending[group].append((object, values))
             }
         }
         insertedSet.forEachObject { object in if !object.state.isDeleted { collect(object, onlyChangedKeys: false) } }
         updatedSet.forEachObject { object in if !object.state.isDeleted { collect(object, onlyChangedKeys: true) } }
         var conflicts: [ConstraintConflict] = []
         for number in order {
+            groups[number].reserveCapacity(pending[number].count)
+            for member in pending[number] { groups[number].add(member.object, values: member.values) }
+            pending[number] = []
             try findStoredRows(for: &groups[number])
             let group = groups[number]
             for entry in group.entries where entry.stored != nil || entry.count > 1 {
-                let objects = entry.objects
                 // An updated object's own row is no conflict with itself.
-                let row = entry.stored.flatMap { row in objects.contains { $0.objectID == row.objectID } ? nil : row }
-                guard row != nil || objects.count > 1 else { continue }
+                let row = entry.stored.flatMap { row in entry.holds(row.objectID) ? nil : row }
+                guard row != nil || entry.count > 1 else { continue }
                 conflicts.append(ConstraintConflict(
-                    entity: group.key.owner.name, constraint: group.key.constraint,
-                    constraintValues: Dictionary(uniqueKeysWithValues: zip(group.key.constraint, entry.values.all)),
-                    databaseObjectID: row?.objectID, databaseSnapshot: row, conflictingObjectIDs: objects.map(\.objectID)
+                    entity: group.key.owner.name, constraint: group.key.constraint, values: entry.values,
+                    databaseObjectID: row?.objectID, databaseSnapshot: row, conflictingObjectIDs: entry.objectIDs
                 ))
             }
         }
@@ -107,6 +122,18 @@ extension ManagedObjectContext {
     }
 
     // MARK: Resolving conflicts
+
+    /// Hands a save's constraint conflicts to the ``mergePolicy``: through
+    /// ``MergePolicy/resolve(mergeConflicts:in:)``, which a subclass may override — or, for a
+    /// plain ``MergePolicy`` (whose method only passes them on), straight to
+    /// ``MergePolicy/resolve(constraintConflicts:in:)``, without a list of `Any` to build and cast back.
+    func resolveConstraintConflicts(_ conflicts: [ConstraintConflict]) throws {
+        if type(of: mergePolicy) == MergePolicy.self {
+            try mergePolicy.resolve(constraintConflicts: conflicts, in: self)
+        } else {
+            try mergePolicy.resolve(mergeConflicts: conflicts, in: self)
+        }
+    }
 
     /// Applies a merge policy type to constraint conflicts
     /// (``MergePolicy/resolve(constraintConflicts:in:)``). For each conflict one object

@@ -53,7 +53,7 @@ extension ManagedObjectContext {
         while true {
             if resolvesConstraintConflictsBeforeSaving {
                 let conflicts = try findConstraintConflicts()
-                if !conflicts.isEmpty { try mergePolicy.resolve(mergeConflicts: conflicts, in: self) }
+                if !conflicts.isEmpty { try resolveConstraintConflicts(conflicts) }
             }
             let inserted = insertedSet.values
             let updated = updatedSet.values

@@ -190,6 +190,8 @@ extension ManagedObject {
             if let optional = value as? any StoreValueConvertible, optional.storeValue.isNull { return .null }
             return .data(try Self.transformer(named: name, for: attribute, of: entity) { try $0.encode(value) })
         }
+        // The common Swift types first, as they are (the cases below make the runtime search).
+        if let plain = value.flatMap(StoreValue.init(plainSwiftValue:)), let coerced = attribute.attributeType.coerce(plain) { return coerced }
         let raw: StoreValue
         switch value {
         case nil, is NSNull: raw = .null

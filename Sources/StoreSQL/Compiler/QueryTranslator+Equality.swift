@@ -146,7 +146,10 @@ extension QueryTranslator {
         let folding = options.intersection([.caseInsensitive, .diacriticInsensitive])
         let foldsStrings = !folding.isEmpty && value.kind.mayBeString
         var members: [SQLValue] = []
-        var seen: Set<SQLValue> = []
+        members.reserveCapacity(constants.count)
+        // Sized for every constant at once: a long list (a constraint check binds 10,000) would
+        // otherwise rehash the set as it grows.
+        var seen = Set<SQLValue>(minimumCapacity: constants.count)
         var matchesNull = false
         for item in constants {
             if item.isNull {
@@ -218,6 +221,12 @@ extension QueryTranslator {
                 json += String(number)
             case .text(let text):
                 json += "\""
+                // Most text needs no escape: then it goes in whole, not scalar by scalar.
+                if !text.utf8.contains(where: { $0 < 0x20 || $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "\\") }) {
+                    json += text
+                    json += "\""
+                    continue
+                }
                 for scalar in text.unicodeScalars {
                     switch scalar {
                     case "\"": json += "\\\""

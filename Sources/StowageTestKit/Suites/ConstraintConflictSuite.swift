@@ -225,6 +225,16 @@ struct ConstraintConflictSuite {
                 try duplicate.setValue("y", forKey: "handle")
                 XCTAssertThrowsError(try reader.save(), "\(kit): equal values without a nil part conflict") { error in
                     XCTAssertEqual((error as? ObjectValidationError)?.code, .uniquenessConstraint, "\(kit): \(error)")
+                    // The conflict names both keys' values, by key, and the stored account.
+                    let conflicts = (error as? ObjectValidationError)?.constraintConflicts ?? []
+                    XCTAssertEqual(conflicts.count, 1, "\(kit): \(conflicts)")
+                    XCTAssertEqual(conflicts.first?.constraint, ["team", "handle"], "\(kit)")
+                    XCTAssertEqual(conflicts.first?.constraintValues, ["team": .string("b"), "handle": .string("y")], "\(kit)")
+                    XCTAssertNotNil(conflicts.first?.databaseObjectID, "\(kit)")
+                    XCTAssertEqual(conflicts.first?.conflictingObjectIDs, [duplicate.objectID], "\(kit)")
+                    let description = conflicts.first?.description ?? ""
+                    XCTAssertTrue(description.hasPrefix("Account (team = "), "\(kit): \(description)")
+                    XCTAssertTrue(description.contains(", handle = "), "\(kit): \(description)")
                 }
             }
         }
