@@ -190,7 +190,7 @@ extension ManagedObjectContext {
         saved: StoreChangeSet, generations: ChangeListGenerations
     ) {
         let toParent = parent != nil
-        // The saved values are the objects' current ones: their committed values, with no copy kept.
+        // A new object's saved values are its current ones: its committed values, no copy kept.
         for object in inserted {
             object.state.isInserted = false
             if !toParent { object.version = 1 }
@@ -206,8 +206,8 @@ extension ManagedObjectContext {
             if let change = nextUpdate, change.objectID == object.objectID {
                 nextUpdate = savedUpdates.next()
                 if !toParent { object.version += 1 }
+                object.commitSavedChange(change)
             }
-            object.committed = .current
             object.changedProperties.removeAll()
         }
         for object in deleted {

@@ -11,7 +11,7 @@
 /// ```swift
 /// object.load(row)                     // committed: .current, no copy
 /// object.setAttributeValue(.string("Misty"), at: title)   // committed: .kept(values before)
-/// try context.save()                   // committed: .current again
+/// try context.save()                   // committed: .kept(saved values), updated in place
 /// ```
 enum CommittedState {
     /// None: an inserted object never saved, or a fault holding no row.
@@ -67,6 +67,20 @@ extension ManagedObject {
         guard case .kept(var snapshot) = committed else { return }
         committed = .none               // `snapshot` holds the only reference: changed in place
         snapshot.setValue(value, at: index)
+        committed = .kept(snapshot)
+    }
+
+    /// Makes a saved update part of the committed values. The copy kept at the first change is
+    /// updated in place rather than let go: freeing a large save's copies (an array of values
+    /// each) would cost the save as much as updating them, and a later change would make them again.
+    func commitSavedChange(_ change: StoreSnapshot) {
+        guard case .kept(var snapshot) = committed else {
+            committed = .current
+            return
+        }
+        committed = .none               // `snapshot` holds the only reference: changed in place
+        snapshot.merge(change)
+        snapshot.version = version
         committed = .kept(snapshot)
     }
 
