@@ -47,9 +47,11 @@ package final class PostgresSession: SQLConnection, @unchecked Sendable {
 
     /// Sends a statement whose rows `transform` reads as they arrive, as ``collect(_:_:_:)``
     /// does, but returns at once: ``PostgresCollecting/finish()`` waits for the rows. Nothing
-    /// else may be sent on the session until then.
+    /// else may be sent on the session until then. `atEnd`, if given, runs on the connection's
+    /// event loop once the last row was read without failure, before `finish` returns.
     func startCollecting<T>(
-        _ sql: String, _ bindings: [SQLValue] = [], _ transform: @escaping @Sendable (PostgresSessionRow) throws -> T?
+        _ sql: String, _ bindings: [SQLValue] = [], _ transform: @escaping @Sendable (PostgresSessionRow) throws -> T?,
+        atEnd: (@Sendable (CollectedValues<T>) -> Void)? = nil
     ) throws -> PostgresCollecting<T> {
         let box = CollectedValues<T>()
         let future = try send(sql, bindings) { query in
@@ -63,7 +65,10 @@ package final class PostgresSession: SQLConnection, @unchecked Sendable {
             }
         }
         let answer = PostgresAnswer<Void>()
-        future.whenComplete { answer.complete($0.map { _ in () }) }
+        future.whenComplete { result in
+            if case .success = result, box.failure == nil, let atEnd { atEnd(box) }
+            answer.complete(result.map { _ in () })
+        }
         return PostgresCollecting(session: self, sql: sql, box: box, answer: answer)
     }
 

@@ -8,7 +8,8 @@ import StoreSQL
 /// become snapshots on the connection's thread, while the context makes the objects of the
 /// batches before.
 extension PostgresStore: SnapshotReadingAhead {
-    /// Starts reading the snapshots of a batch of IDs of one entity (``PostgresPendingRead``);
+    /// Starts reading the snapshots of a batch of IDs of one entity (``PostgresPendingRead``),
+    /// each placed at its ID's position;
     /// `nil` — read them when needed instead — for IDs of several entities or of another store,
     /// while a query generation is pinned, or when the pool has no connection to spare. A read
     /// that cannot even be sent also gives `nil`: reading the batch when it is needed reports
@@ -20,7 +21,10 @@ extension PostgresStore: SnapshotReadingAhead {
         let keys = objectIDs.compactMap(\.primaryKey)
         let started: PostgresPendingRead?
         do {
-            started = try PostgresPendingRead(pool: pool, query: try snapshotQuery(ofRoot: table.rootName, keys: keys))
+            // Placed on the connection's thread once the last row is read, not on the caller's.
+            started = try PostgresPendingRead(pool: pool, query: try snapshotQuery(ofRoot: table.rootName, keys: keys)) { found in
+                Self.placed(found, for: objectIDs, keys: keys)
+            }
         } catch {
             return nil
         }
@@ -28,7 +32,7 @@ extension PostgresStore: SnapshotReadingAhead {
         let url = url
         return PendingSnapshots {
             do {
-                return Self.place(try read.finish(), for: objectIDs, keys: keys)
+                return try read.finish()
             } catch {
                 throw Self.storeError(error, url: url)
             }
