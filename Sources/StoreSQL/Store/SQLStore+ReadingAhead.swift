@@ -21,12 +21,12 @@ extension SQLStore {
         guard !isReadingPinnedGeneration, let first = objectIDs.first, first.storeIdentifier == identifier,
             let root = schema.tables[first.entityName]?.rootName, objectIDs.allSatisfy({ $0.sharesEntityAndStore(with: first) })
         else { return nil }
-        let read = SnapshotReadOnAnotherThread { [self] in
+        let reading = SnapshotReadOnAnotherThread { [self] in
             let keys = objectIDs.compactMap(\.primaryKey)
             let found = try read { try snapshots(ofRoot: root, keys: keys, on: $0) }
             return Self.placed(found, for: objectIDs, keys: keys)
         }
-        return PendingSnapshots { try read.wait() }
+        return PendingSnapshots { try reading.wait() }
     }
 }
 
