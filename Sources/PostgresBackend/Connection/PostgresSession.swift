@@ -47,11 +47,9 @@ package final class PostgresSession: SQLConnection, @unchecked Sendable {
 
     /// Sends a statement whose rows `transform` reads as they arrive, as ``collect(_:_:_:)``
     /// does, but returns at once: ``PostgresCollecting/finish()`` waits for the rows. Nothing
-    /// else may be sent on the session until then. `atEnd`, if given, runs on the connection's
-    /// event loop once the last row was read without failure, before `finish` returns.
+    /// else may be sent on the session until then.
     func startCollecting<T>(
-        _ sql: String, _ bindings: [SQLValue] = [], _ transform: @escaping @Sendable (PostgresSessionRow) throws -> T?,
-        atEnd: (@Sendable (CollectedValues<T>) -> Void)? = nil
+        _ sql: String, _ bindings: [SQLValue] = [], _ transform: @escaping @Sendable (PostgresSessionRow) throws -> T?
     ) throws -> PostgresCollecting<T> {
         let box = CollectedValues<T>()
         let future = try send(sql, bindings) { query in
@@ -65,10 +63,7 @@ package final class PostgresSession: SQLConnection, @unchecked Sendable {
             }
         }
         let answer = PostgresAnswer<Void>()
-        future.whenComplete { result in
-            if case .success = result, box.failure == nil, let atEnd { atEnd(box) }
-            answer.complete(result.map { _ in () })
-        }
+        future.whenComplete { answer.complete($0.map { _ in () }) }
         return PostgresCollecting(session: self, sql: sql, box: box, answer: answer)
     }
 
