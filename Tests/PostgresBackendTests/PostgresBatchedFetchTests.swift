@@ -31,8 +31,9 @@ final class PostgresBatchedFetchTests: XCTestCase {
     /// 8,000 posts in batches of 200: from the fifth request on, each reads ten batches and the
     /// next ten are read while the caller works on them (``PostgresStore/startReadingSnapshots(for:)``).
     /// Every post comes in order; a post renamed by another context while its batch was being
-    /// read ahead shows its new title; results dropped while a read is under way give its
-    /// connection back (more such results than the pool has connections, then a plain fetch).
+    /// read ahead shows its new title, as does one of the span after; results dropped while a
+    /// read is under way give its connection back (more such results than the pool has
+    /// connections, then a plain fetch).
     func testBatchesReadWhileTheCallerWorksStayCurrentAndGiveTheirConnectionsBack() throws {
         _ = try PostgresTestServer.requireURL()
         let schema = PostgresTestServer.freshSchema("pipelined")
@@ -51,13 +52,15 @@ final class PostgresBatchedFetchTests: XCTestCase {
             context.reset()
             let results = try context.fetchBatched(request)
             XCTAssertEqual(results[0..<5_000].map(\.title), Array(titles[0..<5_000]))   // rows 5,000–6,999 are being read
-            let renamed = results.objectIDs[5_100]
             try writer.performAndWait {
-                try writer.existingObject(with: renamed).setValue("renamed", forKey: "title")
+                try writer.existingObject(with: results.objectIDs[5_100]).setValue("renamed", forKey: "title")
+                try writer.existingObject(with: results.objectIDs[7_100]).setValue("renamed too", forKey: "title")
                 try writer.save()
             }
             XCTAssertEqual(results[5_100].title, "renamed", "saved while the batch was being read ahead: read again")
-            XCTAssertEqual(results[5_101..<count].map(\.title), Array(titles[5_101..<count]))
+            XCTAssertEqual(results[5_101..<7_100].map(\.title), Array(titles[5_101..<7_100]))
+            XCTAssertEqual(results[7_100].title, "renamed too", "saved before the span after was read ahead")
+            XCTAssertEqual(results[7_101..<count].map(\.title), Array(titles[7_101..<count]))
 
             for _ in 0..<6 {
                 context.reset()

@@ -124,4 +124,56 @@ final class SQLiteFaultingTests: XCTestCase {
             XCTAssertEqual(store.queryCount - before, 1)
         }
     }
+
+    /// 8,000 posts in batches of 200, read in order: from the fifth query on, each reads ten
+    /// batches, and the next such span is read on another thread before the caller reaches it.
+    /// A post of the span under way renamed by another context shows its new title (the read
+    /// is dropped), as does one of the span after, and results dropped while their reads are
+    /// under way leave the pool's readers free for the fetches after.
+    func testBatchesReadAheadOnAnotherThreadStayCurrentAndGiveTheirReadersBack() throws {
+        let stack = try SQLiteTestStore()
+        let count = 8_000
+        let titles = (0..<count).map { String(format: "post %05d", $0) }
+        let ids = try stack.savePosts(titles)
+        let (container, store) = try stack.reopen()
+        let context = container.newBackgroundContext()
+        let writer = container.newBackgroundContext()
+        try context.performAndWait {
+            var request = FetchRequest<Post>()
+            request.sortDescriptors = [.ascending("title")]
+            request.fetchBatchSize = 200
+            var before = store.queryCount
+            let results = try context.fetchBatched(request)
+            XCTAssertEqual(results[0..<5_000].map(\.title), Array(titles[0..<5_000]))
+            // The IDs, then batches 0, 1–2, 3–6, 7–14 and 15–24; rows 5,000–6,999 are being read.
+            let deadline = Date(timeIntervalSinceNow: 30)
+            while store.queryCount - before < 7, Date() < deadline { Thread.sleep(forTimeInterval: 0.005) }
+            XCTAssertEqual(store.queryCount - before, 7, "the next span is read before it is reached")
+            XCTAssertEqual(results[5_000..<count].map(\.title), Array(titles[5_000..<count]))
+            XCTAssertEqual(store.queryCount - before, 8, "and the last one with it")
+
+            context.reset()
+            let renamed = try context.fetchBatched(request)
+            XCTAssertEqual(renamed[0..<5_000].map(\.title), Array(titles[0..<5_000]))   // rows 5,000–6,999 are being read
+            try writer.performAndWait {
+                try writer.existingObject(with: ids[5_100]).setValue("post 05100 renamed", forKey: "title")
+                try writer.existingObject(with: ids[7_100]).setValue("post 07100 renamed", forKey: "title")
+                try writer.save()
+            }
+            var expected = titles
+            expected[5_100] = "post 05100 renamed"
+            expected[7_100] = "post 07100 renamed"
+            XCTAssertEqual(renamed[5_000..<count].map(\.title), Array(expected[5_000..<count]), "saved while the span was being read ahead: read again")
+
+            for _ in 0..<6 {
+                context.reset()
+                let dropped = try context.fetchBatched(request)
+                XCTAssertEqual(dropped[3_000].title, expected[3_000])   // starts reading rows 5,000–6,999
+            }
+            context.reset()
+            before = store.queryCount
+            XCTAssertEqual(try context.fetchBatched(request).map(\.title), expected, "the pool's readers are free again")
+            XCTAssertGreaterThan(store.queryCount - before, 0)
+        }
+    }
 }

@@ -8,7 +8,8 @@ import StoreSQL
 /// become snapshots on the connection's thread, while the context makes the objects of the
 /// batches before.
 extension PostgresStore: SnapshotReadingAhead {
-    /// Starts reading the snapshots of a batch of IDs of one entity (``PostgresPendingRead``);
+    /// Starts reading the snapshots of a batch of IDs of one entity (``PostgresPendingRead``),
+    /// each placed at its ID's position;
     /// `nil` — read them when needed instead — for IDs of several entities or of another store,
     /// while a query generation is pinned, or when the pool has no connection to spare. A read
     /// that cannot even be sent also gives `nil`: reading the batch when it is needed reports
@@ -28,7 +29,9 @@ extension PostgresStore: SnapshotReadingAhead {
         let url = url
         return PendingSnapshots {
             do {
-                return Self.place(try read.finish(), for: objectIDs, keys: keys)
+                // Placed on the caller's thread: the connection's thread, which reads and decodes
+                // the rows, is what a batched fetch waits for (placing there measured slower).
+                return Self.placed(try read.finish(), for: objectIDs, keys: keys)
             } catch {
                 throw Self.storeError(error, url: url)
             }

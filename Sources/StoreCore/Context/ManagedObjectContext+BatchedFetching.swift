@@ -65,6 +65,10 @@ extension ManagedObjectContext {
     /// fails, is a fault: reading it asks the store again and reports why.
     func materializeBatch(_ range: Range<Int>, of list: CompactObjectIDList, batchSize: Int, readAhead: inout BatchReadAhead) -> [ManagedObject] {
         let ids = Array(list[range])
+        // Rows read ahead for the whole batch: one walk finds, makes and loads every object.
+        if let rows = readAheadRows(range, count: ids.count, of: list, batchSize: batchSize, readAhead: &readAhead) {
+            return objects(ids, rows: rows, held: nil)
+        }
         var held = [ManagedObject?](repeating: nil, count: ids.count)
         // The offsets (in `ids`) whose rows the store must give.
         var needed: [Int] = []
@@ -87,19 +91,34 @@ extension ManagedObjectContext {
         } else {
             rows = batchRows(range, ids: ids, needed: needed, of: list, batchSize: batchSize, readAhead: &readAhead)
         }
+        return objects(ids, rows: rows, held: held)
+    }
+
+    /// The objects of `ids`, made loaded from `rows` (one per ID, `nil` where the store holds
+    /// none) straight away, not as faults filled afterwards: with `held`, the objects of the
+    /// IDs this context holds (found, and loaded from their own fresh rows, by the caller);
+    /// without it, they are found here, and a fault among them is loaded from its own row
+    /// while fresh, else from `rows`. The model's entity is looked up once per entity of the
+    /// rows, not per row.
+    private func objects(_ ids: [ManagedObjectID], rows: ArraySlice<StoreSnapshot?>?, held: [ManagedObject?]?) -> [ManagedObject] {
         var objects: [ManagedObject] = []
         objects.reserveCapacity(ids.count)
-        // Made loaded straight away, not as faults filled afterwards; the model's entity looked
-        // up once per entity of the rows, not per row.
         let model = managedObjectModel
         var rowEntity: EntityDescription?
         var modelEntity: EntityDescription?
         for (offset, id) in ids.enumerated() {
             let row = rows.flatMap { $0[$0.startIndex + offset] }.flatMap { $0.objectID == id ? $0 : nil }
-            if let object = held[offset] {
-                if object.isFault, let row {
-                    object.load(row)
-                    object.awakeFromFetch()
+            let found: ManagedObject?
+            if let held { found = held[offset] } else { found = registered[id] }
+            if let object = found {
+                if object.isFault {
+                    if held == nil, let snapshot = object.committedSnapshot, isFresh(object) {
+                        object.load(snapshot)
+                        object.awakeFromFetch()
+                    } else if let row {
+                        object.load(row)
+                        object.awakeFromFetch()
+                    }
                 }
                 objects.append(object)
                 continue
@@ -119,13 +138,12 @@ extension ManagedObjectContext {
         return objects
     }
 
-    /// The rows of a batch, one per offset in `ids` (`nil` where the store holds none; only the
-    /// `needed` offsets are asked for when nothing is read ahead), or `nil` when the store
-    /// could not answer.
-    private func batchRows(
-        _ range: Range<Int>, ids: [ManagedObjectID], needed: [Int], of list: CompactObjectIDList, batchSize: Int, readAhead: inout BatchReadAhead
+    /// The rows of the batch at `range` (`count` positions) when they were read ahead and may
+    /// still be used (``BatchReadAhead``): held, or read by the oldest read under way — then
+    /// the next reads are started.
+    private func readAheadRows(
+        _ range: Range<Int>, count: Int, of list: CompactObjectIDList, batchSize: Int, readAhead: inout BatchReadAhead
     ) -> ArraySlice<StoreSnapshot?>? {
-        // As `fulfillFaults`: a store that cannot answer leaves the objects faults.
         guard let parent = try? parentStore() else { return nil }
         // The mark is read before the rows: a write while they are read moves it on.
         let mark = parent.readAheadMark.map { BatchReadAhead.Mark(parent: parent, value: $0) }
@@ -133,11 +151,24 @@ extension ManagedObjectContext {
             readAhead.noteLoaded(batchAt: range.lowerBound)
             return rows
         }
-        if let rows = readAhead.finishReading(forBatchAt: range.lowerBound, mark: mark, stalenessInterval: stalenessInterval), rows.count >= ids.count {
+        if let rows = readAhead.finishReading(forBatchAt: range.lowerBound, mark: mark, stalenessInterval: stalenessInterval), rows.count >= count {
             readAhead.noteLoaded(batchAt: range.lowerBound)
             startReadingNext(of: list, batchSize: batchSize, from: parent, mark: mark, readAhead: &readAhead)
-            return rows[0..<ids.count]
+            return rows[0..<count]
         }
+        return nil
+    }
+
+    /// The rows of a batch not read ahead, one per offset in `ids` (`nil` where the store holds
+    /// none; only the `needed` offsets are asked for when no batch is read ahead with it), or
+    /// `nil` when the store could not answer.
+    private func batchRows(
+        _ range: Range<Int>, ids: [ManagedObjectID], needed: [Int], of list: CompactObjectIDList, batchSize: Int, readAhead: inout BatchReadAhead
+    ) -> ArraySlice<StoreSnapshot?>? {
+        // As `fulfillFaults`: a store that cannot answer leaves the objects faults.
+        guard let parent = try? parentStore() else { return nil }
+        // The mark is read before the rows: a write while they are read moves it on.
+        let mark = parent.readAheadMark.map { BatchReadAhead.Mark(parent: parent, value: $0) }
         let end = Swift.min(range.lowerBound + readAhead.span(forBatchAt: range.lowerBound, batchSize: batchSize), list.count)
         readAhead.removeAll()
         guard mark != nil, stalenessInterval != 0, end > range.upperBound else {
@@ -156,16 +187,19 @@ extension ManagedObjectContext {
     }
 
     /// Once batches are read as many at a time as they may be, starts reading the next ones
-    /// (when the parent can: ``SnapshotReadingAhead``), so they are read while the caller works
-    /// on these.
+    /// (when the parent can: ``SnapshotReadingAhead``) until ``BatchReadAhead/maximumPendingReads``
+    /// reads are under way, so they are read while the caller works on these.
     private func startReadingNext(
         of list: CompactObjectIDList, batchSize: Int, from parent: any ObjectStoreParent, mark: BatchReadAhead.Mark?, readAhead: inout BatchReadAhead
     ) {
-        let next = readAhead.nextSpan(batchSize: batchSize).clamped(to: 0..<list.count)
-        // The mark is read before the read starts: a write while it runs moves it on.
-        guard readAhead.readsFullSpan(batchSize: batchSize), !next.isEmpty, let current = parent.readAheadMark, current == mark?.value else { return }
-        let ids = Array(list[next])
-        guard let pending = parent.startSnapshotsForChild(ids) else { return }
-        readAhead.startedReading(pending, ids: ids, from: next.lowerBound, mark: BatchReadAhead.Mark(parent: parent, value: current))
+        guard readAhead.readsFullSpan(batchSize: batchSize) else { return }
+        while readAhead.mayStartReading {
+            let next = readAhead.nextSpan(batchSize: batchSize).clamped(to: 0..<list.count)
+            // The mark is read before the read starts: a write while it runs moves it on.
+            guard !next.isEmpty, let current = parent.readAheadMark, current == mark?.value else { return }
+            let ids = Array(list[next])
+            guard let pending = parent.startSnapshotsForChild(ids) else { return }
+            readAhead.startedReading(pending, count: ids.count, from: next.lowerBound, mark: BatchReadAhead.Mark(parent: parent, value: current))
+        }
     }
 }

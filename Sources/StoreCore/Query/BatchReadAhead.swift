@@ -3,8 +3,10 @@ import Foundation
 /// The rows a batched fetch read before it needed them. While ``FetchedResults`` is read batch
 /// after batch, one store request brings the rows of several batches (for PostgreSQL, one round
 /// trip instead of one per batch), and the next batches take their rows from here. Objects are
-/// still made one batch at a time; the rows waiting cost their snapshots, at most
-/// ``maximumRows`` of them.
+/// still made one batch at a time; the rows waiting cost their snapshots: at most
+/// ``maximumRows`` held, and as many again for each read under way (a store that reads ahead,
+/// ``SnapshotReadingAhead``, reads the next spans while the caller works: at most
+/// ``maximumPendingReads`` of them).
 ///
 /// Rows read ahead are used only as long as they are what the store would answer: while
 /// nothing was written through the coordinator since they were read (a save of any of its
@@ -46,8 +48,24 @@ struct BatchReadAhead {
     private var batches = 1
     /// The first position of the batch loaded last.
     private var lastBatchStart = Int.min
-    /// The rows of the positions right after `rows`, still being read (``SnapshotReadingAhead``).
-    private var pending: (start: Int, ids: [ManagedObjectID], snapshots: PendingSnapshots, mark: Mark, time: TimeInterval)?
+    /// Reads the store started for the positions right after `rows`, one after the other, oldest
+    /// first (``SnapshotReadingAhead``): at most ``maximumPendingReads``.
+    private var pending: [PendingRead] = []
+
+    /// How many reads a batched fetch keeps under way: one — while the caller works on one span
+    /// of rows, the store reads the next. (Two, on two connections, measured no faster on two
+    /// cores, and each costs SQLite a reader connection's page cache and a span of snapshots:
+    /// `sqlite.batched-iterate-1m` peaked at 42 MB with two.)
+    static let maximumPendingReads = 1
+
+    /// A read a store started for the positions from `start` (`ids`), when the parent's mark was `mark`.
+    private struct PendingRead {
+        let start: Int
+        let count: Int
+        let snapshots: PendingSnapshots
+        let mark: Mark
+        let time: TimeInterval
+    }
 
     /// The rows of `range`, if they were read ahead and may still be used (see the type's rules).
     func rows(for range: Range<Int>, mark current: Mark?, stalenessInterval: TimeInterval) -> ArraySlice<StoreSnapshot?>? {
@@ -66,37 +84,49 @@ struct BatchReadAhead {
     }
 
     /// Whether the last request read as many batches as one may: then the next ones are read
-    /// while the caller works (``startReading(_:from:mark:)``).
+    /// while the caller works (``startedReading(_:count:from:mark:)``).
     func readsFullSpan(batchSize: Int) -> Bool {
         batches > 1 && batches == Swift.max(1, Self.maximumRows / batchSize)
     }
 
-    /// The positions the next request reads, after `rows`: as many as the last request read.
+    /// Whether another read may be started (fewer than ``maximumPendingReads`` are under way).
+    var mayStartReading: Bool { pending.count < Self.maximumPendingReads }
+
+    /// The positions the next read covers: after the rows held and the reads under way, as
+    /// many as the last request read.
     func nextSpan(batchSize: Int) -> Range<Int> {
-        (start + rows.count)..<(start + rows.count + batches * batchSize)
+        let from = pending.last.map { $0.start + $0.count } ?? start + rows.count
+        return from..<(from + batches * batchSize)
     }
 
-    /// Keeps a read the store started for the positions from `start` (`ids`), begun when the
+    /// Keeps a read the store started for `count` positions from `start`, begun when the
     /// parent's mark was `mark`.
-    mutating func startedReading(_ snapshots: PendingSnapshots, ids: [ManagedObjectID], from start: Int, mark: Mark) {
-        pending = (start, ids, snapshots, mark, ProcessInfo.processInfo.systemUptime)
+    mutating func startedReading(_ snapshots: PendingSnapshots, count: Int, from start: Int, mark: Mark) {
+        pending.append(PendingRead(start: start, count: count, snapshots: snapshots, mark: mark, time: ProcessInfo.processInfo.systemUptime))
     }
 
-    /// The rows of the read started for the positions from `batchStart`, waited for, when it may
-    /// still be used (the type's rules, its age counted from when it started): they become the
-    /// rows held. `nil` when there is no such read — it is dropped — or it failed.
+    /// The rows of the oldest read under way when it starts at `batchStart` and may still be
+    /// used (the type's rules, its age counted from when it started), waited for: they become
+    /// the rows held. `nil` when there is no such read — then every read under way is dropped —
+    /// or it failed.
     mutating func finishReading(forBatchAt batchStart: Int, mark current: Mark?, stalenessInterval: TimeInterval) -> [StoreSnapshot?]? {
-        guard let pending else { return nil }
-        self.pending = nil
-        guard pending.start == batchStart, pending.mark.matches(current),
-            stalenessInterval < 0 || ProcessInfo.processInfo.systemUptime - pending.time <= stalenessInterval,
-            let found = try? pending.snapshots.wait()
-        else { return nil }
-        let placed = Self.place(found, at: pending.ids)
-        start = pending.start
+        guard let read = pending.first else { return nil }
+        guard read.start == batchStart, read.mark.matches(current),
+            stalenessInterval < 0 || ProcessInfo.processInfo.systemUptime - read.time <= stalenessInterval
+        else {
+            pending = []
+            return nil
+        }
+        pending.removeFirst()
+        guard let placed = try? read.snapshots.wait(), placed.count == read.count else {
+            // A failed read: the batch is read again when needed, which reports the store's error.
+            pending = []
+            return nil
+        }
+        start = read.start
         rows = placed
-        mark = pending.mark
-        readTime = pending.time
+        mark = read.mark
+        readTime = read.time
         return placed
     }
 
@@ -137,6 +167,6 @@ struct BatchReadAhead {
     mutating func removeAll() {
         rows = []
         mark = nil
-        pending = nil
+        pending = []
     }
 }

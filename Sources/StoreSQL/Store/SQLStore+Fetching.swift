@@ -95,12 +95,13 @@ extension SQLStore {
     private func snapshots(ofOneEntity objectIDs: [ManagedObjectID], root: String) throws -> [StoreSnapshot] {
         let keys = objectIDs.compactMap(\.primaryKey)
         let found = try read { try snapshots(ofRoot: root, keys: keys, on: $0) }
-        return Self.place(found, for: objectIDs, keys: keys)
+        return Self.placed(found, for: objectIDs, keys: keys).compactMap { $0 }
     }
 
-    /// The rows read for a batch of IDs of one entity and store (with `keys`, their keys), in
-    /// the batch's order, each placed by key; rows of other entities of the table left out.
-    package static func place(_ found: [StoreSnapshot], for objectIDs: [ManagedObjectID], keys: [Int64]) -> [StoreSnapshot] {
+    /// The rows read for a batch of IDs of one entity and store (with `keys`, their keys), each
+    /// at its ID's position — `nil` where no row was read, or only a row of another entity of
+    /// the table (not the object asked for).
+    package static func placed(_ found: [StoreSnapshot], for objectIDs: [ManagedObjectID], keys: [Int64]) -> [StoreSnapshot?] {
         var placed = [StoreSnapshot?](repeating: nil, count: objectIDs.count)
         var positions: [Int64: Int] = [:]
         let consecutive = KeyRange(keys) != nil
@@ -110,7 +111,7 @@ extension SQLStore {
                 // The same ID twice: each place gets its row, as in the general path.
                 var byID: [ManagedObjectID: StoreSnapshot] = [:]
                 for snapshot in found { byID[snapshot.objectID] = snapshot }
-                return objectIDs.compactMap { byID[$0] }
+                return objectIDs.map { byID[$0] }
             }
         }
         for snapshot in found {
@@ -121,7 +122,7 @@ extension SQLStore {
                 placed[position] = snapshot
             }
         }
-        return placed.compactMap { $0 }
+        return placed
     }
 
     /// The rows with `keys` of the table of root entity `root`, in one query (a range of
