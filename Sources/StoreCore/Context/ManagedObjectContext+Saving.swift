@@ -190,11 +190,15 @@ extension ManagedObjectContext {
         saved: StoreChangeSet, generations: ChangeListGenerations
     ) {
         let toParent = parent != nil
-        // A new object's saved values are its current ones: its committed values, no copy kept.
-        for object in inserted {
+        // A new object keeps the saved snapshot (over its own values array, no copy) as its
+        // committed values: letting a large save's snapshots go here cost the save their freeing.
+        for (object, snapshot) in zip(inserted, saved.inserted) {
             object.state.isInserted = false
             if !toParent { object.version = 1 }
-            object.committed = .current
+            var committed = snapshot
+            // Set only when it differs: the change set shares the snapshot, so a change copies it.
+            if committed.version != object.version { committed.version = object.version }
+            object.committed = .kept(committed)
             object.changedProperties.removeAll()
         }
         // `saved.updated` follows `updated`, leaving out objects with nothing stored to save

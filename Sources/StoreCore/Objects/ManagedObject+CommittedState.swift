@@ -1,10 +1,12 @@
-/// Where an object's committed values (those last loaded or saved) are: a clean object's are
+/// Where an object's committed values (those last loaded or saved) are: a loaded object's are
 /// its current values, so it keeps no copy of them; the copy is made on the first change.
 ///
 /// A fetched object used to hold the row it was made from beside its values (one allocation
 /// and ~80 bytes per object, kept for the object's life although equal to its values until it
-/// changed). Now the row is kept only by a fault waiting to be filled from it, and by a
-/// changed object (its values before the first change).
+/// changed). Now the row is kept only by a fault waiting to be filled from it, by a changed
+/// object (its values before the first change, brought up to date by each save), and by a saved
+/// new object (the save's snapshot, which shares its values array: letting a large save's
+/// snapshots go would cost the save their freeing).
 ///
 /// For example (inside StoreCore):
 ///
@@ -16,10 +18,10 @@
 enum CommittedState {
     /// None: an inserted object never saved, or a fault holding no row.
     case none
-    /// The object's current stored values (a clean object, loaded or saved).
+    /// The object's current stored values (a clean loaded object).
     case current
-    /// Held apart: the row a fault waits to be filled from, or a changed object's values before
-    /// its first change.
+    /// Held apart: the row a fault waits to be filled from, a changed object's values before its
+    /// first change, or a saved new object's snapshot.
     case kept(StoreSnapshot)
 }
 
