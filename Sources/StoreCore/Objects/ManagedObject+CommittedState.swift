@@ -1,24 +1,26 @@
-/// Where an object's committed values (those last loaded or saved) are: a loaded object's are
-/// its current values, so it keeps no copy of them; the copy is made on the first change.
+/// Where an object's committed values (those last loaded or saved) are. A snapshot that exists
+/// anyway is kept: the row a loaded object (or a waiting fault) was read from, a saved new
+/// object's snapshot — each sharing the object's values array until its first change — and a
+/// changed object's values before that change, brought up to date in place by each save. An
+/// object with no such snapshot whose values are its committed ones is `.current`: the copy is
+/// made (`keepCommittedValues()`) just before its first change.
 ///
-/// A fetched object used to hold the row it was made from beside its values (one allocation
-/// and ~80 bytes per object, kept for the object's life although equal to its values until it
-/// changed). Now the row is kept only by a fault waiting to be filled from it, by a changed
-/// object (its values before the first change, brought up to date by each save), and by a saved
-/// new object (the save's snapshot, which shares its values array: letting a large save's
-/// snapshots go would cost the save their freeing).
+/// Loaded objects keep their rows on purpose: letting them go (tried in the fifth session of
+/// 2026-11-27) left the fetch's resident memory as it was — the store had made each row's
+/// storage, and freed blocks stay in the heap — and cost each object's first change an
+/// allocation (an update-save of 100,000 objects 5 % slower, the copies cold in the save).
 ///
 /// For example (inside StoreCore):
 ///
 /// ```swift
-/// object.load(row)                     // committed: .current, no copy
-/// object.setAttributeValue(.string("Misty"), at: title)   // committed: .kept(values before)
+/// object.load(row)                     // committed: .kept(row), sharing the values array
+/// object.setAttributeValue(.string("Misty"), at: title)   // the object's array is copied
 /// try context.save()                   // committed: .kept(saved values), updated in place
 /// ```
 enum CommittedState {
     /// None: an inserted object never saved, or a fault holding no row.
     case none
-    /// The object's current stored values (a clean loaded object).
+    /// The object's current stored values (a clean object with no snapshot kept).
     case current
     /// Held apart: the row a fault waits to be filled from, a changed object's values before its
     /// first change, or a saved new object's snapshot.

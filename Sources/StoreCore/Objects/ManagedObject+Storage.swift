@@ -360,8 +360,8 @@ extension ManagedObject {
 
     /// Takes the values of a snapshot and marks the object clean, keeping its transient
     /// properties (a fault holds their initial values, or those a merging refresh kept). The
-    /// object shares the snapshot's values until its first change, and keeps no copy of them as
-    /// its committed values (`CommittedState.current`).
+    /// object shares the snapshot's values until its first change and keeps the snapshot as its
+    /// committed values (the store made it anyway; see `CommittedState`).
     func load(_ snapshot: StoreSnapshot) {
         let layout = entity.layout
         let snapshot = snapshot.laidOut(as: entity)
@@ -381,7 +381,7 @@ extension ManagedObject {
                 relations[index] = snapshot.toMany(at: index).map(RelationSlot.toManyIDs) ?? .toManyFault
             }
         }
-        committed = .current
+        committed = .kept(snapshot)
         version = snapshot.version
         changedProperties.removeAll()
         isFault = false
