@@ -92,7 +92,7 @@ extension ManagedObjectContext {
     /// - Throws: ``StoreError`` (code `objectNotFound`) when no store holds it.
     public func existingObject(with objectID: ManagedObjectID) throws -> ManagedObject {
         checkQueue(accessing: nil)
-        if let object = registered[objectID], !object.isFault || object.waitingRow != nil {
+        if let object = registered[objectID], !object.isFault || object.hasWaitingRow {
             object.willAccess()
             return object
         }

@@ -156,7 +156,7 @@ extension ManagedObjectContext {
         var faults: [ManagedObject] = []
         for object in deleted where object.isFault && !object.objectID.isTemporaryID && object.managedObjectContext === self {
             // A fault fetched with its row already knows its version: it need not be loaded.
-            if let row = object.waitingRow { object.version = row.version } else { faults.append(object) }
+            if !object.hasWaitingRow { faults.append(object) }
         }
         guard !faults.isEmpty else { return }
         fulfillFaults(faults)
@@ -196,9 +196,9 @@ extension ManagedObjectContext {
             object.state.isInserted = false
             if !toParent { object.version = 1 }
             var committed = snapshot
-            // Set only when it differs: the change set shares the snapshot, so a change copies it.
+            // Set only when it differs: a `.kept` snapshot carries its version.
             if committed.version != object.version { committed.version = object.version }
-            object.committed = .kept(committed)
+            object.setCommitted(committed)
             object.changedProperties.removeAll()
         }
         // `saved.updated` follows `updated`, leaving out objects with nothing stored to save

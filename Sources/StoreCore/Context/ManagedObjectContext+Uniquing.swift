@@ -56,7 +56,8 @@ extension ManagedObjectContext {
 
     private func deliver(_ snapshot: StoreSnapshot, to fault: ManagedObject, asFault: Bool) {
         if asFault {
-            fault.committed = .kept(snapshot)
+            fault.version = snapshot.version
+            fault.setCommitted(snapshot)
             if stalenessInterval >= 0 { fault.committedSnapshotTime = ProcessInfo.processInfo.systemUptime }
         } else {
             fault.load(snapshot)

@@ -1,30 +1,37 @@
-/// Where an object's committed values (those last loaded or saved) are. A snapshot that exists
-/// anyway is kept: the row a loaded object (or a waiting fault) was read from, a saved new
-/// object's snapshot — each sharing the object's values array until its first change — and a
-/// changed object's values before that change, brought up to date in place by each save. An
-/// object with no such snapshot whose values are its committed ones is `.current`: the copy is
-/// made (`keepCommittedValues()`) just before its first change.
+/// Where an object's committed values (those last loaded or saved) are. An object whose
+/// values are its committed ones holds nothing apart (`.current`) until its first change, when
+/// `keepCommittedValues()` keeps the values array (one reference; the change then copies the
+/// object's own). A loaded object keeps the row it was read with (`.values`, sharing the
+/// object's array until its first change, which copies it anyway), as does a fault waiting to be
+/// filled, and a saved object its saved values, brought up to date in place by each save. Only
+/// committed state that holds to-many relationships (atomic stores return them) needs a whole
+/// snapshot (`.kept`).
 ///
-/// Loaded objects keep their rows on purpose: letting them go (tried in the fifth session of
-/// 2026-11-27) left the fetch's resident memory as it was — the store had made each row's
-/// storage, and freed blocks stay in the heap — and cost each object's first change an
-/// allocation (an update-save of 100,000 objects 5 % slower, the copies cold in the save).
+/// Rows cost nothing apart from their values: a `StoreSnapshot` holding exactly the stored
+/// values allocates only its values array, and `.values` keeps that array alone — the object
+/// supplies the ID, the entity and the version. (Tried in the fifth session of 2026-11-27:
+/// letting loaded rows go and copying at the first change freed nothing resident and cost each
+/// first change a snapshot allocation.)
 ///
 /// For example (inside StoreCore):
 ///
 /// ```swift
-/// object.load(row)                     // committed: .kept(row), sharing the values array
+/// object.load(row)                     // committed: .values(row's values), shared
 /// object.setAttributeValue(.string("Misty"), at: title)   // the object's array is copied
-/// try context.save()                   // committed: .kept(saved values), updated in place
+/// try context.save()                   // committed: .values(saved values), updated in place
 /// ```
 enum CommittedState {
     /// None: an inserted object never saved, or a fault holding no row.
     case none
-    /// The object's current stored values (a clean object with no snapshot kept).
+    /// The object's current stored values (a clean object holding no row).
     case current
-    /// Held apart: the row a fault waits to be filled from, a changed object's values before its
-    /// first change, or a saved new object's snapshot.
-    case kept(StoreSnapshot)
+    /// Every stored attribute and to-one value, by property index, at the object's version: the
+    /// row a fault waits to be filled from or a loaded object was read from, a changed object's
+    /// values before its first change, a saved object's values.
+    case values(ContiguousArray<StoreValue>)
+    /// A committed snapshot that holds more than the stored values (to-many IDs an atomic store
+    /// returned, or set by a read); boxed, so that the common cases keep the object small.
+    indirect case kept(StoreSnapshot)
 }
 
 extension ManagedObject {
@@ -34,8 +41,15 @@ extension ManagedObject {
         switch committed {
         case .none: nil
         case .current: currentSnapshot()
+        case .values(let values): StoreSnapshot(objectID: objectID, version: version, entity: entity, values: values)
         case .kept(let snapshot): snapshot
         }
+    }
+
+    /// Makes `snapshot` the committed state, as its values alone when it holds nothing more.
+    /// Its version must be the object's.
+    func setCommitted(_ snapshot: StoreSnapshot) {
+        committed = snapshot.holdsStoredValuesOnly ? .values(snapshot.values) : .kept(snapshot)
     }
 
     /// Whether the object has committed values (was loaded or saved, or waits with a row).
@@ -46,8 +60,21 @@ extension ManagedObject {
 
     /// The row a fault was fetched with and may be filled from.
     var waitingRow: StoreSnapshot? {
-        guard isFault, case .kept(let snapshot) = committed else { return nil }
-        return snapshot
+        guard isFault else { return nil }
+        switch committed {
+        case .none, .current: return nil
+        case .values(let values): return StoreSnapshot(objectID: objectID, version: version, entity: entity, values: values)
+        case .kept(let snapshot): return snapshot
+        }
+    }
+
+    /// Whether a fault waits with a row to be filled from.
+    var hasWaitingRow: Bool {
+        guard isFault else { return false }
+        switch committed {
+        case .none, .current: return false
+        case .values, .kept: return true
+        }
     }
 
     /// The committed value at a property index (`nil` for an object never saved).
@@ -55,6 +82,7 @@ extension ManagedObject {
         switch committed {
         case .none: nil
         case .current: values[index]
+        case .values(let committed): committed[index]
         case .kept(let snapshot): snapshot[index]
         }
     }
@@ -63,36 +91,53 @@ extension ManagedObject {
     /// first time since it was loaded or saved.
     @inline(__always)
     func keepCommittedValues() {
-        if case .current = committed { committed = .kept(currentSnapshot()) }
+        if case .current = committed { setCommitted(currentSnapshot()) }
     }
 
     /// Sets a committed value the store computed (a derived attribute read back after a save).
     func setCommittedValue(_ value: StoreValue, at index: Int) {
-        guard case .kept(var snapshot) = committed else { return }
-        committed = .none               // `snapshot` holds the only reference: changed in place
-        snapshot.setValue(value, at: index)
-        committed = .kept(snapshot)
+        switch committed {
+        case .none, .current: return
+        case .values(var values):
+            committed = .none           // `values` holds the only reference: changed in place
+            values[index] = value
+            committed = .values(values)
+        case .kept(var snapshot):
+            committed = .none
+            snapshot.setValue(value, at: index)
+            committed = .kept(snapshot)
+        }
     }
 
     /// Makes a saved update part of the committed values. The copy kept at the first change is
     /// updated in place rather than let go: freeing a large save's copies (an array of values
     /// each) would cost the save as much as updating them, and a later change would make them again.
     func commitSavedChange(_ change: StoreSnapshot) {
-        guard case .kept(var snapshot) = committed else {
+        switch committed {
+        case .none, .current:
             committed = .current
-            return
+        case .values(var merged) where !change.holdsToMany && change.entity === entity:
+            committed = .none           // `merged` holds the only reference: changed in place
+            for index in change.heldProperties { merged[index] = change.values[index] }
+            committed = .values(merged)
+        case .values, .kept:
+            guard var snapshot = committedSnapshot else { return }
+            committed = .none           // `snapshot` holds the only reference: changed in place
+            snapshot.merge(change)
+            snapshot.version = version
+            setCommitted(snapshot)
         }
-        committed = .none               // `snapshot` holds the only reference: changed in place
-        snapshot.merge(change)
-        snapshot.version = version
-        committed = .kept(snapshot)
     }
 
     /// Records the IDs a to-many relationship was read with as committed.
     func setCommittedToMany(_ ids: [ManagedObjectID], at index: Int) {
-        guard case .kept(var snapshot) = committed else { return }
-        committed = .none
-        snapshot.setToMany(ids, at: index)
-        committed = .kept(snapshot)
+        switch committed {
+        case .none, .current: return
+        case .values, .kept:
+            guard var snapshot = committedSnapshot else { return }
+            committed = .none           // `snapshot` holds the only reference: changed in place
+            snapshot.setToMany(ids, at: index)
+            committed = .kept(snapshot)
+        }
     }
 }

@@ -314,7 +314,11 @@ extension ManagedObject {
         for index in layout.transientIndexes where !values[index].isNull { snapshot.setValue(.null, at: index) }
         guard layout.hasRelationships else { return snapshot }
         let transient = layout.transientProperties
-        for index in layout.toOneIndexes { snapshot.setValue(transient.contains(index) ? .null : toOneValue(at: index), at: index) }
+        for index in layout.toOneIndexes {
+            // Written only when it differs, so that the snapshot keeps sharing the object's array.
+            let value = transient.contains(index) ? .null : toOneValue(at: index)
+            if values[index] != value { snapshot.setValue(value, at: index) }
+        }
         for index in layout.toManyIndexes where !transient.contains(index) {
             switch relations[index] {
             case .toMany(let related): snapshot.setToMany(related.ids, at: index)
@@ -360,8 +364,8 @@ extension ManagedObject {
 
     /// Takes the values of a snapshot and marks the object clean, keeping its transient
     /// properties (a fault holds their initial values, or those a merging refresh kept). The
-    /// object shares the snapshot's values until its first change and keeps the snapshot as its
-    /// committed values (the store made it anyway; see `CommittedState`).
+    /// object shares the snapshot's values until its first change and keeps them as its
+    /// committed values (see `CommittedState`).
     func load(_ snapshot: StoreSnapshot) {
         let layout = entity.layout
         let snapshot = snapshot.laidOut(as: entity)
@@ -381,8 +385,8 @@ extension ManagedObject {
                 relations[index] = snapshot.toMany(at: index).map(RelationSlot.toManyIDs) ?? .toManyFault
             }
         }
-        committed = .kept(snapshot)
         version = snapshot.version
+        setCommitted(snapshot)
         changedProperties.removeAll()
         isFault = false
         state.faultFailure = nil

@@ -24,66 +24,58 @@
 /// snapshot.setToMany([commentID], forKey: "comments")
 /// ```
 public struct StoreSnapshot: Sendable, Hashable {
-    /// The snapshot's state, shared by its copies until one of them changes: a copy costs one
-    /// reference, not one per field (snapshots are copied into objects, caches and change sets
-    /// on every fetch and save).
-    private final class Storage: @unchecked Sendable {
-        // @unchecked: copy on write — a storage two snapshots share is never changed; a change
+    /// The ID of the object whose state this is.
+    public var objectID: ManagedObjectID
+    /// Incremented by every save that changes the object (1 after insertion); used for optimistic locking.
+    public var version: Int64
+    /// The entity whose property order the values follow.
+    public let entity: EntityDescription
+    /// One value per property of ``entity``, by index (`.null` for to-many and transient
+    /// properties). Only the properties in ``heldProperties`` are the snapshot's: read a partial
+    /// snapshot's values through them (or ``heldValues``).
+    public private(set) var values: ContiguousArray<StoreValue>
+    /// What a snapshot holds beyond every stored attribute and to-one: `nil` for the common
+    /// complete snapshot (a row read, an object's values), so that making one allocates nothing
+    /// but its values array (a fetch of 100,000 rows made 100,000 of these apart from their
+    /// values), and a copy costs three references.
+    private var partial: Partial?
+
+    /// A partial snapshot's held properties and to-many relationships, shared by copies until
+    /// one of them changes.
+    private final class Partial: @unchecked Sendable {
+        // @unchecked: copy on write — a `Partial` two snapshots share is never changed; a change
         // goes to a private copy unless the snapshot holds the only reference.
-        var objectID: ManagedObjectID
-        var version: Int64
-        let entity: EntityDescription
-        var values: ContiguousArray<StoreValue>
         var heldProperties: PropertyMask
         var toManyEntries: [ToManyEntry]
 
-        init(
-            objectID: ManagedObjectID, version: Int64, entity: EntityDescription, values: ContiguousArray<StoreValue>,
-            heldProperties: PropertyMask, toManyEntries: [ToManyEntry] = []
-        ) {
-            self.objectID = objectID
-            self.version = version
-            self.entity = entity
-            self.values = values
+        init(heldProperties: PropertyMask, toManyEntries: [ToManyEntry] = []) {
             self.heldProperties = heldProperties
             self.toManyEntries = toManyEntries
         }
 
-        func copy() -> Storage {
-            Storage(objectID: objectID, version: version, entity: entity, values: values, heldProperties: heldProperties, toManyEntries: toManyEntries)
-        }
+        /// Shared by every snapshot that holds nothing (a deletion, the start of an update):
+        /// never changed in place, since the reference here keeps it from being unique.
+        static let holdsNothing = Partial(heldProperties: PropertyMask())
     }
 
-    private var storage: Storage
-
-    /// The storage, made this snapshot's own before a change.
-    private var mutableStorage: Storage {
-        mutating get {
-            if !isKnownUniquelyReferenced(&storage) { storage = storage.copy() }
-            return storage
-        }
-    }
-
-    /// The ID of the object whose state this is.
-    public var objectID: ManagedObjectID {
-        get { storage.objectID }
-        set { mutableStorage.objectID = newValue }
-    }
-    /// Incremented by every save that changes the object (1 after insertion); used for optimistic locking.
-    public var version: Int64 {
-        get { storage.version }
-        set { mutableStorage.version = newValue }
-    }
-    /// The entity whose property order the values follow.
-    public var entity: EntityDescription { storage.entity }
-    /// One value per property of ``entity``, by index (`.null` for to-many and transient
-    /// properties). Only the properties in ``heldProperties`` are the snapshot's: read a partial
-    /// snapshot's values through them (or ``heldValues``).
-    public var values: ContiguousArray<StoreValue> { storage.values }
     /// The properties the snapshot holds a value or an ID list for.
-    public var heldProperties: PropertyMask { storage.heldProperties }
+    public var heldProperties: PropertyMask { partial?.heldProperties ?? entity.layout.storedValues }
     /// The to-many relationships the snapshot holds, by property index, in index order.
-    private var toManyEntries: [ToManyEntry] { storage.toManyEntries }
+    private var toManyEntries: [ToManyEntry] { partial?.toManyEntries ?? [] }
+
+    /// Whether the snapshot holds exactly every stored attribute and to-one relationship and no
+    /// to-many: then its values, with the object's ID and version, are all it says.
+    package var holdsStoredValuesOnly: Bool { partial == nil }
+
+    /// The partial state, made this snapshot's own before a change (from the complete state
+    /// when there was none).
+    private mutating func uniquePartial() -> Partial {
+        if isKnownUniquelyReferenced(&partial), let partial { return partial }
+        let made = partial.map { Partial(heldProperties: $0.heldProperties, toManyEntries: $0.toManyEntries) }
+            ?? Partial(heldProperties: entity.layout.storedValues)
+        partial = made
+        return made
+    }
 
     private struct ToManyEntry: Sendable, Hashable {
         let index: Int
@@ -93,31 +85,35 @@ public struct StoreSnapshot: Sendable, Hashable {
     /// A snapshot holding every stored attribute and to-one relationship of `entity`, all
     /// `.null` until set, and no to-many relationship.
     public init(objectID: ManagedObjectID, version: Int64, entity: EntityDescription) {
-        let layout = entity.layout
-        storage = Storage(objectID: objectID, version: version, entity: entity, values: layout.nullValues, heldProperties: layout.storedValues)
+        self.init(objectID: objectID, version: version, entity: entity, values: entity.layout.nullValues)
     }
 
     /// A complete snapshot over values already laid out by `entity` (one per property, by index):
     /// the objects' own arrays, shared rather than copied; a store's row read into an array
     /// before the snapshot is made (cheaper than setting each value on the snapshot).
     package init(objectID: ManagedObjectID, version: Int64, entity: EntityDescription, values: ContiguousArray<StoreValue>) {
-        storage = Storage(objectID: objectID, version: version, entity: entity, values: values, heldProperties: entity.layout.storedValues)
+        self.objectID = objectID
+        self.version = version
+        self.entity = entity
+        self.values = values
+        self.partial = nil
     }
 
     /// A partial snapshot holding `held` of values already laid out by `entity`: an update's
     /// changed attributes, read from the object's own array, shared rather than copied (the
     /// values at other indexes are not the snapshot's).
     package init(objectID: ManagedObjectID, version: Int64, entity: EntityDescription, values: ContiguousArray<StoreValue>, holding held: PropertyMask) {
-        storage = Storage(objectID: objectID, version: version, entity: entity, values: values, heldProperties: held)
+        self.init(objectID: objectID, version: version, entity: entity, values: values)
+        partial = Partial(heldProperties: held)
     }
 
     /// A snapshot holding nothing yet: the start of an update, or of a deletion (which carries
     /// only the ID and the version last read).
     public static func partial(objectID: ManagedObjectID, version: Int64, entity: EntityDescription) -> StoreSnapshot {
-        StoreSnapshot(storage: Storage(objectID: objectID, version: version, entity: entity, values: entity.layout.nullValues, heldProperties: PropertyMask()))
+        var snapshot = StoreSnapshot(objectID: objectID, version: version, entity: entity, values: entity.layout.nullValues)
+        snapshot.partial = .holdsNothing
+        return snapshot
     }
-
-    private init(storage: Storage) { self.storage = storage }
 
     /// A snapshot from values and to-many IDs given by name: the convenient form for your own
     /// stores and for tests.
@@ -157,18 +153,19 @@ public struct StoreSnapshot: Sendable, Hashable {
     /// The value at a property index (`.null` when not held). Setting it adds the property to
     /// ``heldProperties``.
     public subscript(index: Int) -> StoreValue {
-        get { storage.values[index] }
+        get { values[index] }
         set {
-            let storage = mutableStorage
-            storage.values[index] = newValue
-            storage.heldProperties.insert(index)
+            values[index] = newValue
+            if let partial, partial.heldProperties.contains(index) { return }
+            if partial == nil, entity.layout.storedValues.contains(index) { return }
+            uniquePartial().heldProperties.insert(index)
         }
     }
 
     /// Sets the value at `index` without marking it held: for stores filling a complete
     /// snapshot (whose stored values are held already) on the hot path.
     public mutating func setValue(_ value: StoreValue, at index: Int) {
-        mutableStorage.values[index] = value
+        values[index] = value
     }
 
     /// The IDs of the to-many relationship at `index`, or `nil` when the snapshot does not hold it.
@@ -179,21 +176,21 @@ public struct StoreSnapshot: Sendable, Hashable {
 
     /// Holds `ids` as the to-many relationship at `index`.
     public mutating func setToMany(_ ids: [ManagedObjectID], at index: Int) {
-        let storage = mutableStorage
-        storage.heldProperties.insert(index)
-        if let position = storage.toManyEntries.firstIndex(where: { $0.index >= index }) {
-            if storage.toManyEntries[position].index == index {
-                storage.toManyEntries[position].ids = ids
+        let held = uniquePartial()
+        held.heldProperties.insert(index)
+        if let position = held.toManyEntries.firstIndex(where: { $0.index >= index }) {
+            if held.toManyEntries[position].index == index {
+                held.toManyEntries[position].ids = ids
             } else {
-                storage.toManyEntries.insert(ToManyEntry(index: index, ids: ids), at: position)
+                held.toManyEntries.insert(ToManyEntry(index: index, ids: ids), at: position)
             }
         } else {
-            storage.toManyEntries.append(ToManyEntry(index: index, ids: ids))
+            held.toManyEntries.append(ToManyEntry(index: index, ids: ids))
         }
     }
 
     /// Whether the snapshot holds any to-many relationship.
-    public var holdsToMany: Bool { !toManyEntries.isEmpty }
+    public var holdsToMany: Bool { partial.map { !$0.toManyEntries.isEmpty } ?? false }
 
     /// The held to-many relationships, by property index, in index order.
     public var toManyRelationships: [(index: Int, ids: [ManagedObjectID])] {
@@ -288,7 +285,6 @@ public struct StoreSnapshot: Sendable, Hashable {
     // MARK: Equality
 
     public static func == (lhs: StoreSnapshot, rhs: StoreSnapshot) -> Bool {
-        if lhs.storage === rhs.storage { return true }
         return lhs.objectID == rhs.objectID && lhs.version == rhs.version && lhs.entity === rhs.entity
             && lhs.heldProperties == rhs.heldProperties && lhs.toManyEntries == rhs.toManyEntries
             && lhs.heldProperties.allSatisfy { lhs.values[$0] == rhs.values[$0] }
