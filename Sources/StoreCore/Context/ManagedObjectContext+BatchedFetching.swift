@@ -75,12 +75,7 @@ extension ManagedObjectContext {
         for (offset, id) in ids.enumerated() {
             if let object = registered[id] {
                 held[offset] = object
-                guard object.isFault else { continue }
-                if let snapshot = object.waitingRow, isFresh(object) {
-                    object.load(snapshot)
-                    object.awakeFromFetch()
-                    continue
-                }
+                guard object.isFault, !loadWaitingRow(of: object) else { continue }
             }
             needed.append(offset)
         }

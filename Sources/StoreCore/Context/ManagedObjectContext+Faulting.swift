@@ -4,11 +4,11 @@ extension ManagedObjectContext {
     /// Loads a fault's values (from the row it was fetched with, or the parent store); a
     /// fault that cannot be loaded records why, and reading it throws that error.
     func fulfillFault(_ object: ManagedObject) {
+        if loadWaitingRow(of: object) { return }
         let id = object.objectID
         let snapshot: StoreSnapshot?
         do {
-            let waiting = object.waitingRow.flatMap { isFresh(object) ? $0 : nil }
-            snapshot = try waiting ?? parentStore().snapshotForChild(id)
+            snapshot = try parentStore().snapshotForChild(id)
         } catch let error as StoreError {
             object.state.faultFailure = error
             return
@@ -23,6 +23,15 @@ extension ManagedObjectContext {
         }
         object.load(snapshot)
         object.awakeFromFetch()
+    }
+
+    /// Fills a fault from the row it was fetched with, when it waits with one that is still
+    /// fresh (see ``stalenessInterval``); `false` otherwise.
+    func loadWaitingRow(of object: ManagedObject) -> Bool {
+        guard object.hasWaitingRow, isFresh(object) else { return false }
+        if !object.loadWaitingValues(), let snapshot = object.waitingRow { object.load(snapshot) }
+        object.awakeFromFetch()
+        return true
     }
 
     /// The IDs a to-many relationship of `object` holds in the parent store (none for an object
@@ -60,14 +69,7 @@ extension ManagedObjectContext {
     /// return, or whose batch fails, stays a fault: reading it reports why.
     func fulfillFaults(_ objects: [ManagedObject], batchSize: Int = 500) {
         var pending: [ManagedObject] = []
-        for object in objects where object.isFault {
-            if let snapshot = object.waitingRow, isFresh(object) {
-                object.load(snapshot)
-                object.awakeFromFetch()
-            } else {
-                pending.append(object)
-            }
-        }
+        for object in objects where object.isFault && !loadWaitingRow(of: object) { pending.append(object) }
         for start in stride(from: 0, to: pending.count, by: batchSize) {
             let batch = pending[start..<min(start + batchSize, pending.count)]
             guard let snapshots = try? parentStore().snapshotsForChild(batch.map(\.objectID)) else { continue }

@@ -86,17 +86,24 @@ extension ManagedObjectContext {
                 materialize(Array(ids[start..<min(start + request.fetchBatchSize, ids.count)]))
             }
         }
-        let rows = try fetchRows(request)
+        var rows = try fetchRows(request)
         defer { releaseUnreferencedObjectsIfGrown(holding: rows.count) }
         guard !rows.snapshots.isEmpty else { return rows.ids.compactMap { registeredOrFaultObject(for: $0) } }
         guard let model = managedObjectModel else { throw StoreError(.noStores, "\(self) has no persistent store coordinator") }
+        // The snapshots are taken out of the array one by one (reversed in place, then popped),
+        // not copied: a copy costs a retain and a release for each of a snapshot's references.
+        // (Popping without reversing registers the objects in descending key order, which the
+        // registration table keeps apart in a dictionary.)
+        var snapshots = rows.snapshots
+        rows.snapshots = []
+        snapshots.reverse()
         var objects: [ManagedObject] = []
-        objects.reserveCapacity(rows.snapshots.count)
+        objects.reserveCapacity(snapshots.count)
         var refreshed: [ManagedObject] = []
         // The rows of one fetch mostly share an entity: it is found in the model once, not by name per row.
         var rowEntity: EntityDescription?
         var modelEntity: EntityDescription?
-        for snapshot in rows.snapshots {
+        while let snapshot = snapshots.popLast() {
             if request.shouldRefreshRefetchedObjects, let held = registered[snapshot.objectID], !held.isFault, !held.hasChanges {
                 if held.committedSnapshot != snapshot {
                     held.load(snapshot)

@@ -192,13 +192,17 @@ extension ManagedObjectContext {
         let toParent = parent != nil
         // A new object keeps the saved snapshot (over its own values array, no copy) as its
         // committed values: letting a large save's snapshots go here cost the save their freeing.
-        for (object, snapshot) in zip(inserted, saved.inserted) {
+        for (object, index) in zip(inserted, saved.inserted.indices) {
             object.state.isInserted = false
             if !toParent { object.version = 1 }
-            var committed = snapshot
-            // Set only when it differs: a `.kept` snapshot carries its version.
-            if committed.version != object.version { committed.version = object.version }
-            object.setCommitted(committed)
+            if saved.inserted[index].holdsStoredValuesOnly {
+                // The values alone (read by position: a snapshot copied costs a retain per reference).
+                object.committed = .values(saved.inserted[index].values)
+            } else {
+                var committed = saved.inserted[index]
+                committed.version = object.version
+                object.committed = .kept(committed)
+            }
             object.changedProperties.removeAll()
         }
         // `saved.updated` follows `updated`, leaving out objects with nothing stored to save

@@ -367,13 +367,30 @@ extension ManagedObject {
     /// object shares the snapshot's values until its first change and keeps them as its
     /// committed values (see `CommittedState`).
     func load(_ snapshot: StoreSnapshot) {
+        // Laid out again only when it is another model's (a copy costs a retain per reference).
+        guard snapshot.entity === entity else { return load(snapshot.laidOut(as: entity)) }
+        version = snapshot.version
+        setCommitted(snapshot)
+        takeLoadedValues(snapshot.values, toMany: snapshot.holdsToMany ? snapshot : nil)
+    }
+
+    /// Fills a fault from the row it was fetched with when that row is its stored values alone
+    /// (then no snapshot is made for it); `false` when the fault waits with no such row.
+    func loadWaitingValues() -> Bool {
+        guard isFault, case .values(let row) = committed else { return false }
+        takeLoadedValues(row, toMany: nil)
+        return true
+    }
+
+    /// Takes `loaded` as the current values (keeping transient properties) and `toMany`'s
+    /// to-many IDs, and marks the object clean.
+    private func takeLoadedValues(_ loaded: ContiguousArray<StoreValue>, toMany: StoreSnapshot?) {
         let layout = entity.layout
-        let snapshot = snapshot.laidOut(as: entity)
         if layout.transientIndexes.isEmpty && layout.transientRelationshipIndexes.isEmpty {
-            values = snapshot.values
+            values = loaded
         } else {
             let previous = values
-            values = snapshot.values
+            values = loaded
             for index in layout.transientIndexes where values[index] != previous[index] { values[index] = previous[index] }
             for index in layout.transientRelationshipIndexes where values[index] != previous[index] { values[index] = previous[index] }
         }
@@ -382,11 +399,9 @@ extension ManagedObject {
             let transient = layout.transientProperties
             for index in layout.toOneIndexes where !transient.contains(index) { relations[index] = .unresolved }
             for index in layout.toManyIndexes where !transient.contains(index) {
-                relations[index] = snapshot.toMany(at: index).map(RelationSlot.toManyIDs) ?? .toManyFault
+                relations[index] = toMany?.toMany(at: index).map(RelationSlot.toManyIDs) ?? .toManyFault
             }
         }
-        version = snapshot.version
-        setCommitted(snapshot)
         changedProperties.removeAll()
         isFault = false
         state.faultFailure = nil

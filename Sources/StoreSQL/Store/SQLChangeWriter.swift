@@ -58,30 +58,32 @@ package struct SQLChangeWriter<Store: SQLStore> {
 
     package mutating func write(_ changes: StoreChangeSet) throws {
         for snapshots in [changes.inserted, changes.updated, changes.deleted] {
-            for snapshot in snapshots where snapshot.objectID.storeIdentifier != store.identifier {
-                throw StoreError(.wrongStore, objectID: snapshot.objectID, "the change names an object of another store")
+            for index in snapshots.indices where snapshots[index].objectID.storeIdentifier != store.identifier {
+                throw StoreError(.wrongStore, objectID: snapshots[index].objectID, "the change names an object of another store")
             }
         }
         for snapshot in changes.deleted { try delete(snapshot) }
         try insert(changes.inserted)
         for snapshot in changes.updated { try update(snapshot) }
         if !conflicts.isEmpty { throw MergeConflictError(conflicts: conflicts) }
-        for snapshot in changes.inserted where snapshot.holdsToMany { try writeToMany(snapshot, isNew: true) }
-        for snapshot in changes.updated where snapshot.holdsToMany { try writeToMany(snapshot, isNew: false) }
+        // By position: a snapshot copied costs a retain and a release per reference it holds.
+        for index in changes.inserted.indices where changes.inserted[index].holdsToMany { try writeToMany(changes.inserted[index], isNew: true) }
+        for index in changes.updated.indices where changes.updated[index].holdsToMany { try writeToMany(changes.updated[index], isNew: false) }
         try history?.finish()
     }
 
     // MARK: Rows
 
-    /// Inserts the rows table by table, in the order the tables first appear.
+    /// Inserts the rows table by table, in the order the tables first appear. Rows are grouped
+    /// and read by position: a snapshot copied costs a retain and a release per reference it holds.
     private mutating func insert(_ snapshots: [StoreSnapshot]) throws {
-        var groups: [(table: EntityTable, snapshots: [StoreSnapshot])] = []
+        var groups: [(table: EntityTable, rows: [Int])] = []
         var groupOfTable: [Int64: Int] = [:]
         // A run of one entity's rows finds its group without looking anything up again.
         var runPlan: SQLTableWritePlan?
         var runGroup = 0
-        for snapshot in snapshots {
-            let plan = try plan(for: snapshot)
+        for row in snapshots.indices {
+            let plan = try plan(for: snapshots[row].entity)
             if plan !== runPlan {
                 runPlan = plan
                 if let known = groupOfTable[plan.table.number] {
@@ -92,32 +94,32 @@ package struct SQLChangeWriter<Store: SQLStore> {
                     groupOfTable[plan.table.number] = runGroup
                 }
             }
-            groups[runGroup].snapshots.append(snapshot)
+            groups[runGroup].rows.append(row)
         }
-        for (table, group) in groups {
+        for (table, rows) in groups {
             // The row closure captures only what it reads (not the writer, a copy per row).
             let dialect = dialect, encodeExternal = encodeExternal
             do {
-                try store.insert(into: table, count: group.count, on: connection) { index, values in
-                    let snapshot = group[index]
-                    values.append(.integer(try Self.primaryKey(snapshot.objectID)))
+                try store.insert(into: table, count: rows.count, on: connection) { index, values in
+                    let row = rows[index]
+                    values.append(.integer(try Self.primaryKey(snapshots[row].objectID)))
                     values.append(.integer(table.number))
                     for column in table.columns {
-                        values.append(try Self.encode(snapshot[column.propertyIndex], for: column, dialect: dialect, external: encodeExternal))
+                        values.append(try Self.encode(snapshots[row].values[column.propertyIndex], for: column, dialect: dialect, external: encodeExternal))
                     }
                 }
             } catch where store.isUniqueViolation(error) {
-                throw UniquenessViolation(snapshots: group, cause: error)
+                throw UniquenessViolation(snapshots: rows.map { snapshots[$0] }, cause: error)
             }
             if history != nil {
                 // New keys come from one allocation, so a group's are usually consecutive: every
                 // key in their range is one of the group's rows, recorded with one statement.
-                if let (first, last) = try Self.consecutiveKeys(of: group) {
+                if let (first, last) = try Self.consecutiveKeys(of: rows.lazy.map { snapshots[$0].objectID }) {
                     try history?.recordInsertions(into: table, keys: first, through: last)
                 } else {
-                    for snapshot in group {
-                        let key = try primaryKey(snapshot.objectID)
-                        try history?.recordInsertion(of: snapshot, table: table, key: key)
+                    for row in rows {
+                        let key = try primaryKey(snapshots[row].objectID)
+                        try history?.recordInsertion(of: snapshots[row], table: table, key: key)
                     }
                 }
             }
@@ -198,13 +200,17 @@ package struct SQLChangeWriter<Store: SQLStore> {
 
     /// The table plan of the snapshot's entity: the last row's when it is of the same entity.
     private mutating func plan(for snapshot: StoreSnapshot) throws -> SQLTableWritePlan {
-        let entity = snapshot.entity
+        try plan(for: snapshot.entity)
+    }
+
+    /// The table plan of `entity`: the last row's when it is of the same entity.
+    private mutating func plan(for entity: EntityDescription) throws -> SQLTableWritePlan {
         if let lastPlan, lastPlan.entity === entity { return lastPlan }
         let plan: SQLTableWritePlan
         if let known = plans[ObjectIdentifier(entity)] {
             plan = known
         } else {
-            let entityName = snapshot.objectID.entityName
+            let entityName = entity.name
             plan = SQLTableWritePlan(
                 entity: entity, entityName: entityName, table: try schema.table(for: entityName), model: store.model, dialect: dialect)
             plans[ObjectIdentifier(entity)] = plan
@@ -286,15 +292,15 @@ package struct SQLChangeWriter<Store: SQLStore> {
 
     /// The first and last key of `snapshots` when each key is one more than the one before
     /// (more than one row); else nil.
-    private static func consecutiveKeys(of snapshots: [StoreSnapshot]) throws -> (Int64, Int64)? {
-        guard snapshots.count > 1, let first = snapshots.first else { return nil }
-        var previous = try primaryKey(first.objectID)
-        for snapshot in snapshots.dropFirst() {
-            let key = try primaryKey(snapshot.objectID)
+    private static func consecutiveKeys(of ids: some Collection<ManagedObjectID>) throws -> (Int64, Int64)? {
+        guard ids.count > 1, let first = ids.first else { return nil }
+        var previous = try primaryKey(first)
+        for id in ids.dropFirst() {
+            let key = try primaryKey(id)
             guard key == previous &+ 1 else { return nil }
             previous = key
         }
-        return (try primaryKey(first.objectID), previous)
+        return (try primaryKey(first), previous)
     }
 
     private static func primaryKey(_ id: ManagedObjectID) throws -> Int64 {
