@@ -43,7 +43,10 @@ open class ManagedObject: FetchRequestResult, Hashable, CustomStringConvertible 
     public internal(set) weak var managedObjectContext: ManagedObjectContext?
 
     /// Whether the values have not been loaded yet.
-    @exclusivity(unchecked) public internal(set) var isFault = false
+    public internal(set) var isFault: Bool {
+        get { state.isFault }
+        set { state.isFault = newValue }
+    }
 
     /// Attribute values (and to-one destination IDs as read from the store) by property index.
     /// Shared with the snapshot they were read from until the first change.
@@ -65,7 +68,10 @@ open class ManagedObject: FetchRequestResult, Hashable, CustomStringConvertible 
     /// The store version the current values were read at.
     @exclusivity(unchecked) var version: Int64 = 0
 
+    /// The object's flags, kept together so that they take one word (`isFault` on its own cost
+    /// each object 16 bytes, in the allocator's steps), and what went wrong with it.
     struct LifecycleState {
+        var isFault = false
         var isInserted = false
         /// Whether an objectsDidChange already reported the insertion: later changes of the
         /// (still inserted) object are then reported as updates.
