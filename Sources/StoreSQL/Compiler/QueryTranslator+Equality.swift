@@ -147,9 +147,12 @@ extension QueryTranslator {
         let foldsStrings = !folding.isEmpty && value.kind.mayBeString
         var members: [SQLValue] = []
         members.reserveCapacity(constants.count)
-        // Sized for every constant at once: a long list (a constraint check binds 10,000) would
-        // otherwise rehash the set as it grows.
-        var seen = Set<SQLValue>(minimumCapacity: constants.count)
+        // A short list drops repeated values (its SQL names each once); a long one, bound as one
+        // list value where the dialect can (``membership(_:_:)``), keeps them: a value listed twice
+        // matches the same rows, and a set of every value (a constraint check binds 100,000) cost
+        // more than the list.
+        let dropsRepeats = constants.count <= Self.longestListBoundByValue || inlinesConstants
+        var seen = Set<SQLValue>()
         var matchesNull = false
         for item in constants {
             if item.isNull {
@@ -160,7 +163,7 @@ extension QueryTranslator {
             var member = item
             if foldsStrings, case .string(let text) = item { member = .string(ValueComparison.fold(text, folding)) }
             let encoded = encodedConstant(member)
-            if seen.insert(encoded).inserted { members.append(encoded) }
+            if !dropsRepeats || seen.insert(encoded).inserted { members.append(encoded) }
         }
         var parts: [SQLCondition] = []
         if !members.isEmpty {
@@ -197,20 +200,28 @@ extension QueryTranslator {
         return .any(parts)
     }
 
-    /// `subject IN (?1, ?2…)` for constant values — or, for a long list, `subject IN (SELECT value
-    /// FROM json_each(?1))` with the values bound as one JSON array, so that any number of them
-    /// fits in a statement (SQLite allows at most 32766 parameters).
+    /// `subject IN (?1, ?2…)` for constant values — or, for a long list, the values bound as one
+    /// (``SQLDialect/valueList(_:)``: `subject IN (SELECT value FROM json_each(?1))` with a JSON
+    /// array in SQLite, `subject = ANY($1::TEXT[])` with an array in PostgreSQL), so that any number
+    /// of them fits in one statement and one parameter (SQLite allows at most 32766 parameters,
+    /// PostgreSQL 65535).
     package func membership(_ subject: String, _ members: [SQLValue]) -> String {
         if members.count == 1 { return "\(subject) = \(bind(members[0]))" }
-        if members.count > 100, !inlinesConstants, schema.dialect.bindsListsAsJSON, let json = Self.jsonArray(members) {
-            return "\(subject) IN (SELECT value FROM json_each(\(bind(.text(json)))))"
+        if members.count > Self.longestListBoundByValue, !inlinesConstants, let list = schema.dialect.valueList(members) {
+            return "\(subject) \(list.isAmong(bind(list.value)))"
         }
         return "\(subject) IN (\(members.map(bind).joined(separator: ", ")))"
     }
 
+    /// The longest `IN` list bound value by value (``membership(_:_:)``); ``QueryShape`` caches
+    /// the SQL of lists no longer than this.
+    static let longestListBoundByValue = 100
+
     /// The values as a JSON array, if they all have a JSON form (no blobs, no infinities).
     package static func jsonArray(_ values: [SQLValue]) -> String? {
         var json = "["
+        // Room for the common case, short text or numbers, so that the text grows seldom.
+        json.reserveCapacity(values.count * 12 + 2)
         for (index, value) in values.enumerated() {
             if index > 0 { json += "," }
             switch value {
