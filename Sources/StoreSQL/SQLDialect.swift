@@ -55,7 +55,7 @@ package protocol SQLDialect: Sendable {
     var realType: String { get }
     /// A long list of constant values bound as one value, and what follows a subject to test it
     /// against the list bound at a parameter: SQLite a JSON array and `IN (SELECT value FROM
-    /// json_each(?1))`, PostgreSQL an array literal and `= ANY($1::TEXT[])`. `nil` where the values
+    /// json_each(?1))`, PostgreSQL an array literal and `IN (SELECT unnest($1::TEXT[]))`. `nil` where the values
     /// have no such form (blobs, infinities, mixed kinds on PostgreSQL): they are then bound one by one.
     func valueList(_ values: [SQLValue]) -> (value: SQLValue, isAmong: (_ parameter: String) -> String)?
     /// What `LIMIT` says for "no limit" when only an offset is given (nil: bind -1).

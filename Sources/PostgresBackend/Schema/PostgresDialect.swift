@@ -53,10 +53,13 @@ struct PostgresDialect: SQLDialect {
     func keyPositions(_ parameter: String, alias: String) -> String {
         "unnest(\(parameter)::BIGINT[]) WITH ORDINALITY AS \(alias)(key, position)"
     }
-    /// Values of one kind bound as one array literal (`{"a","b"}`, `{1,2}`), tested by `= ANY`.
+    /// Values of one kind bound as one array literal (`{"a","b"}`, `{1,2}`), tested by
+    /// `IN (SELECT unnest(…))`: the server hashes the list or walks an index by it. (`= ANY($1::TEXT[])`
+    /// compared each row with every element in turn — the cast of a parameter is no constant the
+    /// planner can hash —: 8 s for 10,000 values against 10,000 rows, 86 s for 70,000.)
     func valueList(_ values: [SQLValue]) -> (value: SQLValue, isAmong: (_ parameter: String) -> String)? {
         guard let (literal, type) = Self.arrayLiteral(values) else { return nil }
-        return (.text(literal), { "= ANY(\($0)::\(type)[])" })
+        return (.text(literal), { "IN (SELECT unnest(\($0)::\(type)[]))" })
     }
     var insertIgnoringDuplicates: (prefix: String, suffix: String) { ("INSERT", " ON CONFLICT DO NOTHING") }
     var lockingRows: String { " FOR UPDATE" }

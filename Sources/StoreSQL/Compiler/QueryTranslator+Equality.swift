@@ -202,7 +202,7 @@ extension QueryTranslator {
 
     /// `subject IN (?1, ?2…)` for constant values — or, for a long list, the values bound as one
     /// (``SQLDialect/valueList(_:)``: `subject IN (SELECT value FROM json_each(?1))` with a JSON
-    /// array in SQLite, `subject = ANY($1::TEXT[])` with an array in PostgreSQL), so that any number
+    /// array in SQLite, `subject IN (SELECT unnest($1::TEXT[]))` with an array in PostgreSQL), so that any number
     /// of them fits in one statement and one parameter (SQLite allows at most 32766 parameters,
     /// PostgreSQL 65535).
     package func membership(_ subject: String, _ members: [SQLValue]) -> String {
