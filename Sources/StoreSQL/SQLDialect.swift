@@ -53,9 +53,11 @@ package protocol SQLDialect: Sendable {
     /// The types `CAST` names for 64-bit integers and doubles.
     var integerType: String { get }
     var realType: String { get }
-    /// Whether `x IN (SELECT value FROM json_each(?))` takes a long list of values as one bound
-    /// JSON array; otherwise long lists are bound value by value.
-    var bindsListsAsJSON: Bool { get }
+    /// A long list of constant values bound as one value, and what follows a subject to test it
+    /// against the list bound at a parameter: SQLite a JSON array and `IN (SELECT value FROM
+    /// json_each(?1))`, PostgreSQL an array literal and `IN (SELECT unnest($1::TEXT[]))`. `nil` where the values
+    /// have no such form (blobs, infinities, mixed kinds on PostgreSQL): they are then bound one by one.
+    func valueList(_ values: [SQLValue]) -> (value: SQLValue, isAmong: (_ parameter: String) -> String)?
     /// What `LIMIT` says for "no limit" when only an offset is given (nil: bind -1).
     var unlimited: String? { get }
     /// Whether R-tree fetch indexes are virtual tables the compiler may join (SQLite); without
@@ -118,7 +120,10 @@ extension SQLDialect {
     package func suffix(of text: String, count: Int) -> String { "substr(\(text), -\(count))" }
     package var integerType: String { "INTEGER" }
     package var realType: String { "REAL" }
-    package var bindsListsAsJSON: Bool { true }
+    package func valueList(_ values: [SQLValue]) -> (value: SQLValue, isAmong: (_ parameter: String) -> String)? {
+        guard let json = QueryTranslator.jsonArray(values) else { return nil }
+        return (.text(json), { "IN (SELECT value FROM json_each(\($0)))" })
+    }
     package var unlimited: String? { nil }
     package var hasRTreeTables: Bool { true }
     package var infinity: String { "9e999" }

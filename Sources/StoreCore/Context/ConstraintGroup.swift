@@ -31,6 +31,27 @@ struct ConstraintGroup {
             }
         }
 
+        /// How many of `entries`' values one fetch of the stored rows asks for: all of them for
+        /// a single key whose values are text, numbers, booleans or dates (finite) — the SQL stores
+        /// bind those as one list value, a JSON array in SQLite, an array in PostgreSQL, and the
+        /// in-memory stores look them up in a set —, 10,000 for other values (UUIDs, binary data,
+        /// which are bound one parameter each: well under PostgreSQL's 65,535), and 200 tuples
+        /// for a compound key (a predicate per tuple).
+        func fetchSize(for entries: [Entry]) -> Int {
+            guard constraint.count == 1 else { return 200 }
+            let bindsAsOneList = entries.allSatisfy { entry in
+                guard case .one(let value) = entry.values else { return false }
+                switch value {
+                case .string, .integer, .boolean, .uri, .decimal: return true
+                case .double(let number): return number.isFinite
+                case .float(let number): return number.isFinite
+                case .date(let date): return date.timeIntervalSinceReferenceDate.isFinite
+                case .null, .data, .uuid, .objectID: return false
+                }
+            }
+            return bindsAsOneList ? max(entries.count, 1) : 10_000
+        }
+
         /// `key IN {…}` for one key; `(k1 == a AND k2 == b) OR …` for several.
         func predicate(matching tuples: some Sequence<ConstraintValues>) -> StorePredicate {
             if constraint.count == 1, let key = constraint.first {

@@ -11,7 +11,7 @@ extension ManagedObjectContext {
 
     /// The new objects — and the stored objects whose constrained attributes this save changes —
     /// that share a uniqueness constraint's values with a stored object or with each other. One
-    /// store fetch per constraint and 10,000 distinct values; values with a nil part never
+    /// store fetch per constraint (``ConstraintGroup/Key/fetchSize(for:)``); values with a nil part never
     /// conflict (as in SQL, and in Core Data's SQLite store, whose constraints are unique indexes).
     func findConstraintConflicts() throws -> [ConstraintConflict] {
         var groups: [ConstraintGroup] = []
@@ -83,11 +83,11 @@ extension ManagedObjectContext {
     /// it — leaving out rows this save deletes or moves to other values.
     private func findStoredRows(for group: inout ConstraintGroup) throws {
         let key = group.key
-        // One fetch for up to 10,000 values of a single key (a store binds them as one list, or as
-        // that many parameters, well under PostgreSQL's limit); compound keys make a predicate
-        // per tuple, so fewer go in one.
-        let chunkSize = key.constraint.count == 1 ? 10_000 : 200
+        let chunkSize = key.fetchSize(for: group.entries)
         var placements: [ObjectIdentifier: ConstraintGroup.Placement?] = [:]
+        // Only an object this save updates or deletes can leave its stored row out: with none,
+        // the rows are not looked up among the registered objects.
+        let changesStoredObjects = !updatedSet.isEmpty || !deletedSet.isEmpty
         var start = 0
         while start < group.entries.count {
             let end = min(start + chunkSize, group.entries.count)
@@ -112,7 +112,7 @@ extension ManagedObjectContext {
                     return placement
                 }()
                 guard let placement, let values = placement.values(of: snapshot.laidOut(as: placement.entity)) else { continue }
-                if let object = registered[snapshot.objectID] {
+                if changesStoredObjects, let object = registered[snapshot.objectID] {
                     if object.state.isDeleted { continue }
                     if object.state.isUpdated, placement.values(of: object) != values { continue }
                 }
@@ -159,6 +159,12 @@ extension ManagedObjectContext {
             var losers = Array(objects.dropFirst())
             if let storedID = conflict.databaseObjectID, let stored = conflict.databaseSnapshot {
                 if registered[storedID] == nil, first.state.isInserted, first.entity.name == storedID.entityName {
+                    if objectWins, first === last, first.entity === owner.entity, !first.entity.layout.hasRelationships,
+                        !UndoRecording.isActive, first.state.failedSets.isEmpty
+                    {
+                        becomeKeepingValues(first, storedID: storedID, stored: stored, attributes: owner.attributes)
+                        continue
+                    }
                     become(first, storedID: storedID, stored: stored)
                 } else if let existing = registeredOrFaultObject(for: storedID) {
                     existing.willAccess()
@@ -166,17 +172,34 @@ extension ManagedObjectContext {
                     losers = objects
                 }
             }
-            if let winningValues {
-                for index in owner.attributes where survivor.values[index] != winningValues[index] {
-                    survivor.setAttributeValue(winningValues[index], at: index)
-                }
-            }
+            if let winningValues { take(winningValues, at: owner.attributes, into: survivor) }
             for loser in losers {
                 mergeRelationships(of: loser, into: survivor)
                 delete(loser)
             }
         }
         processPendingChanges()
+    }
+
+    /// Sets the survivor's attributes at `indexes` to `values` where they differ, as
+    /// `setAttributeValue(_:at:)` would one by one, but noting the object changed once (and its
+    /// committed values kept once) rather than per attribute. Under undo recording, or with a
+    /// failed set to clear, each goes through `setAttributeValue(_:at:)`.
+    private func take(_ values: ContiguousArray<StoreValue>, at indexes: [Int], into survivor: ManagedObject) {
+        survivor.willAccess()
+        guard let first = indexes.firstIndex(where: { survivor.values[$0] != values[$0] }) else { return }
+        if UndoRecording.isActive || !survivor.state.failedSets.isEmpty {
+            for index in indexes[first...] where survivor.values[index] != values[index] {
+                survivor.setAttributeValue(values[index], at: index)
+            }
+            return
+        }
+        survivor.keepCommittedValues()
+        for index in indexes[first...] where survivor.values[index] != values[index] {
+            survivor.values[index] = values[index]
+            survivor.changedProperties.insert(index)
+        }
+        survivor.noteChange(at: indexes[first])
     }
 
     /// The indexes of the stored attributes `owner` declares (or inherits) — the same in its
@@ -206,6 +229,28 @@ extension ManagedObjectContext {
             let inverse = (object.entity.properties[index] as? RelationshipDescription)?.inverseRelationship
             for member in members { object.addToToMany(member, at: index, inverse: inverse) }
         }
+    }
+
+    /// Object-trump's common case — one new object, of an entity without relationships,
+    /// duplicating a stored object of its own entity: it becomes the stored object with its own
+    /// values, as ``become(_:storedID:stored:)`` followed by taking its values back does, but
+    /// without loading the stored values first. The stored row becomes its committed values, and
+    /// the attributes that differ from the row its changes (none: the object is clean).
+    private func becomeKeepingValues(_ object: ManagedObject, storedID: ManagedObjectID, stored: StoreSnapshot, attributes: [Int]) {
+        insertedSet.remove(object)
+        object.state.isInserted = false
+        pendingChanges.inserted[ObjectKey(object)] = nil
+        reassign(object, to: storedID)
+        let stored = stored.laidOut(as: object.entity)
+        object.committed = .kept(stored)
+        object.version = stored.version
+        object.changedProperties.removeAll()
+        var firstChange: Int?
+        for index in attributes where object.values[index] != stored[index] {
+            object.changedProperties.insert(index)
+            if firstChange == nil { firstChange = index }
+        }
+        if let firstChange { object.noteChange(at: firstChange) }
     }
 
     /// Moves a losing duplicate's relationships to the survivor: to-many members join the

@@ -46,7 +46,7 @@ package struct QueryShape: Hashable, Sendable {
     /// their depth itself.
     private static let maximumDepth = 32
     /// The longest `IN` list a shape is taken of (longer ones may be bound as one JSON array).
-    private static let maximumListCount = 100
+    private static let maximumListCount = QueryTranslator.longestListBoundByValue
 
     /// The request's shape and its slots' values, or `nil` when its SQL may depend on a value.
     ///

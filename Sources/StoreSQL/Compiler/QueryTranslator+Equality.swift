@@ -147,9 +147,12 @@ extension QueryTranslator {
         let foldsStrings = !folding.isEmpty && value.kind.mayBeString
         var members: [SQLValue] = []
         members.reserveCapacity(constants.count)
-        // Sized for every constant at once: a long list (a constraint check binds 10,000) would
-        // otherwise rehash the set as it grows.
-        var seen = Set<SQLValue>(minimumCapacity: constants.count)
+        // A short list drops repeated values (its SQL names each once); a long one, bound as one
+        // list value where the dialect can (``membership(_:_:)``), keeps them: a value listed twice
+        // matches the same rows, and a set of every value (a constraint check binds 100,000) cost
+        // more than the list.
+        let dropsRepeats = constants.count <= Self.longestListBoundByValue || inlinesConstants
+        var seen = Set<SQLValue>()
         var matchesNull = false
         for item in constants {
             if item.isNull {
@@ -160,7 +163,7 @@ extension QueryTranslator {
             var member = item
             if foldsStrings, case .string(let text) = item { member = .string(ValueComparison.fold(text, folding)) }
             let encoded = encodedConstant(member)
-            if seen.insert(encoded).inserted { members.append(encoded) }
+            if !dropsRepeats || seen.insert(encoded).inserted { members.append(encoded) }
         }
         var parts: [SQLCondition] = []
         if !members.isEmpty {
@@ -197,48 +200,61 @@ extension QueryTranslator {
         return .any(parts)
     }
 
-    /// `subject IN (?1, ?2…)` for constant values — or, for a long list, `subject IN (SELECT value
-    /// FROM json_each(?1))` with the values bound as one JSON array, so that any number of them
-    /// fits in a statement (SQLite allows at most 32766 parameters).
+    /// `subject IN (?1, ?2…)` for constant values — or, for a long list, the values bound as one
+    /// (``SQLDialect/valueList(_:)``: `subject IN (SELECT value FROM json_each(?1))` with a JSON
+    /// array in SQLite, `subject IN (SELECT unnest($1::TEXT[]))` with an array in PostgreSQL), so that any number
+    /// of them fits in one statement and one parameter (SQLite allows at most 32766 parameters,
+    /// PostgreSQL 65535).
     package func membership(_ subject: String, _ members: [SQLValue]) -> String {
         if members.count == 1 { return "\(subject) = \(bind(members[0]))" }
-        if members.count > 100, !inlinesConstants, schema.dialect.bindsListsAsJSON, let json = Self.jsonArray(members) {
-            return "\(subject) IN (SELECT value FROM json_each(\(bind(.text(json)))))"
+        if members.count > Self.longestListBoundByValue, !inlinesConstants, let list = schema.dialect.valueList(members) {
+            return "\(subject) \(list.isAmong(bind(list.value)))"
         }
         return "\(subject) IN (\(members.map(bind).joined(separator: ", ")))"
     }
 
+    /// The longest `IN` list bound value by value (``membership(_:_:)``); ``QueryShape`` caches
+    /// the SQL of lists no longer than this.
+    static let longestListBoundByValue = 100
+
     /// The values as a JSON array, if they all have a JSON form (no blobs, no infinities).
+    /// Written as UTF-8 bytes and made a string once: appending to a string piece by piece cost
+    /// more than the values' own work in a constraint check's list of 100,000.
     package static func jsonArray(_ values: [SQLValue]) -> String? {
-        var json = "["
+        var json: [UInt8] = [UInt8(ascii: "[")]
+        // Room for the common case, short text or numbers, so that the bytes grow seldom.
+        json.reserveCapacity(values.count * 12 + 2)
+        let quote = UInt8(ascii: "\""), backslash = UInt8(ascii: "\\")
         for (index, value) in values.enumerated() {
-            if index > 0 { json += "," }
+            if index > 0 { json.append(UInt8(ascii: ",")) }
             switch value {
-            case .null: json += "null"
-            case .integer(let number): json += String(number)
+            case .null: json.append(contentsOf: "null".utf8)
+            case .integer(let number): json.append(contentsOf: String(number).utf8)
             case .real(let number):
                 guard number.isFinite else { return nil }
-                json += String(number)
+                json.append(contentsOf: String(number).utf8)
             case .text(let text):
-                json += "\""
+                json.append(quote)
                 // Most text needs no escape: then it goes in whole, not scalar by scalar.
-                if !text.utf8.contains(where: { $0 < 0x20 || $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "\\") }) {
-                    json += text
-                    json += "\""
-                    continue
-                }
-                for scalar in text.unicodeScalars {
-                    switch scalar {
-                    case "\"": json += "\\\""
-                    case "\\": json += "\\\\"
-                    case _ where scalar.value < 0x20: json += String(format: "\\u%04X", scalar.value)
-                    default: json.unicodeScalars.append(scalar)
+                if !text.utf8.contains(where: { $0 < 0x20 || $0 == quote || $0 == backslash }) {
+                    json.append(contentsOf: text.utf8)
+                } else {
+                    var escaped = ""
+                    for scalar in text.unicodeScalars {
+                        switch scalar {
+                        case "\"": escaped += "\\\""
+                        case "\\": escaped += "\\\\"
+                        case _ where scalar.value < 0x20: escaped += String(format: "\\u%04X", scalar.value)
+                        default: escaped.unicodeScalars.append(scalar)
+                        }
                     }
+                    json.append(contentsOf: escaped.utf8)
                 }
-                json += "\""
+                json.append(quote)
             case .blob: return nil
             }
         }
-        return json + "]"
+        json.append(UInt8(ascii: "]"))
+        return String(decoding: json, as: UTF8.self)
     }
 }

@@ -66,7 +66,141 @@ struct ConstraintConflictSuite {
         }
     }
 
+    /// `Sample` unique by `taken` (a date), `Label` unique by `name`.
+    private static func sampleModel() throws -> ManagedObjectModel {
+        try ManagedObjectModel {
+            EntityDescription("Sample", uniquenessConstraints: [["taken"]]) {
+                .attribute("taken", .date, optional: false)
+                .attribute("value", .double, optional: false, defaultValue: 0.0)
+                .attribute("note", .string)
+            }
+            EntityDescription("Label", uniquenessConstraints: [["name"]]) {
+                .attribute("name", .string, optional: false)
+                .attribute("rank", .integer64, optional: false, defaultValue: 0)
+            }
+        }
+    }
+
+    /// More stored rows than one list of values held before (10,000): a save checks each
+    /// constraint with one fetch of its values (one bound list in SQL stores), on text — and on
+    /// dates, bound as numbers.
+    private func checkManyStoredRows() {
+        kit.check("constraint conflicts with more stored rows than one list of values held") {
+            let stack = try kit.makeStack(model: try Self.sampleModel())
+            let stored = 10_200, added = 100, samples = 300
+            let start = Date(timeIntervalSinceReferenceDate: 700_000_000.25)
+            /// Inserts labels `0..<count` and samples `0..<count - stored + samples` with
+            /// `value`/`rank` and saves under `policy`.
+            func save(count: Int, value: Double, note: String?, policy: MergePolicy) throws -> [ManagedObjectID] {
+                let context = stack.newContext()
+                context.mergePolicy = policy
+                return try context.performAndWait {
+                    var made: [ManagedObject] = []
+                    for index in 0..<count {
+                        let label = try context.insertNewObject(forEntityName: "Label")
+                        try label.setValue("label \(index)", forKey: "name")
+                        try label.setValue(Int(value), forKey: "rank")
+                        guard index < count - stored + samples else { continue }
+                        let sample = try context.insertNewObject(forEntityName: "Sample")
+                        try sample.setValue(start.addingTimeInterval(Double(index) * 60), forKey: "taken")
+                        try sample.setValue(value, forKey: "value")
+                        if let note { try sample.setValue(note, forKey: "note") }
+                        made.append(sample)
+                    }
+                    try context.save()
+                    return made.map(\.objectID)
+                }
+            }
+            let first = try save(count: stored, value: 1, note: "stored", policy: .error)
+            let second = try save(count: stored + added, value: 2, note: nil, policy: .mergeByPropertyObjectTrump)
+            XCTAssertEqual(second[0], first[0], "\(kit): the new sample became the stored one")
+            XCTAssertEqual(second[samples - 1], first[samples - 1], "\(kit)")
+            try stack.reopen()
+            let reader = stack.newContext()
+            try reader.performAndWait {
+                let read = try reader.fetch(FetchRequest<ManagedObject>(entityName: "Sample"))
+                XCTAssertEqual(read.count, samples + added, "\(kit): one sample per date")
+                XCTAssertEqual(Set(try read.map { try $0.value(forKey: "value") as? Double }), [2], "\(kit): object-trump: the new values")
+                // Object-trump writes every attribute of the new object, the ones it left unset too.
+                XCTAssertEqual(try read.filter { try $0.value(forKey: "note") != nil }.count, 0, "\(kit)")
+                let labels = try reader.fetch(FetchRequest<ManagedObject>(entityName: "Label"))
+                XCTAssertEqual(labels.count, stored + added, "\(kit): one label per name")
+                XCTAssertEqual(Set(try labels.map { try $0.value(forKey: "rank") as? Int64 }), [2], "\(kit)")
+                // A fetch with more values in one IN list than PostgreSQL takes parameters (65,535).
+                let names = (0..<70_000).map { "label \($0)" }
+                let request = FetchRequest<ManagedObject>(
+                    entityName: "Label", predicate: try StorePredicate(format: "name IN %@", argumentArray: [names]))
+                XCTAssertEqual(try reader.count(for: request), stored + added, "\(kit): a 70,000-value IN list")
+            }
+        }
+    }
+
+    /// What a policy subclass sees after object-trump resolved new objects onto stored ones: each
+    /// is the stored object now, its committed values the stored row's, its changes the values
+    /// that differ from it (none: the object is clean and the save leaves its row alone).
+    private func checkResolvedObjectState() {
+        kit.check("a new object resolved onto a stored one holds the stored row as committed values") {
+            let stack = try kit.makeStack(model: try Self.sampleModel())
+            let taken = Date(timeIntervalSinceReferenceDate: 800_000_000)
+            let seeded = stack.newContext()
+            let storedIDs = try seeded.performAndWait {
+                let objects = try (0..<2).map { index -> ManagedObject in
+                    let sample = try seeded.insertNewObject(forEntityName: "Sample")
+                    try sample.setValue(taken.addingTimeInterval(Double(index)), forKey: "taken")
+                    try sample.setValue(1.0, forKey: "value")
+                    try sample.setValue("stored", forKey: "note")
+                    return sample
+                }
+                try seeded.save()
+                return objects.map(\.objectID)
+            }
+            /// Records each conflicting object's state right after object-trump resolved it.
+            final class Inspecting: MergePolicy, @unchecked Sendable {
+                // @unchecked: called on the saving context's queue only.
+                var seen: [(id: ManagedObjectID, inserted: Bool, updated: Bool, changed: [String: Any], committed: [String: Any])] = []
+                var objects: [ManagedObject] = []
+                override func resolve(constraintConflicts conflicts: [ConstraintConflict], in context: ManagedObjectContext) throws {
+                    try super.resolve(constraintConflicts: conflicts, in: context)
+                    seen = objects.map { ($0.objectID, $0.isInserted, $0.isUpdated, $0.changedValues(), $0.committedValues(forKeys: nil)) }
+                }
+            }
+            let policy = Inspecting(merge: .mergeByPropertyObjectTrump)
+            let context = stack.newContext()
+            context.mergePolicy = policy
+            try context.performAndWait {
+                // One new object changes the value (and leaves the note unset), one repeats the stored values.
+                for (index, value, note) in [(0, 2.0, nil), (1, 1.0, "stored")] as [(Int, Double, String?)] {
+                    let sample = try context.insertNewObject(forEntityName: "Sample")
+                    try sample.setValue(taken.addingTimeInterval(Double(index)), forKey: "taken")
+                    try sample.setValue(value, forKey: "value")
+                    try sample.setValue(note, forKey: "note")
+                    policy.objects.append(sample)
+                }
+                try context.save()
+            }
+            XCTAssertEqual(policy.seen.map(\.id), storedIDs, "\(kit): each new object became the stored one")
+            XCTAssertEqual(policy.seen.map(\.inserted), [false, false], "\(kit)")
+            XCTAssertEqual(policy.seen.map(\.updated), [true, false], "\(kit): only the one with other values changed")
+            let changed = policy.seen.first?.changed ?? [:]
+            XCTAssertEqual(Set(changed.keys), ["value", "note"], "\(kit): \(changed)")
+            XCTAssertEqual(changed["value"] as? Double, 2, "\(kit)")
+            XCTAssertEqual(policy.seen.last?.changed.isEmpty, true, "\(kit)")
+            let committed = policy.seen.first?.committed ?? [:]
+            XCTAssertEqual(committed["value"] as? Double, 1, "\(kit): the stored row's values are the committed ones")
+            XCTAssertEqual(committed["note"] as? String, "stored", "\(kit)")
+            try stack.reopen()
+            let reader = stack.newContext()
+            try reader.performAndWait {
+                let samples = try reader.fetch(FetchRequest<ManagedObject>(entityName: "Sample", predicate: nil, sortDescriptors: [.ascending("taken")]))
+                XCTAssertEqual(try samples.map { try $0.value(forKey: "value") as? Double }, [2, 1], "\(kit)")
+                XCTAssertEqual(try samples.map { try $0.value(forKey: "note") as? String }, [nil, "stored"], "\(kit)")
+            }
+        }
+    }
+
     func run() {
+        checkManyStoredRows()
+        checkResolvedObjectState()
         kit.check("constraint conflicts on save") {
             let stack = try kit.makeStack(model: QuakeModel.make())
 
