@@ -242,8 +242,8 @@ extension ManagedObjectContext {
         pendingChanges.inserted[ObjectKey(object)] = nil
         reassign(object, to: storedID)
         let stored = stored.laidOut(as: object.entity)
-        object.committed = .kept(stored)
         object.version = stored.version
+        object.setCommitted(stored)
         object.changedProperties.removeAll()
         var firstChange: Int?
         for index in attributes where object.values[index] != stored[index] {
