@@ -85,6 +85,11 @@ package protocol SQLDialect: Sendable {
     func keyList(_ keys: [Int64]) -> SQLValue
     /// What follows a column to test it against the key list bound at `parameter`.
     func isAmongKeys(_ parameter: String) -> String
+    /// An aggregate packing the rows' `key` and `entity` columns into one blob, in key order:
+    /// per row the key (8 bytes) then the entity number (4 bytes), both big-endian
+    /// (``SQLStore/objectIDList(_:)`` reads an unsorted ID list so, thousands of rows a value);
+    /// `nil` where a row costs the driver too little to be worth it (SQLite).
+    func packedKeys(_ key: String, entity: String) -> String?
     /// A relation `alias(key, position)` of the key list bound at `parameter`, positions from 1.
     func keyPositions(_ parameter: String, alias: String) -> String
     /// `INSERT` that skips rows whose key is already there: the text before `INTO` and after the rows.
@@ -114,6 +119,7 @@ package protocol SQLDialect: Sendable {
 
 extension SQLDialect {
     package var parameterPrefix: String { "?" }
+    package func packedKeys(_ key: String, entity: String) -> String? { nil }
     package func isSame(_ a: String, _ b: String, negated: Bool) -> String { "\(a) \(negated ? "IS NOT" : "IS") \(b)" }
     package func isText(_ sql: String) -> String { "typeof(\(sql)) = 'text'" }
     package func position(of needle: String, in haystack: String) -> String { "instr(\(haystack), \(needle))" }

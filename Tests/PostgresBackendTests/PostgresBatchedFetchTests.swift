@@ -72,6 +72,44 @@ final class PostgresBatchedFetchTests: XCTestCase {
         }
     }
 
+    /// An unsorted batched fetch reads its IDs in key order, 65,536 packed into each
+    /// statement's one value (``SQLStore`` `objectIDListInKeyOrder`): 70,000 posts (all but 100
+    /// inserted by SQL), the first 100 renamed afterwards — PostgreSQL writes a row's new
+    /// version at the end of the table, so the table's own order is no longer the keys' — and
+    /// every tenth after key 66,000 deleted (the first statement's keys are one range, the
+    /// second's are packed). The results hold every post left, counted, in the order they were
+    /// made, across both statements and every batch, and give any position.
+    func testAnUnsortedBatchedFetchGivesEveryPostInTheOrderTheyWereMade() throws {
+        try PostgresTestServer.requireCluster()
+        let schema = PostgresTestServer.freshSchema("keyorder")
+        let container = try Self.container(schema: schema)
+        try Self.savePosts(100, in: container)
+        let count = 70_000
+        try PostgresTestCluster.sql("""
+            INSERT INTO \(schema).zpost (z_pk, z_ent, z_opt, ztitle, zviews) \
+            SELECT g, (SELECT z_ent FROM \(schema).zpost LIMIT 1), 1, 'post ' || lpad((g - 1)::text, 5, '0'), 0 \
+            FROM generate_series(101, \(count)) AS g
+            """)
+        try PostgresTestCluster.sql("UPDATE \(schema).zpost SET ztitle = 'renamed ' || ztitle, z_opt = z_opt + 1 WHERE z_pk <= 100")
+        try PostgresTestCluster.sql("DELETE FROM \(schema).zpost WHERE z_pk > 66000 AND z_pk % 10 = 0")
+        let expected = (1...count).compactMap { key -> String? in
+            if key > 66_000, key % 10 == 0 { return nil }
+            return (key <= 100 ? "renamed " : "") + Self.title(key - 1)
+        }
+        let context = container.newBackgroundContext()
+        try context.performAndWait {
+            var request = FetchRequest<Post>()
+            request.fetchBatchSize = 500
+            let results = try context.fetchBatched(request)
+            XCTAssertEqual(results.count, expected.count)
+            XCTAssertEqual(results[66_000].title, expected[66_000], "a position the second statement read, first")
+            let titles = results.map(\.title)
+            let firstDifference = (0..<min(titles.count, expected.count)).first { titles[$0] != expected[$0] }
+            XCTAssertNil(firstDifference, "first out of place: \(firstDifference.map { "\(titles[$0]) at \($0), not \(expected[$0])" } ?? "")")
+            XCTAssertEqual(titles.count, expected.count)
+        }
+    }
+
     /// The table the next batches are read from is renamed away between two batches: reading an
     /// object of the next batch throws the store's error (naming the server's), and once the
     /// table is back the same results go on.

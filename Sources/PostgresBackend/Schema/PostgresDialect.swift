@@ -50,6 +50,11 @@ struct PostgresDialect: SQLDialect {
     /// Keys bound as one array literal (`{1,2,3}`), so any number of them takes one parameter.
     func keyList(_ keys: [Int64]) -> SQLValue { .text("{" + keys.map(String.init).joined(separator: ",") + "}") }
     func isAmongKeys(_ parameter: String) -> String { "= ANY(\(parameter)::BIGINT[])" }
+    /// `int8send`/`int4send` write network (big-endian) order; a NULL entity number counts as 0,
+    /// an entity the model does not know (as a NULL `Z_ENT` reads in the row-by-row list).
+    func packedKeys(_ key: String, entity: String) -> String? {
+        "string_agg(int8send(\(key)) || int4send(COALESCE(\(entity), 0)::INTEGER), ''::BYTEA ORDER BY \(key))"
+    }
     func keyPositions(_ parameter: String, alias: String) -> String {
         "unnest(\(parameter)::BIGINT[]) WITH ORDINALITY AS \(alias)(key, position)"
     }
