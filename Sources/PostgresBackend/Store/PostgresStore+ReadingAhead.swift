@@ -8,6 +8,11 @@ import StoreSQL
 /// become snapshots on the connection's thread, while the context makes the objects of the
 /// batches before.
 extension PostgresStore: SnapshotReadingAhead {
+    /// Two reads under way, each on a spare connection: while the connection's thread decodes the
+    /// rows of one, the server already runs the next statement (one read left that thread idle
+    /// about 40 % of a million-row iteration; two measured 6–28 % faster).
+    package var readsUnderWay: Int { 2 }
+
     /// Starts reading the snapshots of a batch of IDs of one entity (``PostgresPendingRead``),
     /// each placed at its ID's position;
     /// `nil` — read them when needed instead — for IDs of several entities or of another store,

@@ -164,6 +164,7 @@ extension ManagedObjectContext {
         guard let parent = try? parentStore() else { return nil }
         // The mark is read before the rows: a write while they are read moves it on.
         let mark = parent.readAheadMark.map { BatchReadAhead.Mark(parent: parent, value: $0) }
+        if let first = ids.first { readAhead.readsUnderWay = parent.readsUnderWay(for: first) }
         let end = Swift.min(range.lowerBound + readAhead.span(forBatchAt: range.lowerBound, batchSize: batchSize), list.count)
         readAhead.removeAll()
         guard mark != nil, stalenessInterval != 0, end > range.upperBound else {
@@ -182,7 +183,7 @@ extension ManagedObjectContext {
     }
 
     /// Once batches are read as many at a time as they may be, starts reading the next ones
-    /// (when the parent can: ``SnapshotReadingAhead``) until ``BatchReadAhead/maximumPendingReads``
+    /// (when the parent can: ``SnapshotReadingAhead``) until ``BatchReadAhead/readsUnderWay``
     /// reads are under way, so they are read while the caller works on these.
     private func startReadingNext(
         of list: CompactObjectIDList, batchSize: Int, from parent: any ObjectStoreParent, mark: BatchReadAhead.Mark?, readAhead: inout BatchReadAhead

@@ -23,6 +23,9 @@ protocol ObjectStoreParent: AnyObject {
     /// Starts reading the current values of several objects, to be waited for later
     /// (``SnapshotReadingAhead``), or `nil` when they are best read when needed.
     func startSnapshotsForChild(_ objectIDs: [ManagedObjectID]) -> PendingSnapshots?
+    /// How many reads a batched fetch of `objectID`'s entity keeps under way
+    /// (``SnapshotReadingAhead/readsUnderWay``; ``BatchReadAhead/maximumPendingReads`` by default).
+    func readsUnderWay(for objectID: ManagedObjectID) -> Int
 }
 
 extension ObjectStoreParent {
@@ -35,6 +38,8 @@ extension ObjectStoreParent {
     var readAheadMark: Int? { nil }
     /// Read when needed.
     func startSnapshotsForChild(_ objectIDs: [ManagedObjectID]) -> PendingSnapshots? { nil }
+    /// The default.
+    func readsUnderWay(for objectID: ManagedObjectID) -> Int { BatchReadAhead.maximumPendingReads }
 
     /// The IDs an object-ID fetch matches, compactly (the parent's
     /// ``fetchForChild(_:)`` answer, compacted; the coordinator reads them straight from a store

@@ -384,6 +384,14 @@ extension PersistentStoreCoordinator: ObjectStoreParent {
         return store.startReadingSnapshots(for: objectIDs)
     }
 
+    /// How many reads the store holding `objectID` keeps under way for a batched fetch.
+    func readsUnderWay(for objectID: ManagedObjectID) -> Int {
+        guard !objectID.isTemporaryID, let store = persistentStore(for: objectID) as? any SnapshotReadingAhead else {
+            return BatchReadAhead.maximumPendingReads
+        }
+        return store.readsUnderWay
+    }
+
     /// Straight from the store when one store that reads compact lists holds the entity.
     func objectIDListForChild(_ request: StoreFetchRequest) throws -> CompactObjectIDList {
         _ = try managedObjectModel.entity(named: request.entityName)

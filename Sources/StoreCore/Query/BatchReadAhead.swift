@@ -6,7 +6,7 @@ import Foundation
 /// still made one batch at a time; the rows waiting cost their snapshots: at most
 /// ``maximumRows`` held, and as many again for each read under way (a store that reads ahead,
 /// ``SnapshotReadingAhead``, reads the next spans while the caller works: at most
-/// ``maximumPendingReads`` of them).
+/// ``readsUnderWay`` of them).
 ///
 /// Rows read ahead are used only as long as they are what the store would answer: while
 /// nothing was written through the coordinator since they were read (a save of any of its
@@ -49,14 +49,18 @@ struct BatchReadAhead {
     /// The first position of the batch loaded last.
     private var lastBatchStart = Int.min
     /// Reads the store started for the positions right after `rows`, one after the other, oldest
-    /// first (``SnapshotReadingAhead``): at most ``maximumPendingReads``.
+    /// first (``SnapshotReadingAhead``): at most ``readsUnderWay``.
     private var pending: [PendingRead] = []
 
-    /// How many reads a batched fetch keeps under way: one — while the caller works on one span
-    /// of rows, the store reads the next. (Two, on two connections, measured no faster on two
-    /// cores, and each costs SQLite a reader connection's page cache and a span of snapshots:
-    /// `sqlite.batched-iterate-1m` peaked at 42 MB with two.)
+    /// How many reads a batched fetch keeps under way by default: one — while the caller works
+    /// on one span of rows, the store reads the next. (Each costs SQLite a reader connection's
+    /// page cache and a span of snapshots: `sqlite.batched-iterate-1m` peaked at 42 MB with two.
+    /// PostgreSQL keeps two, ``SnapshotReadingAhead/readsUnderWay``.)
     static let maximumPendingReads = 1
+
+    /// How many reads this fetch keeps under way: ``maximumPendingReads`` unless its store
+    /// keeps more (``SnapshotReadingAhead/readsUnderWay``).
+    var readsUnderWay = Self.maximumPendingReads
 
     /// A read a store started for the positions from `start` (`ids`), when the parent's mark was `mark`.
     private struct PendingRead {
@@ -89,8 +93,8 @@ struct BatchReadAhead {
         batches > 1 && batches == Swift.max(1, Self.maximumRows / batchSize)
     }
 
-    /// Whether another read may be started (fewer than ``maximumPendingReads`` are under way).
-    var mayStartReading: Bool { pending.count < Self.maximumPendingReads }
+    /// Whether another read may be started (fewer than ``readsUnderWay`` are under way).
+    var mayStartReading: Bool { pending.count < readsUnderWay }
 
     /// The positions the next read covers: after the rows held and the reads under way, as
     /// many as the last request read.

@@ -17,6 +17,14 @@ package protocol SnapshotReadingAhead: PersistentStore {
     /// would return, each at its ID's position), or returns `nil` when this read cannot be
     /// started ahead.
     func startReadingSnapshots(for objectIDs: [ManagedObjectID]) -> PendingSnapshots?
+    /// How many such reads a batched fetch keeps under way: ``BatchReadAhead/maximumPendingReads``
+    /// (one) unless the store says otherwise (PostgreSQL: two, so the server runs the next
+    /// statement while the connection's thread decodes the rows of the one before).
+    var readsUnderWay: Int { get }
+}
+
+extension SnapshotReadingAhead {
+    package var readsUnderWay: Int { BatchReadAhead.maximumPendingReads }
 }
 
 /// Snapshots a store is reading: ``wait()`` hands them over (or throws the store's error).
