@@ -37,7 +37,7 @@ extension ManagedObjectContext {
     /// values wait beside the fault until it is first touched; otherwise a new object is made
     /// loaded straight away, not as a fault filled afterwards. `entity` is the snapshot's entity
     /// in this context's model.
-    func registeredObject(loading snapshot: StoreSnapshot, of entity: EntityDescription, asFault: Bool) -> ManagedObject {
+    func registeredObject(loading snapshot: consuming StoreSnapshot, of entity: EntityDescription, asFault: Bool) -> ManagedObject {
         let id = snapshot.objectID
         if let object = registered[id] {
             if object.isFault { deliver(snapshot, to: object, asFault: asFault) }
@@ -54,7 +54,7 @@ extension ManagedObjectContext {
         return object
     }
 
-    private func deliver(_ snapshot: StoreSnapshot, to fault: ManagedObject, asFault: Bool) {
+    private func deliver(_ snapshot: consuming StoreSnapshot, to fault: ManagedObject, asFault: Bool) {
         if asFault {
             fault.version = snapshot.version
             fault.setCommitted(snapshot)

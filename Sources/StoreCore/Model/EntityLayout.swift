@@ -43,17 +43,16 @@ public final class EntityLayout: Sendable {
     /// `.null` for every property: where a snapshot read from a store starts.
     public let nullValues: ContiguousArray<StoreValue>
 
-    /// A new array of ``nullValues`` for a store to fill in place (a row being read). Made here,
-    /// where `StoreValue` is defined: another module making the array looks its generic metadata
-    /// up in the runtime for every allocation. Reserved and appended to, not made with
-    /// `init(repeating:count:)`, whose allocation goes through the standard library's
-    /// unspecialized (`@inline(never)`) entry point, which looks the metadata up for every row too.
-    package func makeNullValues() -> ContiguousArray<StoreValue> {
-        let count = nullValues.count
-        var values = ContiguousArray<StoreValue>()
-        values.reserveCapacity(count)
-        for _ in 0..<count { values.append(.null) }
-        return values
+    /// A new array of ``nullValues`` that `fill` sets in place through its buffer (a row being
+    /// read: no copy of ``nullValues`` for the first write to copy again, no uniqueness check per
+    /// value). Made here, where `StoreValue` is defined: another module making the array looks
+    /// its generic metadata up in the runtime for every allocation.
+    package func makeValues(_ fill: (UnsafeMutableBufferPointer<StoreValue>) throws -> Void) rethrows -> ContiguousArray<StoreValue> {
+        try ContiguousArray(unsafeUninitializedCapacity: nullValues.count) { buffer, initialized in
+            buffer.initialize(repeating: .null)
+            initialized = buffer.count
+            try fill(buffer)
+        }
     }
     /// What a fault holds: `.null` for stored properties, the default for transient attributes
     /// (which loading the fault keeps).

@@ -1,22 +1,21 @@
 /// Where an object's committed values (those last loaded or saved) are. An object whose
 /// values are its committed ones holds nothing apart (`.current`) until its first change, when
 /// `keepCommittedValues()` keeps the values array (one reference; the change then copies the
-/// object's own). A loaded object keeps the row it was read with (`.values`, sharing the
-/// object's array until its first change, which copies it anyway), as does a fault waiting to be
-/// filled, and a saved object its saved values, brought up to date in place by each save. Only
-/// committed state that holds to-many relationships (atomic stores return them) needs a whole
-/// snapshot (`.kept`).
+/// object's own). A loaded object is such an object: the row's values are moved in, not shared
+/// (sharing cost a retain of each row's array, a cache miss per row of a large fetch). A loaded
+/// object with transient properties keeps the row it was read with apart (`.values`: its own
+/// values hold the transient ones), as does a fault waiting to be filled, and a saved object
+/// its saved values, brought up to date in place by each save. Only committed state that holds
+/// to-many relationships (atomic stores return them) needs a whole snapshot (`.kept`).
 ///
 /// Rows cost nothing apart from their values: a `StoreSnapshot` holding exactly the stored
 /// values allocates only its values array, and `.values` keeps that array alone — the object
-/// supplies the ID, the entity and the version. (Tried in the fifth session of 2026-11-27:
-/// letting loaded rows go and copying at the first change freed nothing resident and cost each
-/// first change a snapshot allocation.)
+/// supplies the ID, the entity and the version.
 ///
 /// For example (inside StoreCore):
 ///
 /// ```swift
-/// object.load(row)                     // committed: .values(row's values), shared
+/// object.load(row)                     // committed: .current, the row's values moved in
 /// object.setAttributeValue(.string("Misty"), at: title)   // the object's array is copied
 /// try context.save()                   // committed: .values(saved values), updated in place
 /// ```
@@ -48,8 +47,8 @@ extension ManagedObject {
 
     /// Makes `snapshot` the committed state, as its values alone when it holds nothing more.
     /// Its version must be the object's.
-    func setCommitted(_ snapshot: StoreSnapshot) {
-        committed = snapshot.holdsStoredValuesOnly ? .values(snapshot.values) : .kept(snapshot)
+    func setCommitted(_ snapshot: consuming StoreSnapshot) {
+        committed = snapshot.holdsStoredValuesOnly ? .values(snapshot.takeValues()) : .kept(snapshot)
     }
 
     /// Whether the object has committed values (was loaded or saved, or waits with a row).

@@ -363,15 +363,25 @@ extension ManagedObject {
     }
 
     /// Takes the values of a snapshot and marks the object clean, keeping its transient
-    /// properties (a fault holds their initial values, or those a merging refresh kept). The
-    /// object shares the snapshot's values until its first change and keeps them as its
-    /// committed values (see `CommittedState`).
-    func load(_ snapshot: StoreSnapshot) {
+    /// properties (a fault holds their initial values, or those a merging refresh kept). A
+    /// row of stored values alone, of an entity without transient properties, is moved in and
+    /// is the committed state until the first change (`.current`); otherwise the object shares
+    /// the snapshot's values until its first change and keeps them as its committed values
+    /// (see `CommittedState`).
+    func load(_ snapshot: consuming StoreSnapshot) {
         // Laid out again only when it is another model's (a copy costs a retain per reference).
         guard snapshot.entity === entity else { return load(snapshot.laidOut(as: entity)) }
         version = snapshot.version
-        setCommitted(snapshot)
+        let layout = entity.layout
+        if snapshot.holdsStoredValuesOnly && layout.transientIndexes.isEmpty && layout.transientRelationshipIndexes.isEmpty {
+            // The values are the committed ones until the first change, which keeps them apart
+            // (`keepCommittedValues`): moved in, not shared, they cost no retain here.
+            committed = .current
+            takeLoadedValues(snapshot.takeValues(), toMany: nil)
+            return
+        }
         takeLoadedValues(snapshot.values, toMany: snapshot.holdsToMany ? snapshot : nil)
+        setCommitted(snapshot)
     }
 
     /// Fills a fault from the row it was fetched with when that row is its stored values alone

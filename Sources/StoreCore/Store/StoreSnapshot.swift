@@ -67,6 +67,10 @@ public struct StoreSnapshot: Sendable, Hashable {
     /// to-many: then its values, with the object's ID and version, are all it says.
     package var holdsStoredValuesOnly: Bool { partial == nil }
 
+    /// The values of a snapshot that is let go, moved out rather than shared (sharing costs a
+    /// retain of the array, a cache miss per row of a large fetch).
+    package consuming func takeValues() -> ContiguousArray<StoreValue> { values }
+
     /// The partial state, made this snapshot's own before a change (from the complete state
     /// when there was none).
     private mutating func uniquePartial() -> Partial {

@@ -18,20 +18,20 @@ extension RowReader {
         else { return nil }
         if let known, known.contains(id) { return .partial(objectID: id, version: row.int64(at: 2), entity: entity) }
         // The values go into an array of their own first: one snapshot made from it, not a
-        // change of the snapshot's (copy-on-write) storage per value. A new array, filled in
-        // place (a copy of the entity's null values would be copied again on the first write).
-        var values = entity.layout.makeNullValues()
-        for field in fields {
-            switch field.kind {
-            case .attribute(let type, let isExternal):
-                var value = try row.storeValue(at: field.position, as: type)
-                if isExternal, let external, case .data(let stored) = value { value = .data(try external(stored)) }
-                values[field.propertyIndex] = value
-            case .toOne(let destination, let entityPosition):
-                guard !row.isNull(at: field.position) else { continue }
-                let number = entityPosition.map { row.isNull(at: $0) ? destination : row.int64(at: $0) } ?? destination
-                if let target = objectID(entityNumber: number, key: row.int64(at: field.position)) {
-                    values[field.propertyIndex] = .objectID(target)
+        // change of the snapshot's (copy-on-write) storage per value.
+        let values = try entity.layout.makeValues { buffer in
+            for field in fields {
+                switch field.kind {
+                case .attribute(let type, let isExternal):
+                    var value = try row.storeValue(at: field.position, as: type)
+                    if isExternal, let external, case .data(let stored) = value { value = .data(try external(stored)) }
+                    buffer[field.propertyIndex] = value
+                case .toOne(let destination, let entityPosition):
+                    guard !row.isNull(at: field.position) else { continue }
+                    let number = entityPosition.map { row.isNull(at: $0) ? destination : row.int64(at: $0) } ?? destination
+                    if let target = objectID(entityNumber: number, key: row.int64(at: field.position)) {
+                        buffer[field.propertyIndex] = .objectID(target)
+                    }
                 }
             }
         }
