@@ -90,13 +90,14 @@ extension ManagedObjectContext {
         defer { releaseUnreferencedObjectsIfGrown(holding: rows.count) }
         guard !rows.snapshots.isEmpty else { return rows.ids.compactMap { registeredOrFaultObject(for: $0) } }
         guard let model = managedObjectModel else { throw StoreError(.noStores, "\(self) has no persistent store coordinator") }
-        // The snapshots are taken out of the array one by one (reversed in place, then popped),
-        // not copied: a copy costs a retain and a release for each of a snapshot's references.
-        // (Popping without reversing registers the objects in descending key order, which the
-        // registration table keeps apart in a dictionary.)
+        // The snapshots are taken out of the array one by one from its end, not copied: a copy
+        // costs a retain and a release for each of a snapshot's references. Rows come mostly
+        // in ascending key order, so room for the keys is made first (registered from the
+        // highest key down, the objects would otherwise go to the registration table's sparse
+        // dictionary), and the objects, made last to first, are put in order at the end.
         var snapshots = rows.snapshots
         rows.snapshots = []
-        snapshots.reverse()
+        if let last = snapshots.last { registered.reserve(upTo: last.objectID, adding: snapshots.count) }
         var objects: [ManagedObject] = []
         objects.reserveCapacity(snapshots.count)
         var refreshed: [ManagedObject] = []
@@ -119,6 +120,8 @@ extension ManagedObjectContext {
             guard let entity = modelEntity else { continue }
             objects.append(registeredObject(loading: snapshot, of: entity, asFault: request.returnsObjectsAsFaults))
         }
+        objects.reverse()
+        refreshed.reverse()
         if !refreshed.isEmpty { postObjectsDidChange(refreshed: refreshed) }
         return objects
     }

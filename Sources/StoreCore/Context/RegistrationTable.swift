@@ -75,6 +75,13 @@ struct RegistrationTable {
             return Int(offset)
         }
 
+        /// Grows `dense` to reach a store's `key` before `adding` objects are registered, when
+        /// they would keep it at most about twice as long as the objects held.
+        mutating func reserve(upTo key: Int64, adding: Int) {
+            guard !space.isTemporary, key >= Int64(dense.count), key < Int64(Swift.max(1024, 2 * (count + adding))) else { return }
+            grow(toHold: Int(key))
+        }
+
         /// Makes the array reach position `slot`, moving sparse entries that now fall inside it.
         private mutating func grow(toHold slot: Int) {
             let newCount = Swift.max(slot + 1, 2 * dense.count, 16)
@@ -123,6 +130,14 @@ struct RegistrationTable {
             guard let index = segmentIndex(for: id.space, creating: newValue != nil) else { return }
             count += segments[index].set(newValue, at: id.key)
         }
+    }
+
+    /// Makes room for `adding` objects of `id`'s space with keys up to `id`'s: a fetch that
+    /// registers its rows from the last (highest key) down would otherwise find each key beyond
+    /// the dense array and keep it in the sparse dictionary.
+    mutating func reserve(upTo id: ManagedObjectID, adding: Int) {
+        guard let index = segmentIndex(for: id.space, creating: true) else { return }
+        segments[index].reserve(upTo: id.key, adding: adding)
     }
 
     /// Every registered object, in no particular order.
