@@ -107,7 +107,7 @@ extension ManagedObjectContext {
         while let snapshot = snapshots.popLast() {
             if request.shouldRefreshRefetchedObjects, let held = registered[snapshot.objectID], !held.isFault, !held.hasChanges {
                 if held.committedSnapshot != snapshot {
-                    held.load(snapshot)
+                    held.load(consume snapshot)
                     refreshed.append(held)
                 }
                 objects.append(held)
@@ -118,7 +118,7 @@ extension ManagedObjectContext {
                 modelEntity = model.entitiesByName[snapshot.objectID.entityName]
             }
             guard let entity = modelEntity else { continue }
-            objects.append(registeredObject(loading: snapshot, of: entity, asFault: request.returnsObjectsAsFaults))
+            objects.append(registeredObject(loading: consume snapshot, of: entity, asFault: request.returnsObjectsAsFaults))
         }
         objects.reverse()
         refreshed.reverse()

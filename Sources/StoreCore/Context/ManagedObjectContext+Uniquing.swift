@@ -40,15 +40,15 @@ extension ManagedObjectContext {
     func registeredObject(loading snapshot: consuming StoreSnapshot, of entity: EntityDescription, asFault: Bool) -> ManagedObject {
         let id = snapshot.objectID
         if let object = registered[id] {
-            if object.isFault { deliver(snapshot, to: object, asFault: asFault) }
+            if object.isFault { deliver(consume snapshot, to: object, asFault: asFault) }
             return object
         }
         let object = registerNewObject(id, of: entity)
         if asFault {
             object.holdFaultValues()
-            deliver(snapshot, to: object, asFault: true)
+            deliver(consume snapshot, to: object, asFault: true)
         } else {
-            object.load(snapshot)
+            object.load(consume snapshot)
             object.awakeFromFetch()
         }
         return object
@@ -57,10 +57,10 @@ extension ManagedObjectContext {
     private func deliver(_ snapshot: consuming StoreSnapshot, to fault: ManagedObject, asFault: Bool) {
         if asFault {
             fault.version = snapshot.version
-            fault.setCommitted(snapshot)
+            fault.setCommitted(consume snapshot)
             if stalenessInterval >= 0 { fault.committedSnapshotTime = ProcessInfo.processInfo.systemUptime }
         } else {
-            fault.load(snapshot)
+            fault.load(consume snapshot)
             fault.awakeFromFetch()
         }
     }

@@ -46,13 +46,15 @@ public final class EntityLayout: Sendable {
     /// A new array of ``nullValues`` that `fill` sets in place through its buffer (a row being
     /// read: no copy of ``nullValues`` for the first write to copy again, no uniqueness check per
     /// value). Made here, where `StoreValue` is defined: another module making the array looks
-    /// its generic metadata up in the runtime for every allocation.
+    /// its generic metadata up in the runtime for every allocation. Reserved and appended to,
+    /// not made with `init(repeating:count:)` or `init(unsafeUninitializedCapacity:)`, whose
+    /// allocations look the metadata up for every row too.
     package func makeValues(_ fill: (UnsafeMutableBufferPointer<StoreValue>) throws -> Void) rethrows -> ContiguousArray<StoreValue> {
-        try ContiguousArray(unsafeUninitializedCapacity: nullValues.count) { buffer, initialized in
-            buffer.initialize(repeating: .null)
-            initialized = buffer.count
-            try fill(buffer)
-        }
+        var values = ContiguousArray<StoreValue>()
+        values.reserveCapacity(nullValues.count)
+        for _ in 0..<nullValues.count { values.append(.null) }
+        try values.withUnsafeMutableBufferPointer { try fill($0) }
+        return values
     }
     /// What a fault holds: `.null` for stored properties, the default for transient attributes
     /// (which loading the fault keeps).

@@ -394,10 +394,10 @@ extension ManagedObject {
 
     /// Takes `loaded` as the current values (keeping transient properties) and `toMany`'s
     /// to-many IDs, and marks the object clean.
-    private func takeLoadedValues(_ loaded: ContiguousArray<StoreValue>, toMany: StoreSnapshot?) {
+    private func takeLoadedValues(_ loaded: consuming ContiguousArray<StoreValue>, toMany: StoreSnapshot?) {
         let layout = entity.layout
         if layout.transientIndexes.isEmpty && layout.transientRelationshipIndexes.isEmpty {
-            values = loaded
+            swap(&values, &loaded)              // moved in, not retained (see `load`)
         } else {
             let previous = values
             values = loaded
