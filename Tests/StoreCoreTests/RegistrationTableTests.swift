@@ -49,6 +49,44 @@ final class RegistrationTableTests: XCTestCase {
         XCTAssertEqual(Set(table.objects.map(ObjectIdentifier.init)), Set(expected.values.map(ObjectIdentifier.init)))
     }
 
+    /// A batched fetch walking a large table registers ascending keys and lets the earlier ones
+    /// go, so the array's start moves up; keys below it (an old object fetched again) and a
+    /// fetch that makes room first and registers from its highest key down must still be found.
+    func testAWindowWalkingUpTheKeysMatchesADictionary() {
+        let entity = EntityDescription("Post")
+        let prototype = ManagedObjectID(entityName: "Post", storeIdentifier: "A", primaryKey: 1)
+        var generator = SeededGenerator(seed: 380)
+        var table = RegistrationTable()
+        var expected: [ManagedObjectID: ManagedObject] = [:]
+        func register(_ key: Int64) {
+            let id = ManagedObjectID(primaryKey: key, sameEntityAndStoreAs: prototype)
+            let object = ManagedObject(entity: entity, insertInto: nil)
+            table[id] = object
+            expected[id] = object
+        }
+        for key in Int64(1)...30_000 {
+            register(key)
+            if key > 600 {
+                let old = ManagedObjectID(primaryKey: key - 600, sameEntityAndStoreAs: prototype)
+                table[old] = nil
+                expected[old] = nil
+            }
+            if key % 5_000 == 0 { register(Int64.random(in: 1...(key - 1_000), using: &generator)) }   // below the window
+            if key % 7_001 == 0 {
+                // A fetch of the next 2,000 keys, registered from the highest down.
+                let last = ManagedObjectID(primaryKey: key + 2_000, sameEntityAndStoreAs: prototype)
+                table.reserve(upTo: last, adding: 2_000)
+                for ahead in stride(from: key + 2_000, to: key, by: -1) { register(ahead) }
+            }
+            XCTAssertEqual(table.count, expected.count, "key \(key)")
+        }
+        for (id, object) in expected { XCTAssertTrue(table[id] === object, "\(id)") }
+        for key in Int64(1)...32_000 {
+            let id = ManagedObjectID(primaryKey: key, sameEntityAndStoreAs: prototype)
+            XCTAssertTrue(table[id] === expected[id], "key \(key)")
+        }
+    }
+
     func testTemporaryIDsAreKeptApartFromPermanentOnesWithTheSameNumber() {
         let entity = EntityDescription("Post")
         let temporaryObject = ManagedObject(entity: entity, insertInto: nil)

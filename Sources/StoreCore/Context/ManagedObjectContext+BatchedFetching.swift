@@ -64,7 +64,7 @@ extension ManagedObjectContext {
     /// batches into `readAhead`. An object the store holds no row for, or whose request
     /// fails, is a fault: reading it asks the store again and reports why.
     func materializeBatch(_ range: Range<Int>, of list: CompactObjectIDList, batchSize: Int, readAhead: inout BatchReadAhead) -> [ManagedObject] {
-        let ids = Array(list[range])
+        let ids = list.ids(in: range)
         // Rows read ahead for the whole batch: one walk finds, makes and loads every object.
         if let rows = readAheadRows(range, count: ids.count, of: list, batchSize: batchSize, readAhead: &readAhead) {
             return objects(ids, rows: rows, held: nil)
@@ -174,7 +174,7 @@ extension ManagedObjectContext {
             for (offset, row) in zip(needed, BatchReadAhead.place(found, at: asked)) { rows[offset] = row }
             return rows[...]
         }
-        let window = ids + Array(list[range.upperBound..<end])
+        let window = ids + list.ids(in: range.upperBound..<end)
         guard let found = try? parent.snapshotsForChild(window) else { return nil }
         let rows = BatchReadAhead.place(found, at: window)
         readAhead.keep(rows, from: range.lowerBound, mark: mark)
@@ -193,7 +193,7 @@ extension ManagedObjectContext {
             let next = readAhead.nextSpan(batchSize: batchSize).clamped(to: 0..<list.count)
             // The mark is read before the read starts: a write while it runs moves it on.
             guard !next.isEmpty, let current = parent.readAheadMark, current == mark?.value else { return }
-            let ids = Array(list[next])
+            let ids = list.ids(in: next)
             guard let pending = parent.startSnapshotsForChild(ids) else { return }
             readAhead.startedReading(pending, count: ids.count, from: next.lowerBound, mark: BatchReadAhead.Mark(parent: parent, value: current))
         }

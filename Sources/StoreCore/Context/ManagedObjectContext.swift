@@ -141,6 +141,8 @@ public final class ManagedObjectContext: @unchecked Sendable, CustomStringConver
 
     let queue: DispatchQueue
     let queueToken: Int
+    /// What this context's objects reach it through.
+    let link = ContextLink()
 
     // Confined state. The tables every fetched, inserted or saved object passes through skip
     // the runtime's exclusivity checks: the context is confined to its queue, and no access to
@@ -192,6 +194,7 @@ public final class ManagedObjectContext: @unchecked Sendable, CustomStringConver
             queue = DispatchQueue(label: "stowage.context.\(queueToken)")
             queue.setSpecific(key: Self.queueKey, value: queueToken)
         }
+        link.context = self
     }
 
     /// A context that runs on `other`'s queue: blocks of either run there, so one block may use
@@ -200,6 +203,7 @@ public final class ManagedObjectContext: @unchecked Sendable, CustomStringConver
         self.concurrencyType = other.concurrencyType
         self.queueToken = other.queueToken
         self.queue = other.queue
+        link.context = self
     }
 
     deinit {

@@ -2,7 +2,8 @@
 ///
 /// IDs of one entity in one store share a ``ManagedObjectID/Space``, and a store's primary keys
 /// are mostly dense (1, 2, 3, …), so each space keeps its objects in an array indexed by key,
-/// with a dictionary only for keys far beyond the array (sparse keys). Temporary IDs come from
+/// with a dictionary only for keys far beyond the array (sparse keys); the array's start moves
+/// up past objects let go (a batched fetch walking a table). Temporary IDs come from
 /// one process-wide sequence, so the new objects of one entity have nearly consecutive keys far
 /// from 0: a temporary space's array starts at the first key it holds (``Segment/base``).
 /// Finding an object is then an identity check of the space and an array read — no hashing per
@@ -69,17 +70,40 @@ struct RegistrationTable {
         /// objects held (else the key goes to `sparse`); returns its position.
         private mutating func makeSlot(for key: Int64) -> Int? {
             if dense.isEmpty && count == 0 && space.isTemporary { base = key }
-            let offset = key &- base
-            guard offset >= 0, offset < Int64(Swift.max(1024, 2 * (count + 1))) else { return nil }
+            let limit = Int64(Swift.max(1024, 2 * (count + 1)))
+            var offset = key &- base
+            if offset >= limit && slide(toward: key, limit: limit) { offset = key &- base }
+            guard offset >= 0, offset < limit else { return nil }
             grow(toHold: Int(offset))
             return Int(offset)
+        }
+
+        /// Moves the start of `dense` up to the first object it holds when `key` then falls
+        /// within `limit` of it: a batched fetch walking a large table lets its earlier objects
+        /// go, and its later keys would otherwise all go to `sparse`. Tried only while `sparse`
+        /// is empty, so that keys that are truly sparse do not make every registration search
+        /// the array.
+        private mutating func slide(toward key: Int64, limit: Int64) -> Bool {
+            guard sparse.isEmpty else { return false }
+            guard let first = dense.firstIndex(where: { $0 != nil }) else {
+                // Nothing held in the array: it starts again at `key`.
+                dense = []
+                base = key
+                return true
+            }
+            let newBase = base &+ Int64(first)
+            guard key &- newBase < limit else { return false }
+            dense.removeFirst(first)
+            base = newBase
+            return true
         }
 
         /// Grows `dense` to reach a store's `key` before `adding` objects are registered, when
         /// they would keep it at most about twice as long as the objects held.
         mutating func reserve(upTo key: Int64, adding: Int) {
-            guard !space.isTemporary, key >= Int64(dense.count), key < Int64(Swift.max(1024, 2 * (count + adding))) else { return }
-            grow(toHold: Int(key))
+            let offset = key &- base
+            guard !space.isTemporary, offset >= Int64(dense.count), offset < Int64(Swift.max(1024, 2 * (count + adding))) else { return }
+            grow(toHold: Int(offset))
         }
 
         /// Makes the array reach position `slot`, moving sparse entries that now fall inside it.

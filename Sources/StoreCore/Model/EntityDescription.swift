@@ -85,7 +85,9 @@ public final class EntityDescription: @unchecked Sendable, CustomStringConvertib
     /// The position of each property in ``properties``; a sub-entity keeps its parent's positions.
     public internal(set) var propertyIndexes: [String: Int] = [:]
     /// Each property's kind by index, what snapshots store, and new objects' starting values.
-    public internal(set) var layout = EntityLayout.empty
+    // Read for every object made, loaded or saved: no runtime exclusivity check. It is set while
+    // the model is built, before any context uses it.
+    @exclusivity(unchecked) public internal(set) var layout = EntityLayout.empty
     /// A stable hash of everything that changes how the entity's objects are stored.
     public internal(set) var versionHash = Data()
     /// Shared by the temporary IDs of the entity's new objects.

@@ -49,6 +49,18 @@ package struct CompactObjectIDList: RandomAccessCollection, Sendable {
         }
     }
 
+    /// The IDs at `positions`, as an array (the storage is looked at once, not per ID).
+    package func ids(in positions: Range<Int>) -> [ManagedObjectID] {
+        switch storage {
+        case .single(let space, let keys):
+            positions.map { ManagedObjectID(space: space, key: keys[$0]) }
+        case .numbered(let spaces, let keys, let spaceNumbers):
+            positions.map { ManagedObjectID(space: spaces[Int(spaceNumbers[$0])], key: keys[$0]) }
+        case .plain(let ids):
+            Array(ids[positions])
+        }
+    }
+
     /// Builds a list one ID at a time, without an array of the IDs themselves — a store reading
     /// a million keys appends each as it reads it.
     ///

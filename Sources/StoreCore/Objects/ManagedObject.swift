@@ -40,7 +40,13 @@ open class ManagedObject: FetchRequestResult, Hashable, CustomStringConvertible 
     /// The object's identity (temporary until saved).
     @exclusivity(unchecked) public internal(set) var objectID: ManagedObjectID
     /// The context that owns the object; `nil` once it is deleted and saved, or for a detached object.
-    public internal(set) weak var managedObjectContext: ManagedObjectContext?
+    public internal(set) var managedObjectContext: ManagedObjectContext? {
+        get { contextLink.context }
+        set { contextLink = newValue?.link ?? .none }
+    }
+    /// The context's link (see ``ContextLink``): held, so that the context is held weakly once
+    /// for all its objects.
+    @exclusivity(unchecked) var contextLink = ContextLink.none
 
     /// Whether the values have not been loaded yet.
     public internal(set) var isFault: Bool {

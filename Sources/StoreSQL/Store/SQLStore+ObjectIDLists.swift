@@ -112,11 +112,12 @@ private struct KeySummary: Sendable {
 private final class ObjectIDListCollector: @unchecked Sendable {
     // @unchecked: only the query's row callback changes it — one row at a time, while the caller
     // waits for the query (a driver may call it on its own thread) — and the caller reads the
-    // list only after the query ended.
+    // list only after the query ended. For the same reason the state skips the runtime's
+    // exclusivity checks (one per row otherwise).
     private let rows: RowReader
-    private(set) var builder = CompactObjectIDList.Builder()
-    private var lastNumber: Int64?
-    private var lastPrototype: ManagedObjectID?
+    @exclusivity(unchecked) private(set) var builder = CompactObjectIDList.Builder()
+    @exclusivity(unchecked) private var lastNumber: Int64?
+    @exclusivity(unchecked) private var lastPrototype: ManagedObjectID?
 
     init(rows: RowReader) { self.rows = rows }
 
