@@ -90,7 +90,16 @@ extension ManagedObject {
     /// first time since it was loaded or saved.
     @inline(__always)
     func keepCommittedValues() {
-        if case .current = committed { setCommitted(currentSnapshot()) }
+        if case .current = committed { keepCurrentValues() }
+    }
+
+    private func keepCurrentValues() {
+        let layout = entity.layout
+        if !layout.hasRelationships && layout.transientIndexes.isEmpty {
+            committed = .values(values)         // the values are all there is: no snapshot made
+        } else {
+            setCommitted(currentSnapshot())
+        }
     }
 
     /// Sets a committed value the store computed (a derived attribute read back after a save).
