@@ -31,6 +31,19 @@ enum CommittedState {
     /// A committed snapshot that holds more than the stored values (to-many IDs an atomic store
     /// returned, or set by a read); boxed, so that the common cases keep the object small.
     indirect case kept(StoreSnapshot)
+
+    /// Moves the values out of `.values`, leaving `.current` (anything else stays as it is and
+    /// gives `nil`): a waiting row becomes the object's values without a retain of its array.
+    mutating func takeValues() -> ContiguousArray<StoreValue>? {
+        switch consume self {
+        case .values(let values):
+            self = .current
+            return values
+        case let other:
+            self = other
+            return nil
+        }
+    }
 }
 
 extension ManagedObject {

@@ -387,7 +387,15 @@ extension ManagedObject {
     /// Fills a fault from the row it was fetched with when that row is its stored values alone
     /// (then no snapshot is made for it); `false` when the fault waits with no such row.
     func loadWaitingValues() -> Bool {
-        guard isFault, case .values(let row) = committed else { return false }
+        guard isFault, case .values = committed else { return false }
+        let layout = entity.layout
+        // Without transient properties the row is all the object holds: moved in, it is the
+        // committed state until the first change (`.current`), as for a loaded row.
+        if layout.transientIndexes.isEmpty && layout.transientRelationshipIndexes.isEmpty, let row = committed.takeValues() {
+            takeLoadedValues(row, toMany: nil)
+            return true
+        }
+        guard case .values(let row) = committed else { return false }
         takeLoadedValues(row, toMany: nil)
         return true
     }
