@@ -192,6 +192,39 @@ struct ConstraintGroup {
     }
 
     private static func claim(_ position: inout Int) -> Int { position }
+
+    /// The values of the entries at `positions`, for a constraint on one key (the first value of
+    /// a tuple otherwise, as ``Key/predicate(matching:)`` takes it).
+    func singleValues(in positions: Range<Int>) -> [StoreValue] {
+        var values: [StoreValue] = []
+        values.reserveCapacity(positions.count)
+        for position in positions {
+            switch entries[position].values {
+            case .one(let value): values.append(value)
+            case .many(let parts): values.append(parts.first ?? .null)
+            }
+        }
+        return values
+    }
+
+    /// Appends the group's conflicts to `conflicts`, in the order of ``entries``: each value held
+    /// by a stored row other than one of its objects' own, or by several objects. The entries are
+    /// read in place (a copy of each would retain every reference it holds).
+    func appendConflicts(to conflicts: inout [ConstraintConflict]) {
+        let entity = key.owner.name, constraint = key.constraint
+        for position in entries.indices {
+            let count = entries[position].count
+            guard entries[position].stored != nil || count > 1 else { continue }
+            // An updated object's own row is no conflict with itself.
+            var row = entries[position].stored
+            if let id = row?.objectID, entries[position].holds(id) { row = nil }
+            guard row != nil || count > 1 else { continue }
+            conflicts.append(ConstraintConflict(
+                entity: entity, constraint: constraint, values: entries[position].values,
+                databaseObjectID: row?.objectID, databaseSnapshot: row, conflictingObjectIDs: entries[position].objectIDs
+            ))
+        }
+    }
 }
 
 /// One object's values for a constraint: a single value (most constraints have one key, and
