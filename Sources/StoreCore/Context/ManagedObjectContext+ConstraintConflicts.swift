@@ -76,7 +76,7 @@ extension ManagedObjectContext {
         var conflicts: [ConstraintConflict] = []
         for number in order {
             try findStoredRows(for: &groups[number])
-            groups[number].appendConflicts(to: &conflicts)
+            groups[number].takeConflicts(into: &conflicts)
         }
         return conflicts
     }
