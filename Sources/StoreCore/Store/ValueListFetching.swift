@@ -3,7 +3,7 @@
 /// looks up the stored rows of a uniqueness constraint so, with 100,000 values in one request.
 ///
 /// The SQL stores conform (the list is bound as one value where the dialect can,
-/// ``StoreSQL``'s `SQLDialect.valueList`); a context asks through its coordinator when the entity
+/// StoreSQL's `SQLDialect.valueList`); a context asks through its coordinator when the entity
 /// lives in one such store, and otherwise fetches with the predicate `key IN {values…}`.
 ///
 /// For example:
