@@ -135,6 +135,11 @@ struct ConstraintGroup {
 
         /// How many objects hold the values.
         var count: Int { 1 + others.count }
+        /// Whether a stored row or several objects hold the values (read without copying the row).
+        var mayConflict: Bool {
+            if case .some = stored { return true }
+            return !others.isEmpty
+        }
         /// Whether `objectID` is one of the objects'.
         func holds(_ objectID: ManagedObjectID) -> Bool {
             first.objectID == objectID || others.contains { $0.objectID == objectID }
@@ -192,6 +197,42 @@ struct ConstraintGroup {
     }
 
     private static func claim(_ position: inout Int) -> Int { position }
+
+    /// The values of the entries at `positions`, for a constraint on one key (the first value of
+    /// a tuple otherwise, as ``Key/predicate(matching:)`` takes it).
+    func singleValues(in positions: Range<Int>) -> [StoreValue] {
+        var values: [StoreValue] = []
+        values.reserveCapacity(positions.count)
+        for position in positions {
+            switch entries[position].values {
+            case .one(let value): values.append(value)
+            case .many(let parts): values.append(parts.first ?? .null)
+            }
+        }
+        return values
+    }
+
+    /// Appends the group's conflicts to `conflicts`, in the order of ``entries``: each value held
+    /// by a stored row other than one of its objects' own, or by several objects. The entries are
+    /// read in place (a copy of each would retain every reference it holds), and their stored
+    /// rows move into the conflicts (the entries are left without them).
+    mutating func takeConflicts(into conflicts: inout [ConstraintConflict]) {
+        // Room for every one first: the list is not copied as it grows.
+        var found = 0
+        for position in entries.indices where entries[position].mayConflict { found += 1 }
+        conflicts.reserveCapacity(conflicts.count + found)
+        let entity = key.owner.name, constraint = key.constraint
+        for position in entries.indices where entries[position].mayConflict {
+            // An updated object's own row is no conflict with itself.
+            var row = entries[position].stored.take()
+            if let id = row?.objectID, entries[position].holds(id) { row = nil }
+            if case .none = row, entries[position].count == 1 { continue }
+            conflicts.append(ConstraintConflict(
+                entity: entity, constraint: constraint, values: entries[position].values,
+                databaseObjectID: row?.objectID, databaseSnapshot: row, conflictingObjectIDs: entries[position].objectIDs
+            ))
+        }
+    }
 }
 
 /// One object's values for a constraint: a single value (most constraints have one key, and

@@ -33,14 +33,15 @@ extension ManagedObjectContext {
             constraintsByEntity[ObjectIdentifier(entity)] = found
             return found
         }
-        // First each object's values, group by group (no hashing yet); then each group's table
-        // is made once at its full size, not grown (and rehashed) as objects come.
-        var pending: [[(object: ManagedObject, values: ConstraintValues)]] = []
+        // First how many objects each group gets, then each object's values into its group:
+        // each group's table is made once at its full size, not grown (and rehashed) as objects
+        // come, and no list of the objects and their values is kept in between.
+        var counts: [Int] = []
         // The groups in the order they got their first object.
         var order: [Int] = []
         // The last entity's constraints: the changed objects mostly come in runs of one entity.
         var last: (entity: ObjectIdentifier, constraints: [(placement: ConstraintGroup.Placement, group: Int)])?
-        func collect(_ object: ManagedObject, onlyChangedKeys: Bool) {
+        func forEachConstraint(of object: ManagedObject, onlyChangedKeys: Bool, _ body: (ConstraintGroup.Placement, Int) -> Void) {
             let entity = ObjectIdentifier(object.entity)
             let found: [(placement: ConstraintGroup.Placement, group: Int)]
             if let last, last.entity == entity {
@@ -51,30 +52,31 @@ extension ManagedObjectContext {
             }
             for (placement, group) in found {
                 if onlyChangedKeys, !placement.isChanged(in: object) { continue }
-                guard let values = placement.values(of: object) else { continue }
-                while pending.count <= group { pending.append([]) }
-                if pending[group].isEmpty { order.append(group) }
-                pending[group].append((object, values))
+                body(placement, group)
             }
         }
-        insertedSet.forEachObject { object in if !object.state.isDeleted { collect(object, onlyChangedKeys: false) } }
-        updatedSet.forEachObject { object in if !object.state.isDeleted { collect(object, onlyChangedKeys: true) } }
+        func forEachChangedObject(_ body: (ManagedObject, _ onlyChangedKeys: Bool) -> Void) {
+            insertedSet.forEachObject { object in if !object.state.isDeleted { body(object, false) } }
+            updatedSet.forEachObject { object in if !object.state.isDeleted { body(object, true) } }
+        }
+        forEachChangedObject { object, onlyChangedKeys in
+            forEachConstraint(of: object, onlyChangedKeys: onlyChangedKeys) { _, group in
+                while counts.count <= group { counts.append(0) }
+                counts[group] += 1
+            }
+        }
+        for (number, count) in counts.enumerated() where count > 0 { groups[number].reserveCapacity(count) }
+        forEachChangedObject { object, onlyChangedKeys in
+            forEachConstraint(of: object, onlyChangedKeys: onlyChangedKeys) { placement, group in
+                guard let values = placement.values(of: object) else { return }
+                if groups[group].entries.isEmpty { order.append(group) }
+                groups[group].add(object, values: values)
+            }
+        }
         var conflicts: [ConstraintConflict] = []
         for number in order {
-            groups[number].reserveCapacity(pending[number].count)
-            for member in pending[number] { groups[number].add(member.object, values: member.values) }
-            pending[number] = []
             try findStoredRows(for: &groups[number])
-            let group = groups[number]
-            for entry in group.entries where entry.stored != nil || entry.count > 1 {
-                // An updated object's own row is no conflict with itself.
-                let row = entry.stored.flatMap { row in entry.holds(row.objectID) ? nil : row }
-                guard row != nil || entry.count > 1 else { continue }
-                conflicts.append(ConstraintConflict(
-                    entity: group.key.owner.name, constraint: group.key.constraint, values: entry.values,
-                    databaseObjectID: row?.objectID, databaseSnapshot: row, conflictingObjectIDs: entry.objectIDs
-                ))
-            }
+            groups[number].takeConflicts(into: &conflicts)
         }
         return conflicts
     }
@@ -85,32 +87,51 @@ extension ManagedObjectContext {
         let key = group.key
         let chunkSize = key.fetchSize(for: group.entries)
         var placements: [ObjectIdentifier: ConstraintGroup.Placement?] = [:]
+        // The last row's entity and its placement: the rows mostly come in runs of one entity.
+        var lastPlacement: (entity: ObjectIdentifier, placement: ConstraintGroup.Placement?)?
         // Only an object this save updates or deletes can leave its stored row out: with none,
         // the rows are not looked up among the registered objects.
         let changesStoredObjects = !updatedSet.isEmpty || !deletedSet.isEmpty
+        // The stores themselves (not a parent context, not a pinned query generation), which
+        // may take a single key's values as they are, without a predicate of one constant each.
+        let parent = try parentStore()
+        let coordinator = key.constraint.count == 1 ? parent as? PersistentStoreCoordinator : nil
         var start = 0
         while start < group.entries.count {
             let end = min(start + chunkSize, group.entries.count)
-            var request = StoreFetchRequest(entityName: key.owner.name, resultType: .managedObject)
-            request.includesPendingChanges = false
-            // No slice of the entries outlives this line: one would make noting the stored rows
-            // below copy every entry.
-            request.predicate = key.predicate(matching: group.entries[start..<end].lazy.map(\.values))
-            start = end
             let snapshots: [StoreSnapshot]
-            switch try parentStore().fetchForChild(request) {
-            case .snapshots(let rows): snapshots = rows
-            case .objectIDs(let ids): snapshots = ids.compactMap { registeredOrFaultObject(for: $0)?.currentSnapshot() }
-            case .count, .dictionaries: snapshots = []
+            if let coordinator, let name = key.constraint.first,
+                let rows = try coordinator.snapshots(ofEntity: key.owner.name, whose: name, isAmong: group.singleValues(in: start..<end))
+            {
+                snapshots = rows
+            } else {
+                var request = StoreFetchRequest(entityName: key.owner.name, resultType: .managedObject)
+                request.includesPendingChanges = false
+                // No slice of the entries outlives this line: one would make noting the stored rows
+                // below copy every entry.
+                request.predicate = key.predicate(matching: group.entries[start..<end].lazy.map(\.values))
+                switch try parent.fetchForChild(request) {
+                case .snapshots(let rows): snapshots = rows
+                case .objectIDs(let ids): snapshots = ids.compactMap { registeredOrFaultObject(for: $0)?.currentSnapshot() }
+                case .count, .dictionaries: snapshots = []
+                }
             }
+            start = end
             for snapshot in snapshots {
                 // The row's entity as this context's model has it (stores may hold their own
                 // copy of the model), looked up once per entity.
-                let placement = placements[ObjectIdentifier(snapshot.entity)] ?? {
-                    let placement = managedObjectModel?.entitiesByName[snapshot.entity.name].flatMap { ConstraintGroup.Placement(key: key, in: $0) }
-                    placements[ObjectIdentifier(snapshot.entity)] = .some(placement)
-                    return placement
-                }()
+                let entity = ObjectIdentifier(snapshot.entity)
+                let placement: ConstraintGroup.Placement?
+                if let lastPlacement, lastPlacement.entity == entity {
+                    placement = lastPlacement.placement
+                } else {
+                    placement = placements[entity] ?? {
+                        let placement = managedObjectModel?.entitiesByName[snapshot.entity.name].flatMap { ConstraintGroup.Placement(key: key, in: $0) }
+                        placements[entity] = .some(placement)
+                        return placement
+                    }()
+                    lastPlacement = (entity, placement)
+                }
                 guard let placement, let values = placement.values(of: snapshot.laidOut(as: placement.entity)) else { continue }
                 if changesStoredObjects, let object = registered[snapshot.objectID] {
                     if object.state.isDeleted { continue }
@@ -146,18 +167,23 @@ extension ManagedObjectContext {
         let objectWins = type == .mergeByPropertyObjectTrump || type == .overwrite
         // The stored attributes' indexes of each constraint's entity, found once, not per conflict.
         var lastOwner: (entity: EntityDescription, attributes: [Int])?
-        for conflict in conflicts {
-            let objects = conflict.conflictingObjectIDs.compactMap { registered[$0] }.filter { !$0.state.isDeleted }
+        // The conflicts are read in place: a copy of each would retain every reference it holds.
+        for position in conflicts.indices {
+            let ids = conflicts[position].conflictingObjectIDs
+            // One object, the common case: one array, not two.
+            let objects = ids.count == 1
+                ? registered[ids[0]].map { $0.state.isDeleted ? [] : [$0] } ?? []
+                : ids.compactMap { registered[$0] }.filter { !$0.state.isDeleted }
             guard let first = objects.first, let last = objects.last else { continue }
-            if lastOwner?.entity.name != conflict.entity {
-                lastOwner = managedObjectModel?.entitiesByName[conflict.entity].map { ($0, Self.storedAttributeIndexes(of: $0)) }
+            if lastOwner?.entity.name != conflicts[position].entity {
+                lastOwner = managedObjectModel?.entitiesByName[conflicts[position].entity].map { ($0, Self.storedAttributeIndexes(of: $0)) }
             }
             guard let owner = lastOwner else { continue }
             // The last object's values as they are now (`become` may load stored ones into it).
             let winningValues = objectWins ? last.values : nil
             var survivor = first
             var losers = Array(objects.dropFirst())
-            if let storedID = conflict.databaseObjectID, let stored = conflict.databaseSnapshot {
+            if let storedID = conflicts[position].databaseObjectID, let stored = conflicts[position].databaseSnapshot {
                 if registered[storedID] == nil, first.state.isInserted, first.entity.name == storedID.entityName {
                     if objectWins, first === last, first.entity === owner.entity, !first.entity.layout.hasRelationships,
                         !UndoRecording.isActive, first.state.failedSets.isEmpty

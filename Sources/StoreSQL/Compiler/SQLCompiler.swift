@@ -53,6 +53,31 @@ package struct SQLCompiler: Sendable {
         }
     }
 
+    /// What ``selectObjects(_:columns:)`` compiles for an object fetch of `entityName` with the
+    /// predicate `key IN {values…}`, from the values as they are: no predicate tree of one
+    /// constant per value to build, measure and walk (a save's constraint check asks for 100,000).
+    /// The values are tested as that predicate's are (``QueryTranslator/membership(_:_:)``: a long
+    /// list bound as one value where the dialect can). Not cached: such lists are long.
+    ///
+    /// For example:
+    ///
+    /// ```swift
+    /// let query = try compiler.selectObjects(ofEntity: "Item", whose: "code", isAmong: [.string("a"), .string("b")], columns: ["t0.Z_PK"])
+    /// // SELECT t0.Z_PK FROM ZITEM t0 WHERE t0.ZCODE IN (?1, ?2)        bindings ['a', 'b']
+    /// ```
+    package func selectObjects(ofEntity entityName: String, whose key: String, isAmong values: [StoreValue], columns: [String]) throws -> CompiledQuery {
+        let fetch = try FilteredFetch(StoreFetchRequest(entityName: entityName, resultType: .managedObject), schema: schema, model: model)
+        let translator = fetch.translator
+        let condition: SQLCondition
+        if !values.isEmpty, case .scalar(let subject) = try translator.operand(.keyPath(key), fetch.scope), subject.constant == nil {
+            condition = try translator.scalar(subject, isIn: values, [])
+        } else {
+            condition = try translator.condition(StoreComparison(.keyPath(key), .in, .aggregate(values.map(StoreExpression.constant))), fetch.scope)
+        }
+        fetch.level.restrict(condition.sql)
+        return translator.finish(fetch.level.select(columns.joined(separator: ", ")))
+    }
+
     private func compileObjects(_ request: StoreFetchRequest, columns: [String]) throws -> CompiledQuery {
         let fetch = try FilteredFetch(request, schema: schema, model: model)
         let translator = fetch.translator

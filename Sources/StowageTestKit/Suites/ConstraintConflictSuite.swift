@@ -198,8 +198,54 @@ struct ConstraintConflictSuite {
         }
     }
 
+    /// `Gadget` unique by `serial`, and its sub-entity `Phone`, which carries the constraint too.
+    private static func gadgetModel() throws -> ManagedObjectModel {
+        try ManagedObjectModel {
+            EntityDescription("Gadget", uniquenessConstraints: [["serial"]]) {
+                .attribute("serial", .string, optional: false)
+                .attribute("level", .integer64, optional: false, defaultValue: 0)
+            }
+            EntityDescription("Phone", parent: "Gadget") {
+                .attribute("carrier", .string)
+            }
+        }
+    }
+
+    /// A constraint a parent entity declares holds across its sub-entities: a new object meets
+    /// the stored row of another entity of the family, which survives with the new values.
+    private func checkInheritedConstraint() {
+        kit.check("a constraint inherited by a sub-entity conflicts across the entities") {
+            let stack = try kit.makeStack(model: try Self.gadgetModel())
+            /// Inserts `(entity, serial)`s with `level` and saves under `policy`.
+            func save(_ objects: [(String, String)], level: Int, policy: MergePolicy) throws {
+                let context = stack.newContext()
+                context.mergePolicy = policy
+                try context.performAndWait {
+                    for (entity, serial) in objects {
+                        let object = try context.insertNewObject(forEntityName: entity)
+                        try object.setValue(serial, forKey: "serial")
+                        try object.setValue(level, forKey: "level")
+                        if entity == "Phone" { try object.setValue("new", forKey: "carrier") }
+                    }
+                    try context.save()
+                }
+            }
+            try save([("Phone", "s1"), ("Gadget", "s2")], level: 1, policy: .error)
+            try save([("Gadget", "s1"), ("Phone", "s2"), ("Phone", "s3")], level: 2, policy: .mergeByPropertyObjectTrump)
+            try stack.reopen()
+            let reader = stack.newContext()
+            try reader.performAndWait {
+                let read = try reader.fetch(FetchRequest<ManagedObject>(entityName: "Gadget", predicate: nil, sortDescriptors: [.ascending("serial")]))
+                XCTAssertEqual(try read.map { try $0.value(forKey: "serial") as? String }, ["s1", "s2", "s3"], "\(kit): one row per serial")
+                XCTAssertEqual(read.map(\.entity.name), ["Phone", "Gadget", "Phone"], "\(kit): the stored objects survive")
+                XCTAssertEqual(try read.map { try $0.value(forKey: "level") as? Int64 }, [2, 2, 2], "\(kit): object-trump: the new values")
+            }
+        }
+    }
+
     func run() {
         checkManyStoredRows()
+        checkInheritedConstraint()
         checkResolvedObjectState()
         kit.check("constraint conflicts on save") {
             let stack = try kit.makeStack(model: QuakeModel.make())
