@@ -202,6 +202,59 @@ final class ObjectGraphTests: XCTestCase {
         }
     }
 
+    /// An object whose entity has attributes only keeps just the values its changes replaced:
+    /// its committed values must still be the loaded ones after several changes, the saved ones
+    /// after a save, the stored ones after a merging refresh, and a rollback must return to them.
+    func testCommittedValuesOfAnObjectWithAttributesOnlyFollowChangesSavesRefreshesAndRollbacks() throws {
+        let container = try TestStack.container()
+        let setUp = container.newBackgroundContext()
+        let id = try setUp.performAndWait {
+            let book = try setUp.insertNewObject(forEntityName: "Book")
+            try book.setValue("Dune", forKey: "label")
+            try book.setValue("111", forKey: "isbn")
+            try setUp.save()
+            return book.objectID
+        }
+        func committed(_ book: ManagedObject) -> [String] {
+            let values = book.committedValues(forKeys: ["label", "isbn"])
+            return [values["label"] as? String ?? "-", values["isbn"] as? String ?? "-"]
+        }
+        func current(_ book: ManagedObject) throws -> [String] {
+            [try book.value(forKey: "label") as? String ?? "-", try book.value(forKey: "isbn") as? String ?? "-"]
+        }
+        let context = container.newBackgroundContext()
+        try context.performAndWait {
+            let book = try context.existingObject(with: id)
+            try book.setValue("Dune Messiah", forKey: "label")
+            try book.setValue("Children of Dune", forKey: "label")
+            XCTAssertEqual(committed(book), ["Dune", "111"])
+            XCTAssertEqual(book.changedValues().keys.sorted(), ["label"])
+            try book.setValue("222", forKey: "isbn")
+            XCTAssertEqual(committed(book), ["Dune", "111"])
+            context.rollback()
+            XCTAssertEqual(try current(book), ["Dune", "111"])
+            XCTAssertFalse(book.hasChanges)
+
+            try book.setValue("Dune 2", forKey: "label")
+            try context.save()
+            XCTAssertEqual(committed(book), ["Dune 2", "111"])
+            try book.setValue("333", forKey: "isbn")
+            XCTAssertEqual(committed(book), ["Dune 2", "111"])
+            XCTAssertEqual(book.changedValues().keys.sorted(), ["isbn"])
+
+            let other = container.newBackgroundContext()
+            try other.performAndWait {
+                try other.existingObject(with: id).setValue("Dune 3", forKey: "label")
+                try other.save()
+            }
+            context.refresh(book, mergeChanges: true)
+            XCTAssertEqual(try current(book), ["Dune 3", "333"])
+            XCTAssertEqual(committed(book), ["Dune 3", "111"])
+            context.rollback()
+            XCTAssertEqual(try current(book), ["Dune 3", "111"])
+        }
+    }
+
     /// A fetched object's committed values are its loaded ones until it changes: the first change
     /// of an attribute, a to-one or a to-many keeps them as they were, a save makes the saved
     /// values committed, and a rollback returns to them.

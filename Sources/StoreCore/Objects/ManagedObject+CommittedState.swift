@@ -8,6 +8,11 @@
 /// its saved values, brought up to date in place by each save. Only committed state that holds
 /// to-many relationships (atomic stores return them) needs a whole snapshot (`.kept`).
 ///
+/// An object of an entity without relationships or transient attributes whose changes so far
+/// are attribute changes keeps only the values they replaced (`.replaced`): its own array is
+/// then changed in place, not copied, and an update of one attribute of a million objects keeps
+/// a million small lists rather than a million second arrays.
+///
 /// Rows cost nothing apart from their values: a `StoreSnapshot` holding exactly the stored
 /// values allocates only its values array, and `.values` keeps that array alone — the object
 /// supplies the ID, the entity and the version.
@@ -28,6 +33,10 @@ enum CommittedState {
     /// row a fault waits to be filled from or a loaded object was read from, a changed object's
     /// values before its first change, a saved object's values.
     case values(ContiguousArray<StoreValue>)
+    /// The committed values the object's changes replaced, by property index, each kept at its
+    /// first change; at every other index the committed value is the current one. A save
+    /// empties the list and leaves it for the next change.
+    case replaced(ContiguousArray<ReplacedValue>)
     /// A committed snapshot that holds more than the stored values (to-many IDs an atomic store
     /// returned, or set by a read); boxed, so that the common cases keep the object small.
     indirect case kept(StoreSnapshot)
@@ -46,6 +55,12 @@ enum CommittedState {
     }
 }
 
+/// A committed value an object's change replaced (see `CommittedState.replaced`).
+struct ReplacedValue {
+    let index: Int
+    var value: StoreValue
+}
+
 extension ManagedObject {
     /// The committed values as a snapshot (made from the current values for a clean object);
     /// `nil` for an object never saved.
@@ -54,8 +69,16 @@ extension ManagedObject {
         case .none: nil
         case .current: currentSnapshot()
         case .values(let values): StoreSnapshot(objectID: objectID, version: version, entity: entity, values: values)
+        case .replaced(let replaced): StoreSnapshot(objectID: objectID, version: version, entity: entity, values: values(restoring: replaced))
         case .kept(let snapshot): snapshot
         }
+    }
+
+    /// The current values with `replaced` put back.
+    private func values(restoring replaced: ContiguousArray<ReplacedValue>) -> ContiguousArray<StoreValue> {
+        var committedValues = values
+        for entry in replaced { committedValues[entry.index] = entry.value }
+        return committedValues
     }
 
     /// Makes `snapshot` the committed state, as its values alone when it holds nothing more.
@@ -74,7 +97,7 @@ extension ManagedObject {
     var waitingRow: StoreSnapshot? {
         guard isFault else { return nil }
         switch committed {
-        case .none, .current: return nil
+        case .none, .current, .replaced: return nil
         case .values(let values): return StoreSnapshot(objectID: objectID, version: version, entity: entity, values: values)
         case .kept(let snapshot): return snapshot
         }
@@ -84,7 +107,7 @@ extension ManagedObject {
     var hasWaitingRow: Bool {
         guard isFault else { return false }
         switch committed {
-        case .none, .current: return false
+        case .none, .current, .replaced: return false
         case .values, .kept: return true
         }
     }
@@ -95,6 +118,7 @@ extension ManagedObject {
         case .none: nil
         case .current: values[index]
         case .values(let committed): committed[index]
+        case .replaced(let replaced): replaced.first { $0.index == index }?.value ?? values[index]
         case .kept(let snapshot): snapshot[index]
         }
     }
@@ -103,7 +127,31 @@ extension ManagedObject {
     /// first time since it was loaded or saved.
     @inline(__always)
     func keepCommittedValues() {
-        if case .current = committed { keepCurrentValues() }
+        switch committed {
+        case .current: keepCurrentValues()
+        case .replaced(let replaced): committed = .values(values(restoring: replaced))
+        case .none, .values, .kept: break
+        }
+    }
+
+    /// Keeps the committed value of the attribute at `index` before it changes: for an entity
+    /// without relationships or transient attributes, the value alone (`.replaced`), so that the
+    /// change is made in the object's own array; otherwise all of them (`keepCommittedValues`).
+    @inline(__always)
+    func keepCommittedValue(at index: Int) {
+        switch committed {
+        case .current:
+            let layout = entity.layout
+            guard !layout.hasRelationships && layout.transientIndexes.isEmpty else { return keepCurrentValues() }
+            committed = .replaced([ReplacedValue(index: index, value: values[index])])
+        case .replaced(var replaced):
+            guard !replaced.contains(where: { $0.index == index }) else { return }
+            committed = .none           // `replaced` holds the only reference: appended in place
+            replaced.append(ReplacedValue(index: index, value: values[index]))
+            committed = .replaced(replaced)
+        case .none, .values, .kept:
+            break
+        }
     }
 
     private func keepCurrentValues() {
@@ -119,6 +167,11 @@ extension ManagedObject {
     func setCommittedValue(_ value: StoreValue, at index: Int) {
         switch committed {
         case .none, .current: return
+        case .replaced(var replaced):
+            guard let position = replaced.firstIndex(where: { $0.index == index }) else { return }
+            committed = .none           // `replaced` holds the only reference: changed in place
+            replaced[position].value = value
+            committed = .replaced(replaced)
         case .values(var values):
             committed = .none           // `values` holds the only reference: changed in place
             values[index] = value
@@ -137,6 +190,11 @@ extension ManagedObject {
         switch committed {
         case .none, .current:
             committed = .current
+        case .replaced(var replaced):
+            committed = .none           // `replaced` holds the only reference: changed in place
+            let saved = change.heldProperties
+            replaced.removeAll { saved.contains($0.index) }   // committed now: the current values
+            committed = .replaced(replaced)                   // kept, even empty, for the next change
         case .values(var merged) where !change.holdsToMany && change.entity === entity:
             committed = .none           // `merged` holds the only reference: changed in place
             for index in change.heldProperties { merged[index] = change.values[index] }
@@ -154,7 +212,7 @@ extension ManagedObject {
     func setCommittedToMany(_ ids: [ManagedObjectID], at index: Int) {
         switch committed {
         case .none, .current: return
-        case .values, .kept:
+        case .values, .replaced, .kept:
             guard var snapshot = committedSnapshot else { return }
             committed = .none           // `snapshot` holds the only reference: changed in place
             snapshot.setToMany(ids, at: index)

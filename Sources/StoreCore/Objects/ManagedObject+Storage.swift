@@ -82,7 +82,7 @@ extension ManagedObject {
         willAccess()
         willChange(at: index)
         if !state.failedSets.isEmpty { state.failedSets[index] = nil }
-        keepCommittedValues()
+        keepCommittedValue(at: index)
         values[index] = value
         noteChange(at: index)
     }
