@@ -39,7 +39,7 @@ extension ManagedObjectContext {
             }
         }
         // Inserted-then-deleted objects leave the context once their rules have run.
-        for object in pendingChanges.deleted.values where object.state.isDeleted && !deletedSet.contains(object) {
+        for object in pendingChanges.deleted where object.state.isDeleted && !deletedSet.contains(object) {
             registered[object.objectID] = nil
         }
     }
