@@ -135,9 +135,11 @@ extension ManagedObjectContext {
         temporaryIDs.reserveCapacity(inserted.count)
         var requests: [NewObjectRun] = []
         var lastEntity: EntityDescription?
+        var relates = false
         for object in inserted where object.objectID.isTemporaryID {
             needingIDs.append(object)
             temporaryIDs.append(object.objectID)
+            relates = relates || object.entity.layout.hasRelationships
             // A run of one entity (without assigned stores) adds to its last run without reading the name.
             if assigned.isEmpty, object.entity === lastEntity, !requests.isEmpty {
                 requests[requests.count - 1].count += 1
@@ -154,8 +156,9 @@ extension ManagedObjectContext {
             do {
                 if let conflict = try lockedObjectConflicts() { throw conflict }
                 let changes = try coordinator.save(newObjects: requests) { permanentIDs in
-                    // When every new object needs an ID (the usual case), each takes it as its snapshot is made.
-                    let assignsWhileMaking = needingIDs.count == inserted.count
+                    // When every new object needs an ID and none holds relationships (whose snapshots
+                    // name other new objects by their permanent IDs), each takes its ID as its snapshot is made.
+                    let assignsWhileMaking = needingIDs.count == inserted.count && !relates
                     if !assignsWhileMaking {
                         for (object, id) in zip(needingIDs, permanentIDs) { reassign(object, to: id) }
                     }
