@@ -50,6 +50,7 @@ extension ManagedObjectContext {
             insertedSet.remove(object)
             object.state.isInserted = false
             pendingChanges.inserted.remove(object)
+            deletedInsertedObjects = true
         } else {
             updatedSet.remove(object)
             deletedSet.insert(object)

@@ -227,14 +227,14 @@ extension ManagedObjectContext {
     ) {
         let toParent = parent != nil
         // When nothing joined or left the lists since the save took its objects (the usual case),
-        // they hold exactly those: each object leaves its list as it is marked saved, and the lists
-        // are let go whole rather than walked again.
+        // they hold exactly those: each object leaves its list as it is marked saved (released
+        // while at hand), and the lists are let go whole rather than walked again.
         let listsUnchanged = changeListGenerations == generations
         // A new object keeps the saved snapshot (over its own values array, no copy) as its
         // committed values: letting a large save's snapshots go here cost the save their freeing.
         for (object, index) in zip(inserted, saved.inserted.indices) {
             object.state.isInserted = false
-            if listsUnchanged { object.changeListPosition = -1 }
+            if listsUnchanged { insertedSet.letGoOfSlot(of: object) }
             if !toParent { object.version = 1 }
             if saved.inserted[index].holdsStoredValuesOnly {
                 // The values alone (read by position: a snapshot copied costs a retain per reference).
@@ -251,7 +251,7 @@ extension ManagedObjectContext {
         var nextUpdate = 0
         for object in updated {
             object.state.isUpdated = false
-            if listsUnchanged { object.changeListPosition = -1 }
+            if listsUnchanged { updatedSet.letGoOfSlot(of: object) }
             if nextUpdate < saved.updated.count, saved.updated[nextUpdate].objectID == object.objectID {
                 if !toParent { object.version += 1 }
                 object.commitSavedChange(saved.updated[nextUpdate])
@@ -262,7 +262,7 @@ extension ManagedObjectContext {
         for object in deleted {
             registered[object.objectID] = nil
             object.state.isDeleted = false
-            if listsUnchanged { object.changeListPosition = -1 }
+            if listsUnchanged { deletedSet.letGoOfSlot(of: object) }
         }
         if listsUnchanged {
             insertedSet.letGoOfAll()

@@ -150,6 +150,9 @@ public final class ManagedObjectContext: @unchecked Sendable, CustomStringConver
     @exclusivity(unchecked) var updatedSet = ChangedObjectList()
     @exclusivity(unchecked) var deletedSet = ChangedObjectList()
     var pendingDeletions: [ManagedObject] = []
+    /// Whether an inserted object was deleted since delete rules last ran (it leaves the context
+    /// once they have).
+    var deletedInsertedObjects = false
     var deniedDeletions: [ObjectIdentifier: ManagedObject] = [:]
     var assignedStores: [ObjectIdentifier: String] = [:]
     var pendingChanges = PendingChanges()
