@@ -58,10 +58,15 @@ extension ManagedObjectContext {
             // Relationships held as IDs are resolved to objects as the objects are taken, before IDs change.
             let inserted = insertedSet.values { $0.resolveReferences() }
             let updated = updatedSet.values { $0.resolveReferences() }
-            let deleted = deletedSet.values
+            // A root context reads the versions of faults deleted without being read (optimistic
+            // locking needs them): which they are is seen as the objects are taken.
+            var unreadFaults: [ManagedObject] = []
+            let deleted = parent != nil ? deletedSet.values : deletedSet.values { object in
+                if isUnreadFault(object) { unreadFaults.append(object) }
+            }
             let generations = changeListGenerations
             do {
-                try write(inserted, updated, deleted, generations)
+                try write(inserted, updated, deleted, unreadFaults: unreadFaults, generations)
                 return
             } catch let refusal as ObjectValidationError where refusal.code == .uniquenessConstraint && refusal.constraintConflicts.isEmpty {
                 // Another writer stored the same values between the check and the write: resolve once more.
@@ -94,7 +99,8 @@ extension ManagedObjectContext {
     /// Writes the changes to the parent or the stores and finishes the save (`generations`: the
     /// change lists' when the objects were taken from them).
     private func write(
-        _ inserted: [ManagedObject], _ updated: [ManagedObject], _ deleted: [ManagedObject], _ generations: ChangeListGenerations
+        _ inserted: [ManagedObject], _ updated: [ManagedObject], _ deleted: [ManagedObject], unreadFaults: [ManagedObject],
+        _ generations: ChangeListGenerations
     ) throws {
         var permanentIDs: [ManagedObjectID: ManagedObjectID] = [:]
         let saved: StoreChangeSet
@@ -102,7 +108,7 @@ extension ManagedObjectContext {
             saved = makeChangeSet(inserted, updated, deleted)
             try parent.performAndWait { try parent.applyChildChanges(saved, from: self) }
         } else {
-            (saved, permanentIDs) = try saveToStores(inserted, updated, deleted)
+            (saved, permanentIDs) = try saveToStores(inserted, updated, deleted, unreadFaults: unreadFaults)
         }
         finishSave(inserted, updated, deleted, saved: saved, generations: generations)
         if parent == nil { advanceQueryGeneration() }
@@ -123,7 +129,7 @@ extension ManagedObjectContext {
     /// received, by its temporary ID (for child contexts: empty when there are none). New objects get their permanent IDs inside the save (one
     /// write transaction); a failed save gives them back their temporary IDs.
     private func saveToStores(
-        _ inserted: [ManagedObject], _ updated: [ManagedObject], _ deleted: [ManagedObject]
+        _ inserted: [ManagedObject], _ updated: [ManagedObject], _ deleted: [ManagedObject], unreadFaults: [ManagedObject]
     ) throws -> (StoreChangeSet, [ManagedObjectID: ManagedObjectID]) {
         guard let coordinator = persistentStoreCoordinator else { throw StoreError(.noStores, "\(self) has no persistent store coordinator") }
         // One pass over the new objects: those needing IDs, their temporary IDs and the runs of
@@ -150,7 +156,7 @@ extension ManagedObjectContext {
         }
         // Rows written with the save (``insertRowsWithNextSave(_:)``) take their IDs after the objects'.
         for entityName in pendingRowEntityNames { NewObjectRun.append(entity: entityName, store: nil, to: &requests) }
-        try readDeletedFaults(deleted)
+        try readDeletedFaults(unreadFaults)
         var attempt = 0
         while true {
             do {
@@ -178,14 +184,17 @@ extension ManagedObjectContext {
         }
     }
 
+    /// Whether a deleted object of this context is a fault whose version the save must read
+    /// (a fault fetched with its row already knows it).
+    private func isUnreadFault(_ object: ManagedObject) -> Bool {
+        object.isFault && !object.objectID.isTemporaryID && !object.hasWaitingRow && object.managedObjectContext === self
+    }
+
     /// Reads the versions of objects deleted without being read (optimistic locking needs them),
     /// a batch of rows per store request, before the save's transaction begins.
-    private func readDeletedFaults(_ deleted: [ManagedObject]) throws {
-        var faults: [ManagedObject] = []
-        for object in deleted where object.isFault && !object.objectID.isTemporaryID && object.managedObjectContext === self {
-            // A fault fetched with its row already knows its version: it need not be loaded.
-            if !object.hasWaitingRow { faults.append(object) }
-        }
+    private func readDeletedFaults(_ faults: [ManagedObject]) throws {
+        // Relationships resolved since the objects were taken may have brought some their rows.
+        let faults = faults.filter(isUnreadFault)
         guard !faults.isEmpty else { return }
         fulfillFaults(faults)
         for object in faults where object.isFault {
