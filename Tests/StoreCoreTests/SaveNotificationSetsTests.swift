@@ -209,6 +209,35 @@ final class SaveNotificationSetsTests: XCTestCase {
         }
     }
 
+    func testAnObjectInsertedByAnObjectsDidChangeObserverDuringTheSaveIsInTheDidSave() throws {
+        let context = try TestStack.context()
+        let recorder = Recorder(context, names: [.managedObjectContextDidSave])
+        let added = LockedBox<Post?>(nil)
+        let saving = LockedBox(false)
+        // Inserts one more object while the save's first objects-did-change is being posted.
+        let trigger = NotificationCenter.default.addObserver(forName: .managedObjectContextObjectsDidChange, object: context, queue: nil) { _ in
+            guard saving.value, added.value == nil else { return }
+            do {
+                let post = try Post(context: context)
+                post.title = "Added while notified"
+                added.value = post
+            } catch { XCTFail("\(error)") }
+        }
+        defer { NotificationCenter.default.removeObserver(trigger) }
+        try context.performAndWait {
+            let post = try Post(context: context)
+            post.title = "New"
+            saving.value = true
+            try context.save()
+
+            let late = try XCTUnwrap(added.value)
+            let saved = recorder.last(.managedObjectContextDidSave)
+            XCTAssertEqual(objects(saved, .insertedObjects), [post, late])
+            XCTAssertEqual(ids(saved, .insertedObjectIDs), [post.objectID, late.objectID])
+            XCTAssertFalse(late.hasChanges)
+        }
+    }
+
     func testObjectsReportedBeforeTheSaveAreInTheDidSave() throws {
         let context = try TestStack.context()
         let recorder = Recorder(context, names: [.managedObjectContextObjectsDidChange, .managedObjectContextDidSave])

@@ -46,8 +46,12 @@ extension ManagedObjectContext {
         if !invalidated.isEmpty { changes.invalidatedObjectIDs = Set(invalidated.map(\.objectID)) }
         let objects = NotificationObjectSets(
             inserted: inserted.objects, updated: updated.objects, deleted: deleted.objects, refreshed: Set(refreshed), invalidated: Set(invalidated))
+        // The lists and IDs as the sets were made from them (an observer may change either).
+        let generations = changeListGenerations, reassignments = reassignments
         post(.managedObjectContextObjectsDidChange, changes, objects: objects)
-        if saveNotificationSets != nil { keepForSave(objects, changes, inserted: inserted.listed, updated: updated.listed, deleted: deleted.listed) }
+        if saveNotificationSets != nil {
+            keepForSave(objects, changes, listed: (inserted.listed, updated.listed, deleted.listed), at: generations, reassignments: reassignments)
+        }
         if !objectsListeners.isEmpty {
             notifyObjectsListeners(ObjectChangeBatch(
                 inserted: Array(inserted.objects), updated: Array(updated.objects), deleted: Array(deleted.objects),
@@ -79,21 +83,25 @@ extension ManagedObjectContext {
     }
 
     /// Keeps, for the will-save and did-save of the save in progress, each set of objects that
-    /// holds exactly the members of the context's list of that kind (see ``SaveNotificationSets``).
-    private func keepForSave(_ objects: NotificationObjectSets, _ changes: ContextChanges, inserted: Bool, updated: Bool, deleted: Bool) {
+    /// held exactly the members of the context's list of that kind (`listed`) when the lists were
+    /// at `generations` (see ``SaveNotificationSets``).
+    private func keepForSave(
+        _ objects: NotificationObjectSets, _ changes: ContextChanges, listed: (inserted: Bool, updated: Bool, deleted: Bool),
+        at generations: ChangeListGenerations, reassignments: Int
+    ) {
         typealias Kept = SaveNotificationSets.Kept
-        if inserted {
+        if listed.inserted {
             // Inserted objects get permanent IDs before did-save: their IDs serve will-save only.
             saveNotificationSets?.inserted = Kept(
-                objects: objects.inserted, objectIDs: changes.heldInsertedObjectIDs, generation: insertedSet.generation, reassignments: reassignments)
+                objects: objects.inserted, objectIDs: changes.heldInsertedObjectIDs, generation: generations.inserted, reassignments: reassignments)
         }
-        if updated {
+        if listed.updated {
             saveNotificationSets?.updated = Kept(
-                objects: objects.updated, objectIDs: changes.heldUpdatedObjectIDs, generation: updatedSet.generation, reassignments: reassignments)
+                objects: objects.updated, objectIDs: changes.heldUpdatedObjectIDs, generation: generations.updated, reassignments: reassignments)
         }
-        if deleted {
+        if listed.deleted {
             saveNotificationSets?.deleted = Kept(
-                objects: objects.deleted, objectIDs: changes.heldDeletedObjectIDs, generation: deletedSet.generation, reassignments: reassignments)
+                objects: objects.deleted, objectIDs: changes.heldDeletedObjectIDs, generation: generations.deleted, reassignments: reassignments)
         }
     }
 
