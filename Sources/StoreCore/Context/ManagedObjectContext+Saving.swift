@@ -42,6 +42,9 @@ extension ManagedObjectContext {
         guard hasChanges || !pendingRowInsertions.isEmpty else { return }
 
         post(.managedObjectContextWillSave, willSaveChanges())
+        // The new objects' IDs of then serve no later notification (did-save names their permanent
+        // IDs): let them go rather than hold a million-entry set through the save.
+        saveNotificationSets?.inserted?.objectIDs = LazyObjectIDSet()
         // The lists as they are now (copies: a hook that changes the context changes its own lists).
         for list in [insertedSet, updatedSet, deletedSet] { list.forEachObject { $0.willSave() } }
         processPendingChanges()

@@ -25,7 +25,7 @@ struct NotificationObjectSets {
 struct SaveNotificationSets {
     struct Kept {
         let objects: Set<ManagedObject>
-        let objectIDs: LazyObjectIDSet
+        var objectIDs: LazyObjectIDSet
         let generation: Int
         /// The context's ``ManagedObjectContext/reassignments`` when the IDs were taken.
         let reassignments: Int

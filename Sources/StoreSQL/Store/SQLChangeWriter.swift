@@ -39,6 +39,9 @@ package struct SQLChangeWriter<Store: SQLStore> {
     private var lastPlan: SQLTableWritePlan?
     /// The values of one row, reused from row to row.
     private var rowValues: [SQLValue] = []
+    /// Whether ``history`` is set, read once per save: comparing the existential with `nil` copied
+    /// it (a retain and a release) for every row.
+    private var recordsHistory = false
 
     private struct UpdateShape: Hashable {
         let table: Int64
@@ -62,6 +65,7 @@ package struct SQLChangeWriter<Store: SQLStore> {
                 throw StoreError(.wrongStore, objectID: snapshots[index].objectID, "the change names an object of another store")
             }
         }
+        recordsHistory = history != nil
         // By position (as below): a snapshot copied out of its array costs a retain and a release
         // per reference it holds.
         for index in changes.deleted.indices { try delete(changes.deleted[index]) }
@@ -117,7 +121,7 @@ package struct SQLChangeWriter<Store: SQLStore> {
             } catch where store.isUniqueViolation(error) {
                 throw UniquenessViolation(snapshots: rows.map { snapshots[$0] }, cause: error)
             }
-            if history != nil {
+            if recordsHistory {
                 // New keys come from one allocation, so a group's are usually consecutive: every
                 // key in their range is one of the group's rows, recorded with one statement.
                 if let (first, last) = try Self.consecutiveKeys(of: rows.lazy.map { snapshots[$0].objectID }) {
@@ -176,7 +180,7 @@ package struct SQLChangeWriter<Store: SQLStore> {
             try noteConflict(snapshot)
             return
         }
-        if history != nil { try history?.recordUpdate(of: snapshot, table: plan.table, key: key) }
+        if recordsHistory { try history?.recordUpdate(of: snapshot, table: plan.table, key: key) }
     }
 
     /// `UPDATE <table> SET Z_OPT = Z_OPT + 1, <column> = ?… WHERE Z_PK = ? AND Z_OPT = ?` for the
@@ -194,10 +198,10 @@ package struct SQLChangeWriter<Store: SQLStore> {
     private mutating func delete(_ snapshot: StoreSnapshot) throws {
         let plan = try plan(for: snapshot.entity)
         let key = try primaryKey(snapshot.objectID)
-        if let willReplaceExternal {
+        if !plan.externalColumns.isEmpty, let willReplaceExternal {
             for column in plan.externalColumns { try willReplaceExternal(column, key, plan.table) }
         }
-        if history != nil { try history?.recordDeletion(of: snapshot, table: plan.table, key: key) }
+        if recordsHistory { try history?.recordDeletion(of: snapshot, table: plan.table, key: key) }
         var bound: [SQLValue] = []
         swap(&bound, &rowValues)
         defer { swap(&bound, &rowValues) }
