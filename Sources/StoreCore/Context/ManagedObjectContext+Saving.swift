@@ -58,6 +58,9 @@ extension ManagedObjectContext {
                 let conflicts = try findConstraintConflicts()
                 if !conflicts.isEmpty { try resolveConstraintConflicts(conflicts) }
             }
+            // The lists' generations before anything below could change them (a change makes the
+            // save's finish treat the lists as changed: the safe way).
+            let generations = changeListGenerations
             // Relationships held as IDs are resolved to objects as the objects are taken, before IDs change.
             let inserted = insertedSet.values { $0.resolveReferences() }
             let updated = updatedSet.values { $0.resolveReferences() }
@@ -67,7 +70,6 @@ extension ManagedObjectContext {
             let deleted = parent != nil ? deletedSet.values : deletedSet.values { object in
                 if isUnreadFault(object) { unreadFaults.append(object) }
             }
-            let generations = changeListGenerations
             do {
                 try write(inserted, updated, deleted, unreadFaults: unreadFaults, generations)
                 return
