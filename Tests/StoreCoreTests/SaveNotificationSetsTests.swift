@@ -73,6 +73,51 @@ final class SaveNotificationSetsTests: XCTestCase {
         }
     }
 
+    func testWillSaveNamesEveryObjectTheSaveSaves() throws {
+        let context = try TestStack.context()
+        let recorder = Recorder(context, names: [.managedObjectContextWillSave])
+        try context.performAndWait {
+            let (stored, doomed) = try { let posts = try savedPosts(["Stored", "Doomed"], in: context); return (posts[0], posts[1]) }()
+            let first = try Post(context: context)
+            first.title = "First"
+            context.processPendingChanges()   // reported before the save: the save's objects-did-change names the rest only
+            let second = try Post(context: context)
+            second.title = "Second"
+            stored.title = "Stored, changed"
+            context.delete(doomed)
+            let ids = Set([first, second].map(\.objectID))
+            try context.save()
+
+            let changes = try XCTUnwrap(recorder.last(.managedObjectContextWillSave)?.contextChanges)
+            XCTAssertEqual(changes.insertedObjectIDs, ids)
+            XCTAssertEqual(changes.updatedObjectIDs, [stored.objectID])
+            XCTAssertEqual(changes.deletedObjectIDs, [doomed.objectID])
+        }
+    }
+
+    func testWillSaveNamesNewObjectsByTheIDsTheyHaveWhenItIsPosted() throws {
+        let context = try TestStack.context()
+        let recorder = Recorder(context, names: [.managedObjectContextWillSave])
+        let post = LockedBox<Post?>(nil)
+        // The save's objects-did-change names the new object by its temporary ID; an observer
+        // gives it its permanent ID before will-save is posted.
+        let trigger = NotificationCenter.default.addObserver(forName: .managedObjectContextObjectsDidChange, object: context, queue: nil) { _ in
+            guard let object = post.value, object.objectID.isTemporaryID else { return }
+            do { try context.obtainPermanentIDs(for: [object]) } catch { XCTFail("\(error)") }
+        }
+        defer { NotificationCenter.default.removeObserver(trigger) }
+        try context.performAndWait {
+            let new = try Post(context: context)
+            new.title = "New"
+            post.value = new
+            try context.save()
+
+            let changes = try XCTUnwrap(recorder.last(.managedObjectContextWillSave)?.contextChanges)
+            XCTAssertFalse(new.objectID.isTemporaryID)
+            XCTAssertEqual(changes.insertedObjectIDs, [new.objectID])
+        }
+    }
+
     func testAnObserverAddedDuringASaveReceivesItsDidSave() throws {
         let context = try TestStack.context()
         let late = Recorder(context, names: [])
@@ -161,6 +206,35 @@ final class SaveNotificationSetsTests: XCTestCase {
             XCTAssertEqual(objects(changes.first, .updatedObjects), [stored])
             XCTAssertEqual(objects(changes.last, .insertedObjects), [late])
             XCTAssertEqual(objects(changes.last, .updatedObjects), [other])
+        }
+    }
+
+    func testAnObjectInsertedByAnObjectsDidChangeObserverDuringTheSaveIsInTheDidSave() throws {
+        let context = try TestStack.context()
+        let recorder = Recorder(context, names: [.managedObjectContextDidSave])
+        let added = LockedBox<Post?>(nil)
+        let saving = LockedBox(false)
+        // Inserts one more object while the save's first objects-did-change is being posted.
+        let trigger = NotificationCenter.default.addObserver(forName: .managedObjectContextObjectsDidChange, object: context, queue: nil) { _ in
+            guard saving.value, added.value == nil else { return }
+            do {
+                let post = try Post(context: context)
+                post.title = "Added while notified"
+                added.value = post
+            } catch { XCTFail("\(error)") }
+        }
+        defer { NotificationCenter.default.removeObserver(trigger) }
+        try context.performAndWait {
+            let post = try Post(context: context)
+            post.title = "New"
+            saving.value = true
+            try context.save()
+
+            let late = try XCTUnwrap(added.value)
+            let saved = recorder.last(.managedObjectContextDidSave)
+            XCTAssertEqual(objects(saved, .insertedObjects), [post, late])
+            XCTAssertEqual(ids(saved, .insertedObjectIDs), [post.objectID, late.objectID])
+            XCTAssertFalse(late.hasChanges)
         }
     }
 

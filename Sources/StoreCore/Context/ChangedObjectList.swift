@@ -14,6 +14,18 @@ struct ChangedObjectList {
     /// The objects, in the order they joined.
     var values: [ManagedObject] { slots.compactMap { $0 } }
 
+    /// The objects, in the order they joined, each handed to `visit` as it is taken (one pass
+    /// over objects that are cold in a large save, rather than two).
+    func values(_ visit: (ManagedObject) -> Void) -> [ManagedObject] {
+        var objects: [ManagedObject] = []
+        objects.reserveCapacity(count)
+        for case let object? in slots {
+            visit(object)
+            objects.append(object)
+        }
+        return objects
+    }
+
     /// Calls `body` with each object, in the order they joined (without an array of them).
     func forEachObject(_ body: (ManagedObject) throws -> Void) rethrows {
         for case let object? in slots { try body(object) }
@@ -22,11 +34,6 @@ struct ChangedObjectList {
     /// Whether an object of the list satisfies `predicate` (without an array of the objects).
     func containsObject(where predicate: (ManagedObject) -> Bool) -> Bool {
         slots.contains { $0.map(predicate) ?? false }
-    }
-
-    /// Whether `objects` are exactly the list's members (`objects` holds no object twice).
-    func hasExactly(_ objects: [ManagedObject]) -> Bool {
-        objects.count == count && objects.allSatisfy(contains)
     }
 
     func contains(_ object: ManagedObject) -> Bool {
@@ -53,6 +60,22 @@ struct ChangedObjectList {
 
     mutating func removeAll() {
         for object in slots { object?.changeListPosition = -1 }
+        letGoOfAll()
+    }
+
+    /// Lets go of `object`'s slot, keeping the list's count and generation: for a save that empties
+    /// its lists, releasing each object while it has it at hand (a release of an object no longer in
+    /// the processor's caches costs a miss) and then the lists whole (``letGoOfAll()``).
+    mutating func letGoOfSlot(of object: ManagedObject) {
+        guard contains(object) else { return }
+        slots[object.changeListPosition] = nil
+        object.changeListPosition = -1
+    }
+
+    /// Empties the list without walking it, for a caller that reset each member's
+    /// `changeListPosition` already (a stale position is harmless: membership is checked by
+    /// identity at that position, but the walk is one more pass over cold objects).
+    mutating func letGoOfAll() {
         slots = []
         count = 0
         generation &+= 1

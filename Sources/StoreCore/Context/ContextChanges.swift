@@ -94,7 +94,18 @@ public struct ContextChanges: Sendable, Hashable {
         self.deleted = deleted
     }
 
-    /// The updated IDs as they are held (a list not yet hashed, or the set), to share with other changes.
+    /// Changes whose inserted, updated and deleted ID sets are ones other descriptions of the same
+    /// objects carry (each built at most once for all).
+    init(kind: Kind, contextName: String?, inserted: LazyObjectIDSet, updated: LazyObjectIDSet, deleted: LazyObjectIDSet) {
+        self.init(kind: kind, contextName: contextName)
+        self.inserted = inserted
+        self.updated = updated
+        self.deleted = deleted
+    }
+
+    /// The inserted IDs as they are held (a list not yet hashed, or the set), to share with other changes.
+    var heldInsertedObjectIDs: LazyObjectIDSet { inserted }
+    /// The updated IDs as they are held, to share with other changes.
     var heldUpdatedObjectIDs: LazyObjectIDSet { updated }
     /// The deleted IDs as they are held, to share with other changes.
     var heldDeletedObjectIDs: LazyObjectIDSet { deleted }

@@ -244,7 +244,7 @@ extension ManagedObjectContext {
         let toMany = layout.toManyIndexes.map { ($0, object.toManyObjects(at: $0).objects) }
         insertedSet.remove(object)
         object.state.isInserted = false
-        pendingChanges.inserted[ObjectKey(object)] = nil
+        pendingChanges.inserted.remove(object)
         reassign(object, to: storedID)
         object.load(stored)
         for (index, destination) in toOne {
@@ -265,7 +265,7 @@ extension ManagedObjectContext {
     private func becomeKeepingValues(_ object: ManagedObject, storedID: ManagedObjectID, stored: StoreSnapshot, attributes: [Int]) {
         insertedSet.remove(object)
         object.state.isInserted = false
-        pendingChanges.inserted[ObjectKey(object)] = nil
+        pendingChanges.inserted.remove(object)
         reassign(object, to: storedID)
         let stored = stored.laidOut(as: object.entity)
         object.version = stored.version

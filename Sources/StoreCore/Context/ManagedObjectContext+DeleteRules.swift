@@ -38,9 +38,13 @@ extension ManagedObjectContext {
                 applyDeleteRules(of: object)
             }
         }
-        // Inserted-then-deleted objects leave the context once their rules have run.
-        for object in pendingChanges.deleted.values where object.state.isDeleted && !deletedSet.contains(object) {
-            registered[object.objectID] = nil
+        // Inserted-then-deleted objects leave the context once their rules have run (looked for
+        // only when one was deleted: a large delete of saved objects is not walked again).
+        if deletedInsertedObjects {
+            deletedInsertedObjects = false
+            for object in pendingChanges.deleted where object.state.isDeleted && !deletedSet.contains(object) {
+                registered[object.objectID] = nil
+            }
         }
     }
 

@@ -8,7 +8,7 @@ extension ManagedObjectContext {
         discardUndo()
         let inserted = insertedSet.values
         let touched = updatedSet.values + deletedSet.values + Array(deniedDeletions.values)
-        for object in pendingChanges.deleted.values where !object.hasCommittedState && !object.isFault {
+        for object in pendingChanges.deleted where !object.hasCommittedState && !object.isFault {
             registered[object.objectID] = nil
             object.state = .init()
             object.detach()

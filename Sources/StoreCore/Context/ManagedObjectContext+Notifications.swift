@@ -29,54 +29,85 @@ extension ManagedObjectContext {
             if !mergedIDs.isEmpty { notifyObjectsListeners(ObjectChangeBatch(mergedIDs: mergedIDs)) }
             return
         }
-        let inserted = Array(pending.inserted.values.filter { $0.state.isInserted })
-        for object in inserted { object.state.insertionReported = true }
-        // Objects inserted or deleted since are reported as such, not as updated (read into an
-        // array directly: filtering the dictionary first made a second one, hashing every key).
-        var updated: [ManagedObject] = []
-        updated.reserveCapacity(pending.updated.count)
-        if pending.inserted.isEmpty && pending.deleted.isEmpty {
-            updated.append(contentsOf: pending.updated.values)
-        } else {
-            for (key, object) in pending.updated where pending.inserted[key] == nil && pending.deleted[key] == nil { updated.append(object) }
+        // One pass over each kind's objects: which are reported, their IDs, and whether they are
+        // exactly the context's list of that kind (for the save's did-save to carry the same sets).
+        let inserted = Self.reported(pending.inserted, listedIn: insertedSet) { object in
+            guard object.state.isInserted else { return false }
+            object.state.insertionReported = true
+            return true
         }
-        let deleted = Array(pending.deleted.values)
-        var changes = makeChanges(.objectsDidChange, inserted: inserted, updated: updated, deletedIDs: deleted.map(\.objectID))
+        // Objects inserted or deleted since are reported as such, not as updated.
+        let updated = pending.inserted.isEmpty && pending.deleted.isEmpty
+            ? Self.reported(pending.updated, listedIn: updatedSet) { _ in true }
+            : Self.reported(pending.updated, listedIn: updatedSet) { !pending.inserted.contains($0) && !pending.deleted.contains($0) }
+        let deleted = Self.reported(pending.deleted, listedIn: deletedSet) { _ in true }
+        var changes = ContextChanges(kind: .objectsDidChange, contextName: name, inserted: inserted.ids, updated: updated.ids, deleted: deleted.ids)
         if !refreshed.isEmpty { changes.refreshedObjectIDs = Set(refreshed.map(\.objectID)) }
         if !invalidated.isEmpty { changes.invalidatedObjectIDs = Set(invalidated.map(\.objectID)) }
         let objects = NotificationObjectSets(
-            inserted: Set(inserted), updated: Set(updated), deleted: Set(deleted), refreshed: Set(refreshed), invalidated: Set(invalidated))
+            inserted: inserted.objects, updated: updated.objects, deleted: deleted.objects, refreshed: Set(refreshed), invalidated: Set(invalidated))
+        // The lists and IDs as the sets were made from them (an observer may change either).
+        let generations = changeListGenerations, reassignments = reassignments
         post(.managedObjectContextObjectsDidChange, changes, objects: objects)
-        if saveNotificationSets != nil { keepForDidSave(objects, changes, inserted: inserted, updated: updated, deleted: deleted) }
-        notifyObjectsListeners(ObjectChangeBatch(
-            inserted: inserted, updated: updated, deleted: deleted, refreshed: refreshed, invalidated: invalidated, mergedIDs: mergedIDs))
+        if saveNotificationSets != nil {
+            keepForSave(objects, changes, listed: (inserted.listed, updated.listed, deleted.listed), at: generations, reassignments: reassignments)
+        }
+        if !objectsListeners.isEmpty {
+            notifyObjectsListeners(ObjectChangeBatch(
+                inserted: Array(inserted.objects), updated: Array(updated.objects), deleted: Array(deleted.objects),
+                refreshed: refreshed, invalidated: invalidated, mergedIDs: mergedIDs))
+        }
     }
 
-    /// Keeps, for the did-save of the save in progress, each set of objects that holds exactly the
-    /// members of the context's list of that kind (see ``SaveNotificationSets``).
-    private func keepForDidSave(
-        _ objects: NotificationObjectSets, _ changes: ContextChanges, inserted: [ManagedObject], updated: [ManagedObject], deleted: [ManagedObject]
+    /// The objects of `pending` an objects-did-change reports (those `isReported` accepts — it may
+    /// mark them), as a set (`pending` itself when it accepts them all, the usual case), their IDs,
+    /// and whether they are exactly the members of `list` — found in one pass over the objects.
+    private static func reported(
+        _ pending: Set<ManagedObject>, listedIn list: ChangedObjectList, where isReported: (ManagedObject) -> Bool
+    ) -> (objects: Set<ManagedObject>, ids: [ManagedObjectID], listed: Bool) {
+        var ids: [ManagedObjectID] = []
+        ids.reserveCapacity(pending.count)
+        var left: [ManagedObject] = []
+        var listed = true
+        for object in pending {
+            guard isReported(object) else {
+                left.append(object)
+                continue
+            }
+            ids.append(object.objectID)
+            if listed && !list.contains(object) { listed = false }
+        }
+        var objects = pending
+        for object in left { objects.remove(object) }
+        return (objects, ids, listed && ids.count == list.count)
+    }
+
+    /// Keeps, for the will-save and did-save of the save in progress, each set of objects that
+    /// held exactly the members of the context's list of that kind (`listed`) when the lists were
+    /// at `generations` (see ``SaveNotificationSets``).
+    private func keepForSave(
+        _ objects: NotificationObjectSets, _ changes: ContextChanges, listed: (inserted: Bool, updated: Bool, deleted: Bool),
+        at generations: ChangeListGenerations, reassignments: Int
     ) {
         typealias Kept = SaveNotificationSets.Kept
-        if insertedSet.hasExactly(inserted) {
-            // Inserted objects get permanent IDs before did-save: their IDs are not kept.
-            saveNotificationSets?.inserted = Kept(objects: objects.inserted, objectIDs: LazyObjectIDSet(), generation: insertedSet.generation)
+        if listed.inserted {
+            // Inserted objects get permanent IDs before did-save: their IDs serve will-save only.
+            saveNotificationSets?.inserted = Kept(
+                objects: objects.inserted, objectIDs: changes.heldInsertedObjectIDs, generation: generations.inserted, reassignments: reassignments)
         }
-        if updatedSet.hasExactly(updated) {
-            saveNotificationSets?.updated = Kept(objects: objects.updated, objectIDs: changes.heldUpdatedObjectIDs, generation: updatedSet.generation)
+        if listed.updated {
+            saveNotificationSets?.updated = Kept(
+                objects: objects.updated, objectIDs: changes.heldUpdatedObjectIDs, generation: generations.updated, reassignments: reassignments)
         }
-        if deletedSet.hasExactly(deleted) {
-            saveNotificationSets?.deleted = Kept(objects: objects.deleted, objectIDs: changes.heldDeletedObjectIDs, generation: deletedSet.generation)
+        if listed.deleted {
+            saveNotificationSets?.deleted = Kept(
+                objects: objects.deleted, objectIDs: changes.heldDeletedObjectIDs, generation: generations.deleted, reassignments: reassignments)
         }
     }
 
     /// The generations of the inserted, updated and deleted lists now.
     var changeListGenerations: ChangeListGenerations {
         ChangeListGenerations(inserted: insertedSet.generation, updated: updatedSet.generation, deleted: deletedSet.generation)
-    }
-
-    func makeChanges(_ kind: ContextChanges.Kind, inserted: [ManagedObject], updated: [ManagedObject], deletedIDs: [ManagedObjectID]) -> ContextChanges {
-        ContextChanges(kind: kind, contextName: name, inserted: inserted.map(\.objectID), updated: updated.map(\.objectID), deleted: deletedIDs)
     }
 
     /// Posts a notification (objects under the object keys, IDs under the ID keys, the

@@ -17,7 +17,7 @@ extension ManagedObjectContext {
         insertedSet.insert(object)
         object.state.isInserted = true
         object.state.insertionReported = false
-        pendingChanges.inserted[ObjectKey(object)] = object
+        pendingChanges.inserted.insert(object)
         object.awakeFromInsert()
     }
 
@@ -46,18 +46,18 @@ extension ManagedObjectContext {
             object.willAccess()   // its values, to put back
             recordForUndo(object)
         }
-        let id = ObjectKey(object)
         if object.state.isInserted {
             insertedSet.remove(object)
             object.state.isInserted = false
-            pendingChanges.inserted[id] = nil
+            pendingChanges.inserted.remove(object)
+            deletedInsertedObjects = true
         } else {
             updatedSet.remove(object)
             deletedSet.insert(object)
         }
         object.state.isDeleted = true
         object.state.isUpdated = false
-        pendingChanges.deleted[id] = object
+        pendingChanges.deleted.insert(object)
         pendingDeletions.append(object)
     }
 
@@ -156,20 +156,19 @@ extension ManagedObjectContext {
     }
 
     func objectDidChange(_ object: ManagedObject) {
-        let id = ObjectKey(object)
         if object.state.isDeleted { return }
         // An inserted object stays inserted (it is saved whole), but a further change to it is
         // reported as an update by the next objectsDidChange, as Core Data does, so that
         // controllers and live queries move it.
         if object.state.isInserted {
-            pendingChanges.updated[id] = object
+            pendingChanges.updated.insert(object)
             return
         }
         if !object.state.isUpdated {
             object.state.isUpdated = true
             updatedSet.insert(object)
         }
-        pendingChanges.updated[id] = object
+        pendingChanges.updated.insert(object)
     }
 
     private func noCoordinator() throws -> StoreError {

@@ -41,9 +41,12 @@ extension ManagedObjectContext {
         processPendingChanges()
         guard hasChanges || !pendingRowInsertions.isEmpty else { return }
 
-        post(.managedObjectContextWillSave, makeChanges(
-            .willSave, inserted: insertedSet.values, updated: updatedSet.values, deletedIDs: deletedSet.values.map(\.objectID)))
-        for object in changedObjectsInOrder() { object.willSave() }
+        post(.managedObjectContextWillSave, willSaveChanges())
+        // The new objects' IDs of then serve no later notification (did-save names their permanent
+        // IDs): let them go rather than hold a million-entry set through the save.
+        saveNotificationSets?.inserted?.objectIDs = LazyObjectIDSet()
+        // The lists as they are now (copies: a hook that changes the context changes its own lists).
+        for list in [insertedSet, updatedSet, deletedSet] { list.forEachObject { $0.willSave() } }
         processPendingChanges()
 
         if let error = ObjectValidationError.combining(validationErrors()) { throw error }
@@ -55,14 +58,20 @@ extension ManagedObjectContext {
                 let conflicts = try findConstraintConflicts()
                 if !conflicts.isEmpty { try resolveConstraintConflicts(conflicts) }
             }
-            let inserted = insertedSet.values
-            let updated = updatedSet.values
-            let deleted = deletedSet.values
+            // The lists' generations before anything below could change them (a change makes the
+            // save's finish treat the lists as changed: the safe way).
             let generations = changeListGenerations
-            for object in inserted { object.resolveReferences() }
-            for object in updated { object.resolveReferences() }
+            // Relationships held as IDs are resolved to objects as the objects are taken, before IDs change.
+            let inserted = insertedSet.values { $0.resolveReferences() }
+            let updated = updatedSet.values { $0.resolveReferences() }
+            // A root context reads the versions of faults deleted without being read (optimistic
+            // locking needs them): which they are is seen as the objects are taken.
+            var unreadFaults: [ManagedObject] = []
+            let deleted = parent != nil ? deletedSet.values : deletedSet.values { object in
+                if isUnreadFault(object) { unreadFaults.append(object) }
+            }
             do {
-                try write(inserted, updated, deleted, generations)
+                try write(inserted, updated, deleted, unreadFaults: unreadFaults, generations)
                 return
             } catch let refusal as ObjectValidationError where refusal.code == .uniquenessConstraint && refusal.constraintConflicts.isEmpty {
                 // Another writer stored the same values between the check and the write: resolve once more.
@@ -79,21 +88,34 @@ extension ManagedObjectContext {
         }
     }
 
+    /// The will-save notification's changes: the IDs the save's objects-did-change carried where
+    /// they are the lists' members still (see ``SaveNotificationSets``), else the lists' own.
+    private func willSaveChanges() -> ContextChanges {
+        let kept = saveNotificationSets
+        let inserted = kept?.inserted?.reusableIDs(at: insertedSet.generation, reassignments: reassignments)
+            ?? LazyObjectIDSet(building: insertedSet.values.map(\.objectID))
+        let updated = kept?.updated?.reusableIDs(at: updatedSet.generation, reassignments: reassignments)
+            ?? LazyObjectIDSet(building: updatedSet.values.map(\.objectID))
+        let deleted = kept?.deleted?.reusableIDs(at: deletedSet.generation, reassignments: reassignments)
+            ?? LazyObjectIDSet(building: deletedSet.values.map(\.objectID))
+        return ContextChanges(kind: .willSave, contextName: name, inserted: inserted, updated: updated, deleted: deleted)
+    }
+
     /// Writes the changes to the parent or the stores and finishes the save (`generations`: the
     /// change lists' when the objects were taken from them).
     private func write(
-        _ inserted: [ManagedObject], _ updated: [ManagedObject], _ deleted: [ManagedObject], _ generations: ChangeListGenerations
+        _ inserted: [ManagedObject], _ updated: [ManagedObject], _ deleted: [ManagedObject], unreadFaults: [ManagedObject],
+        _ generations: ChangeListGenerations
     ) throws {
-        let deletedIDs = deleted.map(\.objectID)
         var permanentIDs: [ManagedObjectID: ManagedObjectID] = [:]
         let saved: StoreChangeSet
         if let parent {
             saved = makeChangeSet(inserted, updated, deleted)
             try parent.performAndWait { try parent.applyChildChanges(saved, from: self) }
         } else {
-            (saved, permanentIDs) = try saveToStores(inserted, updated, deleted)
+            (saved, permanentIDs) = try saveToStores(inserted, updated, deleted, unreadFaults: unreadFaults)
         }
-        finishSave(inserted, updated, deleted, deletedIDs: deletedIDs, saved: saved, generations: generations)
+        finishSave(inserted, updated, deleted, saved: saved, generations: generations)
         if parent == nil { advanceQueryGeneration() }
         releaseUnreferencedObjectsIfGrown()
         if !permanentIDs.isEmpty { passPermanentIDsToChildren(permanentIDs) }
@@ -102,39 +124,56 @@ extension ManagedObjectContext {
     /// Refuses the save when a changed object holds a to-many relationship its store could not
     /// read: saving it would write what was never read (for a many-to-many, drop every link row).
     private func checkUnreadRelationships() throws {
-        for object in updatedSet.values where !object.state.relationshipFailures.isEmpty {
+        try updatedSet.forEachObject { object in
+            guard !object.state.relationshipFailures.isEmpty else { return }
             if let (_, failure) = object.state.relationshipFailures.min(by: { $0.key < $1.key }) { throw failure }
         }
-    }
-
-    private func changedObjectsInOrder() -> [ManagedObject] {
-        insertedSet.values + updatedSet.values + deletedSet.values
     }
 
     /// Saves through the coordinator; returns what was saved and the permanent ID each new object
     /// received, by its temporary ID (for child contexts: empty when there are none). New objects get their permanent IDs inside the save (one
     /// write transaction); a failed save gives them back their temporary IDs.
     private func saveToStores(
-        _ inserted: [ManagedObject], _ updated: [ManagedObject], _ deleted: [ManagedObject]
+        _ inserted: [ManagedObject], _ updated: [ManagedObject], _ deleted: [ManagedObject], unreadFaults: [ManagedObject]
     ) throws -> (StoreChangeSet, [ManagedObjectID: ManagedObjectID]) {
         guard let coordinator = persistentStoreCoordinator else { throw StoreError(.noStores, "\(self) has no persistent store coordinator") }
-        let needingIDs = inserted.filter { $0.objectID.isTemporaryID }
-        let temporaryIDs = needingIDs.map(\.objectID)
-        // Rows written with the save (``insertRowsWithNextSave(_:)``) take their IDs after the objects'.
+        // One pass over the new objects: those needing IDs, their temporary IDs and the runs of
+        // entities to ask keys for.
         let assigned = assignedStores
+        var needingIDs: [ManagedObject] = []
+        var temporaryIDs: [ManagedObjectID] = []
+        needingIDs.reserveCapacity(inserted.count)
+        temporaryIDs.reserveCapacity(inserted.count)
         var requests: [NewObjectRun] = []
-        for object in needingIDs {
+        var lastEntity: EntityDescription?
+        var relates = false
+        for object in inserted where object.objectID.isTemporaryID {
+            needingIDs.append(object)
+            temporaryIDs.append(object.objectID)
+            relates = relates || object.entity.layout.hasRelationships
+            // A run of one entity (without assigned stores) adds to its last run without reading the name.
+            if assigned.isEmpty, object.entity === lastEntity, !requests.isEmpty {
+                requests[requests.count - 1].count += 1
+                continue
+            }
+            lastEntity = object.entity
             NewObjectRun.append(entity: object.entity.name, store: assigned.isEmpty ? nil : assigned[ObjectIdentifier(object)], to: &requests)
         }
+        // Rows written with the save (``insertRowsWithNextSave(_:)``) take their IDs after the objects'.
         for entityName in pendingRowEntityNames { NewObjectRun.append(entity: entityName, store: nil, to: &requests) }
-        try readDeletedFaults(deleted)
+        try readDeletedFaults(unreadFaults)
         var attempt = 0
         while true {
             do {
                 if let conflict = try lockedObjectConflicts() { throw conflict }
                 let changes = try coordinator.save(newObjects: requests) { permanentIDs in
-                    for (object, id) in zip(needingIDs, permanentIDs) { reassign(object, to: id) }
-                    var changes = makeChangeSet(inserted, updated, deleted)
+                    // When every new object needs an ID and none holds relationships (whose snapshots
+                    // name other new objects by their permanent IDs), each takes its ID as its snapshot is made.
+                    let assignsWhileMaking = needingIDs.count == inserted.count && !relates
+                    if !assignsWhileMaking {
+                        for (object, id) in zip(needingIDs, permanentIDs) { reassign(object, to: id) }
+                    }
+                    var changes = makeChangeSet(inserted, updated, deleted, permanentIDs: assignsWhileMaking ? permanentIDs[...] : nil)
                     if !pendingRowInsertions.isEmpty { changes.inserted += try makePendingRowSnapshots(permanentIDs[needingIDs.count...]) }
                     return changes
                 }
@@ -150,14 +189,17 @@ extension ManagedObjectContext {
         }
     }
 
+    /// Whether a deleted object of this context is a fault whose version the save must read
+    /// (a fault fetched with its row already knows it).
+    private func isUnreadFault(_ object: ManagedObject) -> Bool {
+        object.isFault && !object.objectID.isTemporaryID && !object.hasWaitingRow && object.managedObjectContext === self
+    }
+
     /// Reads the versions of objects deleted without being read (optimistic locking needs them),
     /// a batch of rows per store request, before the save's transaction begins.
-    private func readDeletedFaults(_ deleted: [ManagedObject]) throws {
-        var faults: [ManagedObject] = []
-        for object in deleted where object.isFault && !object.objectID.isTemporaryID && object.managedObjectContext === self {
-            // A fault fetched with its row already knows its version: it need not be loaded.
-            if !object.hasWaitingRow { faults.append(object) }
-        }
+    private func readDeletedFaults(_ faults: [ManagedObject]) throws {
+        // Relationships resolved since the objects were taken may have brought some their rows.
+        let faults = faults.filter(isUnreadFault)
         guard !faults.isEmpty else { return }
         fulfillFaults(faults)
         for object in faults where object.isFault {
@@ -166,34 +208,47 @@ extension ManagedObjectContext {
         }
     }
 
-    func makeChangeSet(_ inserted: [ManagedObject], _ updated: [ManagedObject], _ deleted: [ManagedObject]) -> StoreChangeSet {
+    /// The change set of a save. With `permanentIDs` (one per new object, in order), each new
+    /// object is given its permanent ID just before its snapshot is made.
+    func makeChangeSet(
+        _ inserted: [ManagedObject], _ updated: [ManagedObject], _ deleted: [ManagedObject], permanentIDs: ArraySlice<ManagedObjectID>? = nil
+    ) -> StoreChangeSet {
         var changes = StoreChangeSet()
         changes.contextName = name
         changes.transactionAuthor = transactionAuthor
         // A root save gives new objects version 1: their snapshots carry it already.
         let insertedVersion: Int64? = parent == nil ? 1 : nil
-        changes.inserted = inserted.map { $0.currentSnapshot(allToMany: true, version: insertedVersion) }
+        changes.inserted.reserveCapacity(inserted.count)
+        for (position, object) in inserted.enumerated() {
+            if let permanentIDs { reassign(object, to: permanentIDs[permanentIDs.startIndex + position]) }
+            changes.inserted.append(object.currentSnapshot(allToMany: true, version: insertedVersion))
+        }
         for object in updated where object.managedObjectContext === self {
             let snapshot = object.changedSnapshot()
             if !snapshot.heldProperties.isEmpty { changes.updated.append(snapshot) }
         }
         // Faults deleted without being read were read just before (`readDeletedFaults`), or by the
         // parent context when it applies these changes.
-        changes.deleted = deleted.filter { !$0.objectID.isTemporaryID && $0.managedObjectContext === self }.map { object in
-            StoreSnapshot.partial(objectID: object.objectID, version: object.version, entity: object.entity)
+        changes.deleted.reserveCapacity(deleted.count)
+        for object in deleted where !object.objectID.isTemporaryID && object.managedObjectContext === self {
+            changes.deleted.append(StoreSnapshot.partial(objectID: object.objectID, version: object.version, entity: object.entity))
         }
         return changes
     }
 
     private func finishSave(
-        _ inserted: [ManagedObject], _ updated: [ManagedObject], _ deleted: [ManagedObject], deletedIDs: [ManagedObjectID],
-        saved: StoreChangeSet, generations: ChangeListGenerations
+        _ inserted: [ManagedObject], _ updated: [ManagedObject], _ deleted: [ManagedObject], saved: StoreChangeSet, generations: ChangeListGenerations
     ) {
         let toParent = parent != nil
+        // When nothing joined or left the lists since the save took its objects (the usual case),
+        // they hold exactly those: each object leaves its list as it is marked saved (released
+        // while at hand), and the lists are let go whole rather than walked again.
+        let listsUnchanged = changeListGenerations == generations
         // A new object keeps the saved snapshot (over its own values array, no copy) as its
         // committed values: letting a large save's snapshots go here cost the save their freeing.
         for (object, index) in zip(inserted, saved.inserted.indices) {
             object.state.isInserted = false
+            if listsUnchanged { insertedSet.letGoOfSlot(of: object) }
             if !toParent { object.version = 1 }
             if saved.inserted[index].holdsStoredValuesOnly {
                 // The values alone (read by position: a snapshot copied costs a retain per reference).
@@ -207,24 +262,31 @@ extension ManagedObjectContext {
         }
         // `saved.updated` follows `updated`, leaving out objects with nothing stored to save
         // (changed in transient properties only, which committed values leave out).
-        var savedUpdates = saved.updated.makeIterator()
-        var nextUpdate = savedUpdates.next()
+        var nextUpdate = 0
         for object in updated {
             object.state.isUpdated = false
-            if let change = nextUpdate, change.objectID == object.objectID {
-                nextUpdate = savedUpdates.next()
+            if listsUnchanged { updatedSet.letGoOfSlot(of: object) }
+            if nextUpdate < saved.updated.count, saved.updated[nextUpdate].objectID == object.objectID {
                 if !toParent { object.version += 1 }
-                object.commitSavedChange(change)
+                object.commitSavedChange(saved.updated[nextUpdate])
+                nextUpdate += 1
             }
             object.changedProperties.removeAll()
         }
         for object in deleted {
             registered[object.objectID] = nil
             object.state.isDeleted = false
+            if listsUnchanged { deletedSet.letGoOfSlot(of: object) }
         }
-        insertedSet.removeAll()
-        updatedSet.removeAll()
-        deletedSet.removeAll()
+        if listsUnchanged {
+            insertedSet.letGoOfAll()
+            updatedSet.letGoOfAll()
+            deletedSet.letGoOfAll()
+        } else {
+            insertedSet.removeAll()
+            updatedSet.removeAll()
+            deletedSet.removeAll()
+        }
         deniedDeletions.removeAll()
         assignedStores.removeAll()
         conflictCheckedObjects.removeAll()
@@ -243,15 +305,14 @@ extension ManagedObjectContext {
         let keptDeleted = kept?.deleted?.reusable(at: generations.deleted)
         // Let go of them here: the saved objects nothing else holds are released after the save.
         saveNotificationSets = SaveNotificationSets()
-        var changes = ContextChanges(
-            kind: .didSave, contextName: name, inserted: inserted.map(\.objectID),
+        // The new objects' IDs are their snapshots' (read from the change set, not from the objects);
+        // rows written with the save follow the objects' snapshots and are inserted objects too.
+        let changes = ContextChanges(
+            kind: .didSave, contextName: name,
+            inserted: LazyObjectIDSet(building: saved.inserted.map(\.objectID)),
             updated: keptUpdated?.objectIDs ?? LazyObjectIDSet(building: updated.map(\.objectID)),
-            deleted: keptDeleted?.objectIDs ?? LazyObjectIDSet(building: deletedIDs))
-        // Rows written with the save (after the objects' snapshots) are inserted objects too.
-        if !pendingRowInsertions.isEmpty {
-            changes.insertedObjectIDs.formUnion(saved.inserted[inserted.count...].lazy.map(\.objectID))
-            pendingRowInsertions.removeAll()
-        }
+            deleted: keptDeleted?.objectIDs ?? LazyObjectIDSet(building: deleted.map(\.objectID)))
+        if !pendingRowInsertions.isEmpty { pendingRowInsertions.removeAll() }
         post(.managedObjectContextDidSave, changes, objects: NotificationObjectSets(
             inserted: keptInserted?.objects ?? Set(inserted), updated: keptUpdated?.objects ?? Set(updated),
             deleted: keptDeleted?.objects ?? Set(deleted)))
@@ -260,14 +321,14 @@ extension ManagedObjectContext {
             parent.childDidSave(changes, from: self)
         } else {
             persistentStoreCoordinator?.contextDidSave(
-                changes, entityNames: { Self.entityNames(of: [inserted, updated], deletedIDs) }, from: self)
+                changes, entityNames: { Self.entityNames(of: [inserted, updated, deleted]) }, from: self)
             notifyChildren(changes, except: nil)
         }
     }
 
     /// The names of the entities a save touched, found without a set of every ID (the objects of
     /// one entity usually follow each other, so a name is looked at once per run of them).
-    private static func entityNames(of objectLists: [[ManagedObject]], _ deletedIDs: [ManagedObjectID]) -> Set<String> {
+    private static func entityNames(of objectLists: [[ManagedObject]]) -> Set<String> {
         var names = Set<String>()
         var lastEntity: EntityDescription?
         for objects in objectLists {
@@ -275,11 +336,6 @@ extension ManagedObjectContext {
                 lastEntity = object.entity
                 names.insert(object.entity.name)
             }
-        }
-        var lastSpace: ManagedObjectID.Space?
-        for id in deletedIDs where id.space !== lastSpace {
-            lastSpace = id.space
-            names.insert(id.entityName)
         }
         return names
     }
@@ -319,7 +375,7 @@ extension ManagedObjectContext {
             registered[object.objectID] = object
             insertedSet.insert(object)
             object.state.isInserted = true
-            pendingChanges.inserted[ObjectKey(object)] = object
+            pendingChanges.inserted.insert(object)
             object.apply(snapshot)
         }
         for snapshot in changes.updated {
@@ -335,7 +391,6 @@ extension ManagedObjectContext {
     }
 
     private func markDeletedWithoutRules(_ object: ManagedObject) {
-        let id = ObjectKey(object)
         if object.state.isInserted {
             insertedSet.remove(object)
             registered[object.objectID] = nil
@@ -346,7 +401,7 @@ extension ManagedObjectContext {
         object.state.isInserted = false
         object.state.isUpdated = false
         object.state.isDeleted = true
-        pendingChanges.deleted[id] = object
+        pendingChanges.deleted.insert(object)
     }
 
     func childDidSave(_ changes: ContextChanges, from child: ManagedObjectContext) {

@@ -9,6 +9,7 @@ extension ManagedObjectContext {
         registered[object.objectID] = nil
         object.objectID = id
         registered[id] = object
+        reassignments &+= 1
     }
 
     /// The registered object for `id`, or a new fault registered under it (nil when the model

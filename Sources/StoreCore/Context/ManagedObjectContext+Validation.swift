@@ -72,11 +72,13 @@ extension ManagedObjectContext {
         func fail(_ code: ObjectValidationError.Code, _ key: String, _ value: StoreValue?, _ message: String) {
             errors.append(ObjectValidationError(code, objectID: object.objectID, entity: object.entity.name, key: key, value: value, message))
         }
+        // The values are loaded once for all the attributes (not checked again for each).
+        if attributes { object.willAccess() }
         for check in plan.checks {
             switch check.kind {
             case .attribute:
                 guard attributes else { continue }
-                let value = object.attributeValue(at: check.index)
+                let value = object.values[check.index]
                 if value.isNull {
                     if check.isRequired { fail(.missingValue, check.name, nil, "a value is required") }
                     continue

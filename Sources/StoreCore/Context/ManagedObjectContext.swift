@@ -152,12 +152,19 @@ public final class ManagedObjectContext: @unchecked Sendable, CustomStringConver
     @exclusivity(unchecked) var updatedSet = ChangedObjectList()
     @exclusivity(unchecked) var deletedSet = ChangedObjectList()
     var pendingDeletions: [ManagedObject] = []
+    /// Whether an inserted object was deleted since delete rules last ran (it leaves the context
+    /// once they have).
+    var deletedInsertedObjects = false
     var deniedDeletions: [ObjectIdentifier: ManagedObject] = [:]
     var assignedStores: [ObjectIdentifier: String] = [:]
     var pendingChanges = PendingChanges()
     var isSaving = false
-    /// What the running save's objects-did-change carried, for its did-save (`nil` between saves).
+    /// What the running save's objects-did-change carried, for its will-save and did-save (`nil`
+    /// between saves).
     var saveNotificationSets: SaveNotificationSets?
+    /// How many times an object was given another ID (``reassign(_:to:)``): kept ID sets of
+    /// inserted objects hold their IDs of that moment.
+    var reassignments = 0
     /// Saves check each object's attributes only, leaving required relationships, relationship
     /// counts and `validateForInsert`/`validateForUpdate` to the caller — a migration manager's
     /// batches are saved before every relationship is set, and checked once all are.
@@ -169,10 +176,13 @@ public final class ManagedObjectContext: @unchecked Sendable, CustomStringConver
     /// The fetched results controllers following this context's changes.
     var objectsListeners: [WeakObjectsListener] = []
 
+    /// The objects changed since the last objects-did-change, kept as the sets that notification
+    /// carries: when every member is reported (the usual case), the notification's sets are these,
+    /// not sets made again from them at the save (a retain of each object, cold by then).
     struct PendingChanges {
-        var inserted: [ObjectKey: ManagedObject] = [:]
-        var updated: [ObjectKey: ManagedObject] = [:]
-        var deleted: [ObjectKey: ManagedObject] = [:]
+        var inserted: Set<ManagedObject> = []
+        var updated: Set<ManagedObject> = []
+        var deleted: Set<ManagedObject> = []
         var isEmpty: Bool { inserted.isEmpty && updated.isEmpty && deleted.isEmpty }
     }
 

@@ -52,7 +52,6 @@ extension ManagedObjectContext {
     }
 
     private func restore(_ object: ManagedObject, to target: UndoObjectState, other: UndoObjectState) {
-        let id = ObjectKey(object)
         // Whether the parent store holds the object (it was saved and is not an unsaved insert).
         let inParent = registered[object.objectID] === object && !object.state.isInserted && object.managedObjectContext === self
         let savedSince = object.version != target.version
@@ -63,7 +62,7 @@ extension ManagedObjectContext {
             updatedSet.remove(object)
             object.state.isUpdated = false
             if !object.isFault { object.turnIntoFault() }
-            pendingChanges.updated[id] = object
+            pendingChanges.updated.insert(object)
             return
         }
         object.keepCommittedValues()   // the values put back are not the saved ones
@@ -81,25 +80,25 @@ extension ManagedObjectContext {
                 let updated = !changed.isEmpty
                 object.state.isUpdated = updated
                 if updated { updatedSet.insert(object) } else { updatedSet.remove(object) }
-                pendingChanges.updated[id] = object
+                pendingChanges.updated.insert(object)
             } else {
                 object.state.isInserted = true
                 insertedSet.insert(object)
-                pendingChanges.inserted[id] = object
+                pendingChanges.inserted.insert(object)
             }
         } else if inParent {
             object.state.isDeleted = true
             object.state.isUpdated = false
             updatedSet.remove(object)
             deletedSet.insert(object)
-            pendingChanges.deleted[id] = object
+            pendingChanges.deleted.insert(object)
         } else {
             registered[object.objectID] = nil
             insertedSet.remove(object)
             object.state.isInserted = false
             object.state.isDeleted = false
-            pendingChanges.inserted[id] = nil
-            pendingChanges.deleted[id] = object
+            pendingChanges.inserted.remove(object)
+            pendingChanges.deleted.insert(object)
         }
     }
 }

@@ -39,6 +39,9 @@ package struct SQLChangeWriter<Store: SQLStore> {
     private var lastPlan: SQLTableWritePlan?
     /// The values of one row, reused from row to row.
     private var rowValues: [SQLValue] = []
+    /// Whether ``history`` is set, read once per save: comparing the existential with `nil` copied
+    /// it (a retain and a release) for every row.
+    private var recordsHistory = false
 
     private struct UpdateShape: Hashable {
         let table: Int64
@@ -62,9 +65,12 @@ package struct SQLChangeWriter<Store: SQLStore> {
                 throw StoreError(.wrongStore, objectID: snapshots[index].objectID, "the change names an object of another store")
             }
         }
-        for snapshot in changes.deleted { try delete(snapshot) }
+        recordsHistory = history != nil
+        // By position (as below): a snapshot copied out of its array costs a retain and a release
+        // per reference it holds.
+        for index in changes.deleted.indices { try delete(changes.deleted[index]) }
         try insert(changes.inserted)
-        for snapshot in changes.updated { try update(snapshot) }
+        for index in changes.updated.indices { try update(changes.updated[index]) }
         if !conflicts.isEmpty { throw MergeConflictError(conflicts: conflicts) }
         // By position: a snapshot copied costs a retain and a release per reference it holds.
         for index in changes.inserted.indices where changes.inserted[index].holdsToMany { try writeToMany(changes.inserted[index], isNew: true) }
@@ -77,7 +83,7 @@ package struct SQLChangeWriter<Store: SQLStore> {
     /// Inserts the rows table by table, in the order the tables first appear. Rows are grouped
     /// and read by position: a snapshot copied costs a retain and a release per reference it holds.
     private mutating func insert(_ snapshots: [StoreSnapshot]) throws {
-        var groups: [(table: EntityTable, rows: [Int])] = []
+        var groups: [(plan: SQLTableWritePlan, rows: [Int])] = []
         var groupOfTable: [Int64: Int] = [:]
         // A run of one entity's rows finds its group without looking anything up again.
         var runPlan: SQLTableWritePlan?
@@ -86,32 +92,36 @@ package struct SQLChangeWriter<Store: SQLStore> {
             let plan = try plan(for: snapshots[row].entity)
             if plan !== runPlan {
                 runPlan = plan
-                if let known = groupOfTable[plan.table.number] {
+                if let known = groupOfTable[plan.tableNumber] {
                     runGroup = known
                 } else {
-                    groups.append((plan.table, []))
+                    groups.append((plan, []))
                     runGroup = groups.count - 1
-                    groupOfTable[plan.table.number] = runGroup
+                    groupOfTable[plan.tableNumber] = runGroup
                 }
             }
             groups[runGroup].rows.append(row)
         }
-        for (table, rows) in groups {
-            // The row closure captures only what it reads (not the writer, a copy per row).
-            let dialect = dialect, encodeExternal = encodeExternal
+        for (plan, rows) in groups {
+            let table = plan.table
+            // The row closure captures only what it reads (not the writer, a copy per row), and
+            // reads the columns as positions (not as `Column`s, a copy of their names per value).
+            let dialect = dialect, encodeExternal = encodeExternal, columns = plan.valueColumns, number = plan.tableNumber
             do {
                 try store.insert(into: table, count: rows.count, on: connection) { index, values in
                     let row = rows[index]
                     values.append(.integer(try Self.primaryKey(snapshots[row].objectID)))
-                    values.append(.integer(table.number))
-                    for column in table.columns {
-                        values.append(try Self.encode(snapshots[row].values[column.propertyIndex], for: column, dialect: dialect, external: encodeExternal))
+                    values.append(.integer(number))
+                    let rowValues = snapshots[row].values
+                    for column in columns {
+                        values.append(try Self.encode(
+                            rowValues[column.propertyIndex], allowsExternalStorage: column.allowsExternalStorage, dialect: dialect, external: encodeExternal))
                     }
                 }
             } catch where store.isUniqueViolation(error) {
                 throw UniquenessViolation(snapshots: rows.map { snapshots[$0] }, cause: error)
             }
-            if history != nil {
+            if recordsHistory {
                 // New keys come from one allocation, so a group's are usually consecutive: every
                 // key in their range is one of the group's rows, recorded with one statement.
                 if let (first, last) = try Self.consecutiveKeys(of: rows.lazy.map { snapshots[$0].objectID }) {
@@ -127,33 +137,42 @@ package struct SQLChangeWriter<Store: SQLStore> {
     }
 
     private mutating func update(_ snapshot: StoreSnapshot) throws {
-        let plan = try plan(for: snapshot)
-        let table = plan.table
+        let plan = try plan(for: snapshot.entity)
         let key = try primaryKey(snapshot.objectID)
         let held = snapshot.heldProperties
-        rowValues.removeAll(keepingCapacity: true)
-        for column in table.columns where held.contains(column.propertyIndex) {
-            if case .attribute(_, true) = column.kind { try willReplaceExternal?(column, key, table) }
-            rowValues.append(try encode(snapshot[column.propertyIndex], for: column))
+        // The row's values are bound from a local array (the writer's, reused): appending to the
+        // writer's own while reading its other properties made Swift copy the whole writer per row.
+        var bound: [SQLValue] = []
+        swap(&bound, &rowValues)
+        defer { swap(&bound, &rowValues) }
+        bound.removeAll(keepingCapacity: true)
+        let values = snapshot.values
+        let dialect = dialect, encodeExternal = encodeExternal
+        for column in plan.valueColumns where held.contains(column.propertyIndex) {
+            if column.allowsExternalStorage, let willReplaceExternal {
+                try willReplaceExternal(plan.table.columns[column.position], key, plan.table)
+            }
+            bound.append(try Self.encode(
+                values[column.propertyIndex], allowsExternalStorage: column.allowsExternalStorage, dialect: dialect, external: encodeExternal))
         }
         let sql: String
         if let last = plan.lastUpdate, last.changed == held {
             sql = last.sql
         } else {
-            let shape = UpdateShape(table: table.number, changed: held)
+            let shape = UpdateShape(table: plan.tableNumber, changed: held)
             if let known = updateStatements[shape] {
                 sql = known
             } else {
-                sql = updateStatement(of: table, changing: held)
+                sql = updateStatement(of: plan.table, changing: held)
                 updateStatements[shape] = sql
             }
             plan.lastUpdate = (held, sql)
         }
-        rowValues.append(.integer(key))
-        rowValues.append(.integer(snapshot.version))
+        bound.append(.integer(key))
+        bound.append(.integer(snapshot.version))
         let changed: Int
         do {
-            changed = try connection.run(sql, rowValues)
+            changed = try connection.run(sql, bound)
         } catch where store.isUniqueViolation(error) {
             throw UniquenessViolation(snapshots: [snapshot], cause: error)
         }
@@ -161,7 +180,7 @@ package struct SQLChangeWriter<Store: SQLStore> {
             try noteConflict(snapshot)
             return
         }
-        try history?.recordUpdate(of: snapshot, table: table, key: key)
+        if recordsHistory { try history?.recordUpdate(of: snapshot, table: plan.table, key: key) }
     }
 
     /// `UPDATE <table> SET Z_OPT = Z_OPT + 1, <column> = ?… WHERE Z_PK = ? AND Z_OPT = ?` for the
@@ -177,30 +196,30 @@ package struct SQLChangeWriter<Store: SQLStore> {
     }
 
     private mutating func delete(_ snapshot: StoreSnapshot) throws {
-        let plan = try plan(for: snapshot)
+        let plan = try plan(for: snapshot.entity)
         let key = try primaryKey(snapshot.objectID)
-        for column in plan.externalColumns { try willReplaceExternal?(column, key, plan.table) }
-        try history?.recordDeletion(of: snapshot, table: plan.table, key: key)
-        rowValues.removeAll(keepingCapacity: true)
-        rowValues.append(.integer(key))
-        rowValues.append(.integer(snapshot.version))
-        let deleted = try connection.run(plan.deleteSQL, rowValues)
+        if !plan.externalColumns.isEmpty, let willReplaceExternal {
+            for column in plan.externalColumns { try willReplaceExternal(column, key, plan.table) }
+        }
+        if recordsHistory { try history?.recordDeletion(of: snapshot, table: plan.table, key: key) }
+        var bound: [SQLValue] = []
+        swap(&bound, &rowValues)
+        defer { swap(&bound, &rowValues) }
+        bound.removeAll(keepingCapacity: true)
+        bound.append(.integer(key))
+        bound.append(.integer(snapshot.version))
+        let deleted = try connection.run(plan.deleteSQL, bound)
         if deleted == 0 {
             try noteConflict(snapshot)
             return
         }
         guard !plan.toManyCleanups.isEmpty else { return }
-        rowValues.removeLast()
+        bound.removeLast()
         for cleanup in plan.toManyCleanups {
             switch cleanup {
-            case .joinTable(let sql), .foreignKey(let sql): try connection.run(sql, rowValues)
+            case .joinTable(let sql), .foreignKey(let sql): try connection.run(sql, bound)
             }
         }
-    }
-
-    /// The table plan of the snapshot's entity: the last row's when it is of the same entity.
-    private mutating func plan(for snapshot: StoreSnapshot) throws -> SQLTableWritePlan {
-        try plan(for: snapshot.entity)
     }
 
     /// The table plan of `entity`: the last row's when it is of the same entity.
@@ -271,14 +290,12 @@ package struct SQLChangeWriter<Store: SQLStore> {
 
     // MARK: Values
 
-    private func encode(_ value: StoreValue, for column: Column) throws -> SQLValue {
-        try Self.encode(value, for: column, dialect: dialect, external: encodeExternal)
-    }
-
+    /// A value as its column keeps it: binary data of an attribute that allows external storage
+    /// through `external` (when the store keeps such data in files), everything else as the dialect encodes it.
     private static func encode(
-        _ value: StoreValue, for column: Column, dialect: any SQLDialect, external: ((Data) throws -> SQLValue)?
+        _ value: StoreValue, allowsExternalStorage: Bool, dialect: any SQLDialect, external: ((Data) throws -> SQLValue)?
     ) throws -> SQLValue {
-        if case .attribute(_, true) = column.kind, case .data(let data) = value, let external { return try external(data) }
+        if allowsExternalStorage, case .data(let data) = value, let external { return try external(data) }
         return dialect.encode(value)
     }
 

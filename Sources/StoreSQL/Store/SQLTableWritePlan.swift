@@ -20,8 +20,23 @@ final class SQLTableWritePlan {
         case foreignKey(sql: String)
     }
 
+    /// Where one column's value is in a snapshot, without the column's names: the per-row loops
+    /// read these (copying a ``Column`` costs a retain and a release of each of its strings).
+    struct ValueColumn {
+        /// The property's index in the entity (where snapshots hold the value).
+        let propertyIndex: Int
+        /// The column's position in the table's ``EntityTable/columns``.
+        let position: Int
+        /// Whether the attribute allows external storage (its value may be a file's).
+        let allowsExternalStorage: Bool
+    }
+
     let entity: EntityDescription
     let table: EntityTable
+    /// The table's number (`Z_ENT`).
+    let tableNumber: Int64
+    /// The table's columns, in order, as the per-row loops read them.
+    let valueColumns: [ValueColumn]
     /// The columns of attributes that allow external storage.
     let externalColumns: [Column]
     /// `DELETE FROM <table> WHERE Z_PK = ? AND Z_OPT = ?`.
@@ -33,6 +48,13 @@ final class SQLTableWritePlan {
     init(entity: EntityDescription, entityName: String, table: EntityTable, model: ManagedObjectModel, dialect: any SQLDialect) {
         self.entity = entity
         self.table = table
+        tableNumber = table.number
+        valueColumns = table.columns.enumerated().map { position, column in
+            if case .attribute(_, true) = column.kind {
+                return ValueColumn(propertyIndex: column.propertyIndex, position: position, allowsExternalStorage: true)
+            }
+            return ValueColumn(propertyIndex: column.propertyIndex, position: position, allowsExternalStorage: false)
+        }
         externalColumns = table.columns.filter { column in
             if case .attribute(_, true) = column.kind { return true }
             return false
