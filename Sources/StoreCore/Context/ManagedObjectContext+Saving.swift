@@ -224,8 +224,7 @@ extension ManagedObjectContext {
             changes.inserted.append(object.currentSnapshot(allToMany: true, version: insertedVersion))
         }
         for object in updated where object.managedObjectContext === self {
-            // Updates changing the same attributes share their held-property mask.
-            let snapshot = object.changedSnapshot(likePrevious: changes.updated.last)
+            let snapshot = object.changedSnapshot()
             if !snapshot.heldProperties.isEmpty { changes.updated.append(snapshot) }
         }
         // Faults deleted without being read were read just before (`readDeletedFaults`), or by the

@@ -111,20 +111,9 @@ public struct StoreSnapshot: Sendable, Hashable {
     /// A partial snapshot holding `held` of values already laid out by `entity`: an update's
     /// changed attributes, read from the object's own array, shared rather than copied (the
     /// values at other indexes are not the snapshot's).
-    ///
-    /// When `previous` holds exactly `held` and no to-many relationship, the new snapshot shares
-    /// its held properties (copy on write) rather than allocating its own: the updates of one save
-    /// mostly change the same attributes (a million updates held a million equal masks apart).
-    package init(
-        objectID: ManagedObjectID, version: Int64, entity: EntityDescription, values: ContiguousArray<StoreValue>,
-        holding held: PropertyMask, likePrevious previous: StoreSnapshot? = nil
-    ) {
+    package init(objectID: ManagedObjectID, version: Int64, entity: EntityDescription, values: ContiguousArray<StoreValue>, holding held: PropertyMask) {
         self.init(objectID: objectID, version: version, entity: entity, values: values)
-        if let shared = previous?.partial, shared !== Partial.holdsNothing, shared.toManyEntries.isEmpty, shared.heldProperties == held {
-            partial = shared
-        } else {
-            partial = Partial(heldProperties: held)
-        }
+        partial = Partial(heldProperties: held)
     }
 
     /// A snapshot holding nothing yet: the start of an update, or of a deletion (which carries
