@@ -48,6 +48,9 @@ struct RecordedRow: SQLRow {
     func double(at index: Int) -> Double { if case .real(let value) = value(at: index) { value } else { 0 } }
     func value(at index: Int) -> SQLValue { index < values.count ? values[index] : .null }
     func storeValue(at index: Int, as type: AttributeType) -> StoreValue { SQLValueCoder.decode(value(at: index), as: type) }
+    func readAttributes(_ columns: UnsafeBufferPointer<AttributeColumn>, into values: UnsafeMutableBufferPointer<StoreValue>) {
+        for column in columns { values[column.propertyIndex] = storeValue(at: column.position, as: column.type) }
+    }
 }
 
 /// What the recording driver's `insert` throws when told to break a uniqueness constraint.

@@ -62,6 +62,10 @@ extension SQLiteStatement: SQLRow {
     package func storeValue(at index: Int, as type: AttributeType) -> StoreValue {
         SQLiteValueCoder.read(self, at: index, as: type)
     }
+
+    package func readAttributes(_ columns: UnsafeBufferPointer<AttributeColumn>, into values: UnsafeMutableBufferPointer<StoreValue>) {
+        for column in columns { values[column.propertyIndex] = storeValue(at: column.position, as: column.type) }
+    }
 }
 
 /// SQLite's dialect, for code outside this module that checks the shared store logic's SQL (the

@@ -120,7 +120,8 @@ extension ManagedObjectContext {
             guard let entity = modelEntity else { continue }
             objects.append(registeredObject(loading: consume snapshot, of: entity, asFault: request.returnsObjectsAsFaults))
         }
-        objects.reverse()
+        // Reversed through the buffer: swapping array elements retained and released each object.
+        objects.withUnsafeMutableBufferPointer { $0.reverse() }
         refreshed.reverse()
         if !refreshed.isEmpty { postObjectsDidChange(refreshed: refreshed) }
         return objects

@@ -43,17 +43,16 @@ public final class EntityLayout: Sendable {
     /// `.null` for every property: where a snapshot read from a store starts.
     public let nullValues: ContiguousArray<StoreValue>
 
-    /// A new array of ``nullValues`` that `fill` sets in place through its buffer (a row being
-    /// read: no copy of ``nullValues`` for the first write to copy again, no uniqueness check per
-    /// value). Made here, where `StoreValue` is defined: another module making the array looks
+    /// A new array of ``nullValues``, unshared, for a row being read to set in place through its
+    /// buffer (no copy of ``nullValues`` for the first write to copy again, no uniqueness check
+    /// per value). Made here, where `StoreValue` is defined: another module making the array looks
     /// its generic metadata up in the runtime for every allocation. Reserved and appended to,
     /// not made with `init(repeating:count:)` or `init(unsafeUninitializedCapacity:)`, whose
     /// allocations look the metadata up for every row too.
-    package func makeValues(_ fill: (UnsafeMutableBufferPointer<StoreValue>) throws -> Void) rethrows -> ContiguousArray<StoreValue> {
+    package func makeNullValues() -> ContiguousArray<StoreValue> {
         var values = ContiguousArray<StoreValue>()
         values.reserveCapacity(nullValues.count)
         for _ in 0..<nullValues.count { values.append(.null) }
-        try values.withUnsafeMutableBufferPointer { try fill($0) }
         return values
     }
     /// What a fault holds: `.null` for stored properties, the default for transient attributes

@@ -54,8 +54,11 @@ extension ManagedObject {
     /// on a key-path probe, the value it hands out — see ``ModelKeyPaths``).
     @usableFromInline
     func typedAttributeValue(for storageKeyPath: AnyKeyPath, valueType: Any.Type, explicitKey: () -> String?) -> StoreValue {
-        guard let index = entity.typedPropertyIndexes.index(for: storageKeyPath, access: .attributeRead(valueType: valueType), explicitKey: explicitKey(), in: entity)
-        else { return entity.typedPropertyIndexes.probe?.sentinel ?? .null }
+        // The common case first, with no call between finding the index and reading the value.
+        if case .some(.some(let index)) = entity.typedPropertyIndexes.slots.cachedIndex(for: storageKeyPath) { return attributeValue(at: index) }
+        let indexes = entity.typedPropertyIndexes
+        guard let index = indexes.index(for: storageKeyPath, access: .attributeRead(valueType: valueType), explicitKey: explicitKey(), in: entity)
+        else { return indexes.probe?.sentinel ?? .null }
         return attributeValue(at: index)
     }
 

@@ -19,19 +19,18 @@ extension RowReader {
         if let known, known.contains(id) { return .partial(objectID: id, version: row.int64(at: 2), entity: entity) }
         // The values go into an array of their own first: one snapshot made from it, not a
         // change of the snapshot's (copy-on-write) storage per value.
-        let values = try entity.layout.makeValues { buffer in
-            for field in fields {
-                switch field.kind {
-                case .attribute(let type, let isExternal):
-                    var value = try row.storeValue(at: field.position, as: type)
-                    if isExternal, let external, case .data(let stored) = value { value = .data(try external(stored)) }
-                    buffer[field.propertyIndex] = value
-                case .toOne(let destination, let entityPosition):
-                    guard !row.isNull(at: field.position) else { continue }
-                    let number = entityPosition.map { row.isNull(at: $0) ? destination : row.int64(at: $0) } ?? destination
-                    if let target = objectID(entityNumber: number, key: row.int64(at: field.position)) {
-                        buffer[field.propertyIndex] = .objectID(target)
-                    }
+        var values = entity.layout.makeNullValues()
+        try values.withUnsafeMutableBufferPointer { values in
+            try fields.attributes.withUnsafeBufferPointer { try row.readAttributes($0, into: values) }
+            if let external {
+                for index in fields.externalAttributes {
+                    if case .data(let stored) = values[index] { values[index] = .data(try external(stored)) }
+                }
+            }
+            for toOne in fields.toOnes where !row.isNull(at: toOne.position) {
+                let number = toOne.entityPosition.map { row.isNull(at: $0) ? toOne.destinationNumber : row.int64(at: $0) } ?? toOne.destinationNumber
+                if let target = objectID(entityNumber: number, key: row.int64(at: toOne.position)) {
+                    values[toOne.propertyIndex] = .objectID(target)
                 }
             }
         }

@@ -22,27 +22,41 @@ package final class RowReader: Sendable {
         /// ``selectList`` joined with commas, for SQL text.
         package let columns: String
         /// Per entity number: the properties read from the row, in select-list positions.
-        package let fields: EntityNumberTable<[Field]>
+        package let fields: EntityNumberTable<Fields>
 
-        init(selectList: [String], fields: [Int64: [Field]]) {
+        init(selectList: [String], fields: [Int64: Fields]) {
             self.selectList = selectList
             self.columns = selectList.joined(separator: ", ")
             self.fields = EntityNumberTable(fields)
         }
     }
 
-    package struct Field: Sendable {
-        package enum Kind: Sendable {
-            case attribute(AttributeType, external: Bool)
-            /// A foreign key; `entityPosition` is where the destination's `Z_ENT` was selected
-            /// (nil when the destination has no sub-entities).
-            case toOne(destinationNumber: Int64, entityPosition: Int?)
+    /// Where the row of one entity holds its properties (a class: a row looks it up with one
+    /// retain, not one per array).
+    package final class Fields: Sendable {
+        /// Every stored attribute, read by the driver in one call per row.
+        package let attributes: [AttributeColumn]
+        /// The property indexes of the attributes that allow external storage, whose values
+        /// are read through the store's external storage after the row.
+        package let externalAttributes: [Int]
+        /// The to-one relationships' foreign keys.
+        package let toOnes: [ToOne]
+
+        init(attributes: [AttributeColumn], externalAttributes: [Int], toOnes: [ToOne]) {
+            self.attributes = attributes
+            self.externalAttributes = externalAttributes
+            self.toOnes = toOnes
         }
-        package let property: String
-        /// Where the snapshot holds the value (the property's index in its entity).
-        package let propertyIndex: Int
+    }
+
+    /// A foreign key: where the row holds it, where the snapshot holds the destination's ID
+    /// (the property's index), and the destination's entity number; `entityPosition` is where
+    /// the destination's `Z_ENT` was selected (nil when the destination has no sub-entities).
+    package struct ToOne: Sendable {
         package let position: Int
-        package let kind: Kind
+        package let propertyIndex: Int
+        package let destinationNumber: Int64
+        package let entityPosition: Int?
     }
 
     package let schema: SQLSchema
@@ -78,10 +92,10 @@ package final class RowReader: Sendable {
         var selectList = ["t0.Z_PK", "t0.Z_ENT", "t0.Z_OPT"]
         var positions: [String: Int] = [:]
         var entityPositions: [String: Int] = [:]
-        var fields: [Int64: [Field]] = [:]
+        var fields: [Int64: Fields] = [:]
         for number in numbers {
             guard let name = schema.entityNames[number], let table = schema.tables[name] else { continue }
-            var entityFields: [Field] = []
+            var attributes: [AttributeColumn] = [], externalAttributes: [Int] = [], toOnes: [ToOne] = []
             for column in table.columns {
                 let position: Int
                 if let known = positions[column.name] {
@@ -93,7 +107,8 @@ package final class RowReader: Sendable {
                 }
                 switch column.kind {
                 case .attribute(let type, let external):
-                    entityFields.append(Field(property: column.property, propertyIndex: column.propertyIndex, position: position, kind: .attribute(type, external: external)))
+                    attributes.append(AttributeColumn(position: position, propertyIndex: column.propertyIndex, type: type))
+                    if external { externalAttributes.append(column.propertyIndex) }
                 case .toOne(let destination, _):
                     guard let target = schema.tables[destination] else { continue }
                     var entityPosition: Int?
@@ -106,10 +121,10 @@ package final class RowReader: Sendable {
                             selectList.append("(SELECT e.Z_ENT FROM \(target.table) e WHERE e.Z_PK = t0.\(column.name))")
                         }
                     }
-                    entityFields.append(Field(property: column.property, propertyIndex: column.propertyIndex, position: position, kind: .toOne(destinationNumber: target.number, entityPosition: entityPosition)))
+                    toOnes.append(ToOne(position: position, propertyIndex: column.propertyIndex, destinationNumber: target.number, entityPosition: entityPosition))
                 }
             }
-            fields[number] = entityFields
+            fields[number] = Fields(attributes: attributes, externalAttributes: externalAttributes, toOnes: toOnes)
         }
         return Layout(selectList: selectList, fields: fields)
     }
