@@ -87,6 +87,6 @@ extension ManagedObjectContext {
     /// Whether an object only the table references may go: it has no unsaved changes and no
     /// failure a save must still report.
     private static func canRelease(_ object: ManagedObject) -> Bool {
-        !object.hasChanges && object.state.relationshipFailures.isEmpty
+        !object.hasChanges && !object.state.hasRelationshipFailures
     }
 }

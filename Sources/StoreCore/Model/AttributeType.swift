@@ -70,12 +70,18 @@ public enum AttributeType: Sendable, Hashable {
     /// Whether ``coerce(_:)`` would take `value`, answered without converting (or copying) a
     /// value that already has this type — the check a save makes for every attribute.
     func accepts(_ value: StoreValue) -> Bool {
+        storesAsIs(value) || coerce(value) != nil
+    }
+
+    /// Whether `value` is of the kind this type stores with nothing to check or convert, so
+    /// that ``coerce(_:)`` would return it unchanged (a setter then keeps it without a copy).
+    func storesAsIs(_ value: StoreValue) -> Bool {
         switch (self, value) {
         case (.integer64, .integer), (.double, .double), (.float, .float), (.decimal, .decimal), (.string, .string),
-             (.boolean, .boolean), (.date, .date), (.binaryData, .data), (.uuid, .uuid), (.uri, .uri):
+             (.boolean, .boolean), (.date, .date), (.binaryData, .data), (.uuid, .uuid), (.uri, .uri), (_, .null):
             return true
         default:
-            return coerce(value) != nil
+            return false
         }
     }
 

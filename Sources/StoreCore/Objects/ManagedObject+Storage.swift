@@ -67,13 +67,18 @@ extension ManagedObject {
     /// losing it silently.
     @usableFromInline
     func setTypedAttributeValue(_ value: StoreValue, for storageKeyPath: AnyKeyPath, explicitKey: () -> String?) {
-        guard let index = entity.typedPropertyIndexes.index(for: storageKeyPath, explicitKey: explicitKey(), in: entity),
-            let type = entity.layout.attributeTypes[index]
-        else {
+        // As in `typedAttributeValue`: the common case holds no reference to the index table.
+        let index: Int?
+        if case .some(let known) = entity.typedPropertyIndexes.slots.cachedIndex(for: storageKeyPath) {
+            index = known
+        } else {
+            index = entity.typedPropertyIndexes.index(for: storageKeyPath, explicitKey: explicitKey(), in: entity)
+        }
+        guard let index, let type = entity.layout.attributeTypes[index] else {
             entity.typedPropertyIndexes.probe?.recordWritten(value)
             return
         }
-        setAttributeValue(type.coerce(value) ?? value, at: index)
+        setAttributeValue(type.storesAsIs(value) ? value : type.coerce(value) ?? value, at: index)
     }
 
     func attributeValue(at index: Int) -> StoreValue {
@@ -84,7 +89,7 @@ extension ManagedObject {
     func setAttributeValue(_ value: StoreValue, at index: Int) {
         willAccess()
         willChange(at: index)
-        if !state.failedSets.isEmpty { state.failedSets[index] = nil }
+        if state.hasFailedSets { state.failedSets[index] = nil }
         keepCommittedValue(at: index)
         values[index] = value
         noteChange(at: index)
@@ -175,7 +180,7 @@ extension ManagedObject {
                 noteRelationshipFailure(error, at: index)
                 throw error
             }
-            if !state.relationshipFailures.isEmpty { state.relationshipFailures[index] = nil }
+            if state.hasRelationshipFailures { state.relationshipFailures[index] = nil }
             let related = resolve(ids)
             relations[index] = .toMany(related)
             setCommittedToMany(ids, at: index)
@@ -426,7 +431,7 @@ extension ManagedObject {
         changedProperties.removeAll()
         isFault = false
         state.faultFailure = nil
-        if !state.relationshipFailures.isEmpty { state.relationshipFailures = [:] }
+        if state.hasRelationshipFailures { state.relationshipFailures = [:] }
     }
 
     /// Writes the values of a (partial) snapshot as changes, without touching inverses (the

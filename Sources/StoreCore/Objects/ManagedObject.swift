@@ -120,6 +120,12 @@ open class ManagedObject: FetchRequestResult, Hashable, CustomStringConvertible 
             get { problems?.relationshipFailures ?? [:] }
             set { if !newValue.isEmpty || problems != nil { writableProblems().relationshipFailures = newValue } }
         }
+        /// Whether ``relationshipFailures`` has an entry (without making an empty dictionary
+        /// for the common object without problems).
+        var hasRelationshipFailures: Bool { problems.map { !$0.relationshipFailures.isEmpty } ?? false }
+        /// Whether ``failedSets`` has an entry (without making an empty dictionary: every
+        /// attribute set asks).
+        var hasFailedSets: Bool { problems.map { !$0.failedSets.isEmpty } ?? false }
         /// Values a typed setter could not store, by property index; reported by the next save.
         var failedSets: [Int: ObjectValidationError] {
             get { problems?.failedSets ?? [:] }
