@@ -36,11 +36,11 @@ extension ManagedObjectContext {
             object.state.insertionReported = true
             return true
         }
+        let deleted = Self.reported(pending.deleted, listedIn: deletedSet)
         // Objects inserted or deleted since are reported as such, not as updated.
         let updated = pending.inserted.isEmpty && pending.deleted.isEmpty
             ? Self.reported(pending.updated, listedIn: updatedSet) { _ in true }
-            : Self.reported(pending.updated, listedIn: updatedSet) { !pending.inserted.contains($0) && !pending.deleted.contains($0) }
-        let deleted = Self.reported(pending.deleted, listedIn: deletedSet) { _ in true }
+            : Self.reported(pending.updated, listedIn: updatedSet) { !pending.inserted.contains($0) && !deleted.objects.contains($0) }
         var changes = ContextChanges(kind: .objectsDidChange, contextName: name, inserted: inserted.ids, updated: updated.ids, deleted: deleted.ids)
         if !refreshed.isEmpty { changes.refreshedObjectIDs = Set(refreshed.map(\.objectID)) }
         if !invalidated.isEmpty { changes.invalidatedObjectIDs = Set(invalidated.map(\.objectID)) }
@@ -79,6 +79,23 @@ extension ManagedObjectContext {
         }
         var objects = pending
         for object in left { objects.remove(object) }
+        return (objects, ids, listed && ids.count == list.count)
+    }
+
+    /// The deleted objects an objects-did-change reports (every one listed, each once), their IDs,
+    /// and whether they are exactly the members of `list` — found in one pass over the objects,
+    /// in the order they were deleted.
+    private static func reported(
+        _ pending: PendingDeletedObjects, listedIn list: ChangedObjectList
+    ) -> (objects: Set<ManagedObject>, ids: [ManagedObjectID], listed: Bool) {
+        var objects = Set<ManagedObject>(minimumCapacity: pending.count)
+        var ids: [ManagedObjectID] = []
+        ids.reserveCapacity(pending.count)
+        var listed = true
+        for object in pending where objects.insert(object).inserted {
+            ids.append(object.objectID)
+            if listed && !list.contains(object) { listed = false }
+        }
         return (objects, ids, listed && ids.count == list.count)
     }
 

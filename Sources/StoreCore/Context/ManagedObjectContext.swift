@@ -178,11 +178,12 @@ public final class ManagedObjectContext: @unchecked Sendable, CustomStringConver
 
     /// The objects changed since the last objects-did-change, kept as the sets that notification
     /// carries: when every member is reported (the usual case), the notification's sets are these,
-    /// not sets made again from them at the save (a retain of each object, cold by then).
+    /// not sets made again from them at the save (a retain of each object, cold by then). Deleted
+    /// objects are listed, and made a set once (``PendingDeletedObjects``).
     struct PendingChanges {
         var inserted: Set<ManagedObject> = []
         var updated: Set<ManagedObject> = []
-        var deleted: Set<ManagedObject> = []
+        var deleted = PendingDeletedObjects()
         var isEmpty: Bool { inserted.isEmpty && updated.isEmpty && deleted.isEmpty }
     }
 
