@@ -68,6 +68,18 @@ extension ManagedObjectContext {
         var ids: [ManagedObjectID] = []
         ids.reserveCapacity(pending.count)
         var left: [ManagedObject] = []
+        // When the list holds exactly the pending objects (the usual case), the objects are read
+        // in the list's order — the order they joined it, mostly the order they lie in memory —
+        // not in the set's hash order (a cache miss per object of a large change). Membership is
+        // checked first, by identity alone (no object is read).
+        if pending.count == list.count, !list.containsObject(where: { !pending.contains($0) }) {
+            list.forEachObject { object in
+                if isReported(object) { ids.append(object.objectID) } else { left.append(object) }
+            }
+            var objects = pending
+            for object in left { objects.remove(object) }
+            return (objects, ids, left.isEmpty)
+        }
         var listed = true
         for object in pending {
             guard isReported(object) else {
