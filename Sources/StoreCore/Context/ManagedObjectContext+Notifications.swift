@@ -23,7 +23,7 @@ extension ManagedObjectContext {
     }
 
     func postObjectsDidChange(refreshed: [ManagedObject] = [], invalidated: [ManagedObject] = [], mergedIDs: [ManagedObjectID] = []) {
-        let pending = pendingChanges
+        var pending = pendingChanges
         pendingChanges = PendingChanges()
         guard !pending.isEmpty || !refreshed.isEmpty || !invalidated.isEmpty else {
             if !mergedIDs.isEmpty { notifyObjectsListeners(ObjectChangeBatch(mergedIDs: mergedIDs)) }
@@ -36,9 +36,10 @@ extension ManagedObjectContext {
             object.state.insertionReported = true
             return true
         }
-        let deleted = Self.reported(pending.deleted, listedIn: deletedSet)
+        let deletedAny = !pending.deleted.isEmpty
+        let deleted = Self.reported(taking: &pending.deleted, listedIn: deletedSet)
         // Objects inserted or deleted since are reported as such, not as updated.
-        let updated = pending.inserted.isEmpty && pending.deleted.isEmpty
+        let updated = pending.inserted.isEmpty && !deletedAny
             ? Self.reported(pending.updated, listedIn: updatedSet) { _ in true }
             : Self.reported(pending.updated, listedIn: updatedSet) { !pending.inserted.contains($0) && !deleted.objects.contains($0) }
         var changes = ContextChanges(kind: .objectsDidChange, contextName: name, inserted: inserted.ids, updated: updated.ids, deleted: deleted.ids)
@@ -96,15 +97,16 @@ extension ManagedObjectContext {
 
     /// The deleted objects an objects-did-change reports (every one listed, each once), their IDs,
     /// and whether they are exactly the members of `list` — found in one pass over the objects,
-    /// in the order they were deleted.
+    /// from the last deleted back, which empties `pending` (letting go of each object at hand).
     private static func reported(
-        _ pending: PendingDeletedObjects, listedIn list: ChangedObjectList
+        taking pending: inout PendingDeletedObjects, listedIn list: ChangedObjectList
     ) -> (objects: Set<ManagedObject>, ids: [ManagedObjectID], listed: Bool) {
         var objects = Set<ManagedObject>(minimumCapacity: pending.count)
         var ids: [ManagedObjectID] = []
         ids.reserveCapacity(pending.count)
         var listed = true
-        for object in pending where objects.insert(object).inserted {
+        while let object = pending.popLast() {
+            guard objects.insert(object).inserted else { continue }
             ids.append(object.objectID)
             if listed && !list.contains(object) { listed = false }
         }

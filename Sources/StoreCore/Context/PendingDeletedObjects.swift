@@ -23,4 +23,8 @@ struct PendingDeletedObjects: Sequence {
     mutating func insert(_ object: ManagedObject) { objects.append(object) }
 
     func makeIterator() -> IndexingIterator<[ManagedObject]> { objects.makeIterator() }
+
+    /// Takes the last object listed: for a reader that lets go of each object while it has it at
+    /// hand (letting go of the whole list afterwards is one more pass over objects cold by then).
+    mutating func popLast() -> ManagedObject? { objects.popLast() }
 }
