@@ -62,7 +62,8 @@ extension ManagedObjectContext {
 
     /// The objects of `pending` an objects-did-change reports (those `isReported` accepts — it may
     /// mark them), as a set (`pending` itself when it accepts them all, the usual case), their IDs,
-    /// and whether they are exactly the members of `list` — found in one pass over the objects.
+    /// and whether they are exactly the members of `list` — found in one pass over the objects
+    /// (in the list's order when it may hold exactly them, after checking that by identity).
     private static func reported(
         _ pending: Set<ManagedObject>, listedIn list: ChangedObjectList, where isReported: (ManagedObject) -> Bool
     ) -> (objects: Set<ManagedObject>, ids: [ManagedObjectID], listed: Bool) {
