@@ -54,6 +54,45 @@ final class NotificationTests: XCTestCase {
         }
     }
 
+    /// An object deleted, inserted again and deleted again before the changes are processed is
+    /// reported once among the deleted objects, and saved (and reported) as deleted once.
+    func testObjectDeletedTwiceBeforeProcessingIsReportedOnce() throws {
+        let context = try TestStack.context()
+        let recorder = Recorder(context, names: [.managedObjectContextObjectsDidChange, .managedObjectContextDidSave])
+        try context.performAndWait {
+            let twice = try Post(context: context)
+            twice.title = "Twice"
+            let once = try Post(context: context)
+            once.title = "Once"
+            let kept = try Post(context: context)
+            kept.title = "Kept"
+            try context.save()
+
+            context.delete(twice)
+            context.insert(twice)
+            XCTAssertFalse(twice.isDeleted)
+            context.delete(twice)
+            context.delete(once)
+            kept.title = "Changed"
+            context.processPendingChanges()
+
+            typealias Key = ManagedObjectContext.NotificationKey
+            let changed = try XCTUnwrap(recorder.last(.managedObjectContextObjectsDidChange))
+            XCTAssertEqual(changed.userInfo?[Key.deletedObjects.rawValue] as? Set<ManagedObject>, [twice, once])
+            XCTAssertEqual(changed.contextChanges?.deletedObjectIDs, [twice.objectID, once.objectID])
+            XCTAssertEqual(changed.userInfo?[Key.updatedObjects.rawValue] as? Set<ManagedObject>, [kept])
+            XCTAssertEqual(context.deletedObjects.count, 2)
+
+            let ids = (twice.objectID, once.objectID)
+            try context.save()
+            let saved = try XCTUnwrap(recorder.last(.managedObjectContextDidSave))
+            XCTAssertEqual(saved.userInfo?[Key.deletedObjects.rawValue] as? Set<ManagedObject>, [twice, once])
+            XCTAssertEqual(saved.contextChanges?.deletedObjectIDs, [ids.0, ids.1])
+            XCTAssertNil(twice.managedObjectContext, "a saved deletion leaves the context")
+            XCTAssertNil(context.registeredObject(for: ids.0))
+        }
+    }
+
     func testChangesAreAvailableAsAnAsyncSequence() async throws {
         let context = try TestStack.context()
         let stream = context.changes(of: .didSave)

@@ -23,7 +23,7 @@ extension ManagedObjectContext {
     }
 
     func postObjectsDidChange(refreshed: [ManagedObject] = [], invalidated: [ManagedObject] = [], mergedIDs: [ManagedObjectID] = []) {
-        let pending = pendingChanges
+        var pending = pendingChanges
         pendingChanges = PendingChanges()
         guard !pending.isEmpty || !refreshed.isEmpty || !invalidated.isEmpty else {
             if !mergedIDs.isEmpty { notifyObjectsListeners(ObjectChangeBatch(mergedIDs: mergedIDs)) }
@@ -36,11 +36,12 @@ extension ManagedObjectContext {
             object.state.insertionReported = true
             return true
         }
+        let deletedAny = !pending.deleted.isEmpty
+        let deleted = Self.reported(taking: &pending.deleted, listedIn: deletedSet)
         // Objects inserted or deleted since are reported as such, not as updated.
-        let updated = pending.inserted.isEmpty && pending.deleted.isEmpty
+        let updated = pending.inserted.isEmpty && !deletedAny
             ? Self.reported(pending.updated, listedIn: updatedSet) { _ in true }
-            : Self.reported(pending.updated, listedIn: updatedSet) { !pending.inserted.contains($0) && !pending.deleted.contains($0) }
-        let deleted = Self.reported(pending.deleted, listedIn: deletedSet) { _ in true }
+            : Self.reported(pending.updated, listedIn: updatedSet) { !pending.inserted.contains($0) && !deleted.objects.contains($0) }
         var changes = ContextChanges(kind: .objectsDidChange, contextName: name, inserted: inserted.ids, updated: updated.ids, deleted: deleted.ids)
         if !refreshed.isEmpty { changes.refreshedObjectIDs = Set(refreshed.map(\.objectID)) }
         if !invalidated.isEmpty { changes.invalidatedObjectIDs = Set(invalidated.map(\.objectID)) }
@@ -61,13 +62,26 @@ extension ManagedObjectContext {
 
     /// The objects of `pending` an objects-did-change reports (those `isReported` accepts — it may
     /// mark them), as a set (`pending` itself when it accepts them all, the usual case), their IDs,
-    /// and whether they are exactly the members of `list` — found in one pass over the objects.
+    /// and whether they are exactly the members of `list` — found in one pass over the objects
+    /// (in the list's order when it may hold exactly them, after checking that by identity).
     private static func reported(
         _ pending: Set<ManagedObject>, listedIn list: ChangedObjectList, where isReported: (ManagedObject) -> Bool
     ) -> (objects: Set<ManagedObject>, ids: [ManagedObjectID], listed: Bool) {
         var ids: [ManagedObjectID] = []
         ids.reserveCapacity(pending.count)
         var left: [ManagedObject] = []
+        // When the list holds exactly the pending objects (the usual case), the objects are read
+        // in the list's order — the order they joined it, mostly the order they lie in memory —
+        // not in the set's hash order (a cache miss per object of a large change). Membership is
+        // checked first, by identity alone (no object is read).
+        if pending.count == list.count, !list.containsObject(where: { !pending.contains($0) }) {
+            list.forEachObject { object in
+                if isReported(object) { ids.append(object.objectID) } else { left.append(object) }
+            }
+            var objects = pending
+            for object in left { objects.remove(object) }
+            return (objects, ids, left.isEmpty)
+        }
         var listed = true
         for object in pending {
             guard isReported(object) else {
@@ -79,6 +93,24 @@ extension ManagedObjectContext {
         }
         var objects = pending
         for object in left { objects.remove(object) }
+        return (objects, ids, listed && ids.count == list.count)
+    }
+
+    /// The deleted objects an objects-did-change reports (every one listed, each once), their IDs,
+    /// and whether they are exactly the members of `list` — found in one pass over the objects,
+    /// from the last deleted back, which empties `pending` (letting go of each object at hand).
+    private static func reported(
+        taking pending: inout PendingDeletedObjects, listedIn list: ChangedObjectList
+    ) -> (objects: Set<ManagedObject>, ids: [ManagedObjectID], listed: Bool) {
+        var objects = Set<ManagedObject>(minimumCapacity: pending.count)
+        var ids: [ManagedObjectID] = []
+        ids.reserveCapacity(pending.count)
+        var listed = true
+        while let object = pending.popLast() {
+            guard objects.insert(object).inserted else { continue }
+            ids.append(object.objectID)
+            if listed && !list.contains(object) { listed = false }
+        }
         return (objects, ids, listed && ids.count == list.count)
     }
 

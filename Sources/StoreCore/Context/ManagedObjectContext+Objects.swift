@@ -41,7 +41,8 @@ extension ManagedObjectContext {
     /// ``processPendingChanges()`` (every save and fetch runs it).
     public func delete(_ object: ManagedObject) {
         checkQueue(accessing: object)
-        guard object.managedObjectContext === self, !object.state.isDeleted else { return }
+        // The object's link, not `managedObjectContext` (a weak load, a retain and a release per object).
+        guard object.contextLink === link, !object.state.isDeleted else { return }
         if undoManager != nil {
             object.willAccess()   // its values, to put back
             recordForUndo(object)

@@ -192,7 +192,7 @@ extension ManagedObjectContext {
     /// Whether a deleted object of this context is a fault whose version the save must read
     /// (a fault fetched with its row already knows it).
     private func isUnreadFault(_ object: ManagedObject) -> Bool {
-        object.isFault && !object.objectID.isTemporaryID && !object.hasWaitingRow && object.managedObjectContext === self
+        object.isFault && !object.objectID.isTemporaryID && !object.hasWaitingRow && object.contextLink === link
     }
 
     /// Reads the versions of objects deleted without being read (optimistic locking needs them),
@@ -230,7 +230,7 @@ extension ManagedObjectContext {
         // Faults deleted without being read were read just before (`readDeletedFaults`), or by the
         // parent context when it applies these changes.
         changes.deleted.reserveCapacity(deleted.count)
-        for object in deleted where !object.objectID.isTemporaryID && object.managedObjectContext === self {
+        for object in deleted where !object.objectID.isTemporaryID && object.contextLink === link {
             changes.deleted.append(StoreSnapshot.partial(objectID: object.objectID, version: object.version, entity: object.entity))
         }
         return changes
@@ -292,10 +292,13 @@ extension ManagedObjectContext {
         conflictCheckedObjects.removeAll()
         pendingChanges = PendingChanges()
 
-        for objects in [inserted, updated, deleted] {
-            for object in objects { object.didSave() }
+        for object in inserted { object.didSave() }
+        for object in updated { object.didSave() }
+        // Each deleted object leaves its context as its hook returns (one pass over them, cold by now).
+        for object in deleted {
+            object.didSave()
+            object.detach()
         }
-        for object in deleted { object.detach() }
         if !toParent { readDerivedAttributes() }
 
         // The sets the save's objects-did-change carried, where the lists have not changed since.

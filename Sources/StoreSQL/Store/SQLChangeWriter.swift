@@ -39,6 +39,8 @@ package struct SQLChangeWriter<Store: SQLStore> {
     private var lastPlan: SQLTableWritePlan?
     /// The values of one row, reused from row to row.
     private var rowValues: [SQLValue] = []
+    /// The key and version a deleted row is bound with, reused from row to row.
+    private var keyAndVersion: [SQLValue] = []
     /// Whether ``history`` is set, read once per save: comparing the existential with `nil` copied
     /// it (a retain and a release) for every row.
     private var recordsHistory = false
@@ -202,22 +204,27 @@ package struct SQLChangeWriter<Store: SQLStore> {
             for column in plan.externalColumns { try willReplaceExternal(column, key, plan.table) }
         }
         if recordsHistory { try history?.recordDeletion(of: snapshot, table: plan.table, key: key) }
+        // The key and version are written over the last row's, in an array of the writer's taken
+        // for the row (emptying and refilling one cost a generic `replaceSubrange` per row).
         var bound: [SQLValue] = []
-        swap(&bound, &rowValues)
-        defer { swap(&bound, &rowValues) }
-        bound.removeAll(keepingCapacity: true)
-        bound.append(.integer(key))
-        bound.append(.integer(snapshot.version))
+        swap(&bound, &keyAndVersion)
+        defer { swap(&bound, &keyAndVersion) }
+        if bound.count == 2 {
+            bound[0] = .integer(key)
+            bound[1] = .integer(snapshot.version)
+        } else {
+            bound = [.integer(key), .integer(snapshot.version)]
+        }
         let deleted = try connection.run(plan.deleteSQL, bound)
         if deleted == 0 {
             try noteConflict(snapshot)
             return
         }
         guard !plan.toManyCleanups.isEmpty else { return }
-        bound.removeLast()
+        let owner: [SQLValue] = [.integer(key)]
         for cleanup in plan.toManyCleanups {
             switch cleanup {
-            case .joinTable(let sql), .foreignKey(let sql): try connection.run(sql, bound)
+            case .joinTable(let sql), .foreignKey(let sql): try connection.run(sql, owner)
             }
         }
     }
