@@ -125,6 +125,41 @@ final class SQLiteFaultingTests: XCTestCase {
         }
     }
 
+    /// A batch loaded again after the results moved on (its objects let go, its rows read ahead
+    /// moved into them the first time) shows the right objects, read again at most once, and
+    /// the rows read ahead for the batches after it are still used; a change saved elsewhere
+    /// since shows.
+    func testABatchLoadedAgainIsReadAgainAndTheRowsAheadAreKept() throws {
+        let stack = try SQLiteTestStore()
+        let titles = (0..<50).map { String(format: "post %02d", $0) }
+        let ids = try stack.savePosts(titles)
+        let (container, store) = try stack.reopen()
+        let context = container.newBackgroundContext()
+        let writer = container.newBackgroundContext()
+        try context.performAndWait {
+            var request = FetchRequest<Post>()
+            request.sortDescriptors = [.ascending("title")]
+            request.fetchBatchSize = 5
+            let results = try context.fetchBatched(request)
+            // Batch 0, then batches 1–2 in one query, then batches 3–6 in one query.
+            XCTAssertEqual([0, 5, 10, 15, 20].map { results[$0].title }, ["post 00", "post 05", "post 10", "post 15", "post 20"])
+            var before = store.queryCount
+            XCTAssertEqual(results[17].title, "post 17", "batch 3 again")
+            XCTAssertLessThanOrEqual(store.queryCount - before, 1)
+            before = store.queryCount
+            XCTAssertEqual(results[25].title, "post 25")
+            XCTAssertEqual(store.queryCount - before, 0, "batch 5 was read ahead with batch 3, and is still used")
+            XCTAssertEqual(results[16].title, "post 16", "batch 3 once more")
+            XCTAssertEqual(results[8].title, "post 08", "batch 1 again")
+            try writer.performAndWait {
+                try writer.existingObject(with: ids[11]).setValue("renamed", forKey: "title")
+                try writer.save()
+            }
+            XCTAssertEqual(results[11].title, "renamed", "batch 2 again, after a save elsewhere")
+            XCTAssertEqual((0..<50).map { results[$0].title }, titles.enumerated().map { $0.offset == 11 ? "renamed" : $0.element })
+        }
+    }
+
     /// 8,000 posts in batches of 200, read in order: from the fifth query on, each reads ten
     /// batches, and the next such span is read on another thread before the caller reaches it.
     /// A post of the span under way renamed by another context shows its new title (the read

@@ -79,7 +79,7 @@ extension ManagedObjectContext {
             }
             needed.append(offset)
         }
-        let rows: ArraySlice<StoreSnapshot?>?
+        let rows: [StoreSnapshot?]?
         if needed.isEmpty {
             readAhead.noteLoaded(batchAt: range.lowerBound)
             rows = nil
@@ -95,14 +95,17 @@ extension ManagedObjectContext {
     /// without it, they are found here, and a fault among them is loaded from its own row
     /// while fresh, else from `rows`. The model's entity is looked up once per entity of the
     /// rows, not per row.
-    private func objects(_ ids: [ManagedObjectID], rows: ArraySlice<StoreSnapshot?>?, held: [ManagedObject?]?) -> [ManagedObject] {
+    private func objects(_ ids: [ManagedObjectID], rows: consuming [StoreSnapshot?]?, held: [ManagedObject?]?) -> [ManagedObject] {
+        // Each row is moved out of the array into its object, not copied (see `takeRows`).
+        var rows = rows ?? []
         var objects: [ManagedObject] = []
         objects.reserveCapacity(ids.count)
         let model = managedObjectModel
         var rowEntity: EntityDescription?
         var modelEntity: EntityDescription?
         for (offset, id) in ids.enumerated() {
-            let row = rows.flatMap { $0[$0.startIndex + offset] }.flatMap { $0.objectID == id ? $0 : nil }
+            var row = offset < rows.count ? rows[offset].take() : nil
+            if row?.objectID != id { row = nil }
             let found: ManagedObject?
             if let held { found = held[offset] } else { found = registered[id] }
             if let object = found {
@@ -110,21 +113,22 @@ extension ManagedObjectContext {
                     if held == nil, let snapshot = object.committedSnapshot, isFresh(object) {
                         object.load(snapshot)
                         object.awakeFromFetch()
-                    } else if let row {
-                        object.load(row)
+                    } else if case .some(let snapshot) = consume row {
+                        object.load(snapshot)
                         object.awakeFromFetch()
                     }
                 }
                 objects.append(object)
                 continue
             }
-            if let row {
-                if row.entity !== rowEntity {
-                    rowEntity = row.entity
+            // Consumed, so that the row is moved into its object (`if let` would copy it).
+            if case .some(let snapshot) = consume row {
+                if snapshot.entity !== rowEntity {
+                    rowEntity = snapshot.entity
                     modelEntity = model?.entitiesByName[id.entityName]
                 }
                 if let modelEntity {
-                    objects.append(registeredObject(loading: row, of: modelEntity, asFault: false))
+                    objects.append(registeredObject(loading: snapshot, of: modelEntity, asFault: false))
                     continue
                 }
             }
@@ -138,18 +142,22 @@ extension ManagedObjectContext {
     /// the next reads are started.
     private func readAheadRows(
         _ range: Range<Int>, count: Int, of list: CompactObjectIDList, batchSize: Int, readAhead: inout BatchReadAhead
-    ) -> ArraySlice<StoreSnapshot?>? {
+    ) -> [StoreSnapshot?]? {
         guard let parent = try? parentStore() else { return nil }
         // The mark is read before the rows: a write while they are read moves it on.
         let mark = parent.readAheadMark.map { BatchReadAhead.Mark(parent: parent, value: $0) }
-        if let rows = readAhead.rows(for: range, mark: mark, stalenessInterval: stalenessInterval) {
+        if let rows = readAhead.takeRows(for: range, mark: mark, stalenessInterval: stalenessInterval) {
             readAhead.noteLoaded(batchAt: range.lowerBound)
             return rows
         }
-        if let rows = readAhead.finishReading(forBatchAt: range.lowerBound, mark: mark, stalenessInterval: stalenessInterval), rows.count >= count {
+        // A batch loaded before, again: its objects come from the context (or a read of their
+        // own), and the reads under way are kept for the batches after.
+        if readAhead.holdsTakenRows(of: range) { return nil }
+        if let held = readAhead.finishReading(forBatchAt: range.lowerBound, mark: mark, stalenessInterval: stalenessInterval), held >= count,
+            let rows = readAhead.takeRows(for: range.lowerBound..<(range.lowerBound + count), mark: mark, stalenessInterval: -1) {
             readAhead.noteLoaded(batchAt: range.lowerBound)
             startReadingNext(of: list, batchSize: batchSize, from: parent, mark: mark, readAhead: &readAhead)
-            return rows[0..<count]
+            return rows
         }
         return nil
     }
@@ -159,27 +167,36 @@ extension ManagedObjectContext {
     /// `nil` when the store could not answer.
     private func batchRows(
         _ range: Range<Int>, ids: [ManagedObjectID], needed: [Int], of list: CompactObjectIDList, batchSize: Int, readAhead: inout BatchReadAhead
-    ) -> ArraySlice<StoreSnapshot?>? {
+    ) -> [StoreSnapshot?]? {
         // As `fulfillFaults`: a store that cannot answer leaves the objects faults.
         guard let parent = try? parentStore() else { return nil }
+        // A batch loaded before from rows read ahead, which it took: its rows are read again on
+        // their own, and the rows and reads under way are kept for the batches after.
+        if readAhead.holdsTakenRows(of: range) {
+            readAhead.noteLoaded(batchAt: range.lowerBound)
+            return neededRows(needed, of: ids, from: parent)
+        }
         // The mark is read before the rows: a write while they are read moves it on.
         let mark = parent.readAheadMark.map { BatchReadAhead.Mark(parent: parent, value: $0) }
         if let first = ids.first { readAhead.readsUnderWay = parent.readsUnderWay(for: first) }
         let end = Swift.min(range.lowerBound + readAhead.span(forBatchAt: range.lowerBound, batchSize: batchSize), list.count)
         readAhead.removeAll()
-        guard mark != nil, stalenessInterval != 0, end > range.upperBound else {
-            let asked = needed.map { ids[$0] }
-            guard let found = try? parent.snapshotsForChild(asked) else { return nil }
-            var rows = [StoreSnapshot?](repeating: nil, count: ids.count)
-            for (offset, row) in zip(needed, BatchReadAhead.place(found, at: asked)) { rows[offset] = row }
-            return rows[...]
-        }
+        guard mark != nil, stalenessInterval != 0, end > range.upperBound else { return neededRows(needed, of: ids, from: parent) }
         let window = ids + list.ids(in: range.upperBound..<end)
         guard let found = try? parent.snapshotsForChild(window) else { return nil }
-        let rows = BatchReadAhead.place(found, at: window)
-        readAhead.keep(rows, from: range.lowerBound, mark: mark)
+        readAhead.keep(BatchReadAhead.place(found, at: window), from: range.lowerBound, mark: mark)
         startReadingNext(of: list, batchSize: batchSize, from: parent, mark: mark, readAhead: &readAhead)
-        return rows[0..<ids.count]
+        return readAhead.takeRows(for: range.lowerBound..<(range.lowerBound + ids.count), mark: mark, stalenessInterval: -1)
+    }
+
+    /// The rows of the `needed` offsets of `ids`, read from `parent` (`nil` elsewhere, and where
+    /// the store holds none), or `nil` when the store could not answer.
+    private func neededRows(_ needed: [Int], of ids: [ManagedObjectID], from parent: any ObjectStoreParent) -> [StoreSnapshot?]? {
+        let asked = needed.map { ids[$0] }
+        guard let found = try? parent.snapshotsForChild(asked) else { return nil }
+        var rows = [StoreSnapshot?](repeating: nil, count: ids.count)
+        for (offset, row) in zip(needed, BatchReadAhead.place(found, at: asked)) { rows[offset] = row }
+        return rows
     }
 
     /// Once batches are read as many at a time as they may be, starts reading the next ones

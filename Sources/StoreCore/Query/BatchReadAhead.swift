@@ -40,8 +40,12 @@ struct BatchReadAhead {
 
     /// The position of `rows[0]` in the results.
     private var start = 0
-    /// The row of each position from `start`, `nil` where the store held none.
+    /// The row of each position from `start`, `nil` where the store held none or the row was
+    /// taken.
     private var rows: [StoreSnapshot?] = []
+    /// The positions whose rows were taken (``takeRows(for:mark:stalenessInterval:)``): a batch
+    /// loaded again is read again.
+    private var taken: [Range<Int>] = []
     private var mark: Mark?
     private var readTime: TimeInterval = 0
     /// How many batches the next request reads: doubles while batches are loaded in order.
@@ -71,11 +75,25 @@ struct BatchReadAhead {
         let time: TimeInterval
     }
 
-    /// The rows of `range`, if they were read ahead and may still be used (see the type's rules).
-    func rows(for range: Range<Int>, mark current: Mark?, stalenessInterval: TimeInterval) -> ArraySlice<StoreSnapshot?>? {
-        guard range.lowerBound >= start, range.upperBound <= start + rows.count, let mark, mark.matches(current) else { return nil }
+    /// The rows of `range`, moved out, if they were read ahead, were not taken before and may
+    /// still be used (see the type's rules). Moved, not copied: a copy cost a retain of each of
+    /// a row's references, cold in this thread (the reading thread wrote them), and the release
+    /// of the copy left behind — a fifth of a batched iteration's main thread.
+    mutating func takeRows(for range: Range<Int>, mark current: Mark?, stalenessInterval: TimeInterval) -> [StoreSnapshot?]? {
+        guard range.lowerBound >= start, range.upperBound <= start + rows.count, let mark, mark.matches(current),
+            !taken.contains(where: { $0.overlaps(range) })
+        else { return nil }
         if stalenessInterval >= 0, ProcessInfo.processInfo.systemUptime - readTime > stalenessInterval { return nil }
-        return rows[(range.lowerBound - start)..<(range.upperBound - start)]
+        taken.append(range)
+        var moved: [StoreSnapshot?] = []
+        moved.reserveCapacity(range.count)
+        for position in (range.lowerBound - start)..<(range.upperBound - start) { moved.append(rows[position].take()) }
+        return moved
+    }
+
+    /// Whether rows of `range` were read ahead and taken already.
+    func holdsTakenRows(of range: Range<Int>) -> Bool {
+        taken.contains { $0.overlaps(range) }
     }
 
     /// Notes that the batch at `batchStart` is being loaded, and returns how many positions from
@@ -109,11 +127,11 @@ struct BatchReadAhead {
         pending.append(PendingRead(start: start, count: count, snapshots: snapshots, mark: mark, time: ProcessInfo.processInfo.systemUptime))
     }
 
-    /// The rows of the oldest read under way when it starts at `batchStart` and may still be
-    /// used (the type's rules, its age counted from when it started), waited for: they become
-    /// the rows held. `nil` when there is no such read — then every read under way is dropped —
-    /// or it failed.
-    mutating func finishReading(forBatchAt batchStart: Int, mark current: Mark?, stalenessInterval: TimeInterval) -> [StoreSnapshot?]? {
+    /// Waits for the oldest read under way when it starts at `batchStart` and may still be used
+    /// (the type's rules, its age counted from when it started): its rows become the rows held,
+    /// and their count is returned. `nil` when there is no such read — then every read under
+    /// way is dropped — or it failed.
+    mutating func finishReading(forBatchAt batchStart: Int, mark current: Mark?, stalenessInterval: TimeInterval) -> Int? {
         guard let read = pending.first else { return nil }
         guard read.start == batchStart, read.mark.matches(current),
             stalenessInterval < 0 || ProcessInfo.processInfo.systemUptime - read.time <= stalenessInterval
@@ -129,9 +147,10 @@ struct BatchReadAhead {
         }
         start = read.start
         rows = placed
+        taken = []
         mark = read.mark
         readTime = read.time
-        return placed
+        return rows.count
     }
 
     /// The snapshots a store returned for `ids` (in their order, leaving out those it does not
@@ -163,6 +182,7 @@ struct BatchReadAhead {
     mutating func keep(_ rows: [StoreSnapshot?], from start: Int, mark: Mark?) {
         self.start = start
         self.rows = rows
+        taken = []
         self.mark = mark
         readTime = ProcessInfo.processInfo.systemUptime
     }
@@ -170,6 +190,7 @@ struct BatchReadAhead {
     /// Lets go of every row read ahead.
     mutating func removeAll() {
         rows = []
+        taken = []
         mark = nil
         pending = []
     }
