@@ -23,9 +23,13 @@
 /// `stalenessInterval` allows.
 public struct FetchedResults<Result: ManagedObject>: RandomAccessCollection {
     private let storage: FetchedBatches
+    /// The number of results, kept: iterating asks for ``endIndex`` at every step, and the ID
+    /// list counts its keys through its storage (a retain and a release each time).
+    private let resultCount: Int
 
     init(objectIDs: CompactObjectIDList, batchSize: Int, context: ManagedObjectContext) {
         storage = FetchedBatches(objectIDs: objectIDs, batchSize: batchSize, context: context)
+        resultCount = objectIDs.count
     }
 
     /// The IDs of every result, in order (no object is materialized).
@@ -34,7 +38,7 @@ public struct FetchedResults<Result: ManagedObject>: RandomAccessCollection {
     /// Always 0.
     public var startIndex: Int { 0 }
     /// The number of results (of IDs held); no object is materialized to count them.
-    public var endIndex: Int { storage.objectIDs.count }
+    public var endIndex: Int { resultCount }
 
     /// The object at `position`, loading its batch (one query) and releasing the previous one when the
     /// position lies outside the current batch.
