@@ -27,6 +27,8 @@ final class ValidationPlan {
         let name: String
         /// For an attribute: its type.
         let type: AttributeType?
+        /// For an attribute: the value case its type accepts as it is (``HeldValueCase``).
+        let heldCase: HeldValueCase
         /// For an attribute: neither optional nor derived (a derived attribute's value is the
         /// store's to compute).
         let isRequired: Bool
@@ -44,16 +46,60 @@ final class ValidationPlan {
             if let attribute = property as? AttributeDescription {
                 checks.append(Check(
                     kind: .attribute, index: index, property: attribute, name: attribute.name, type: attribute.attributeType,
+                    heldCase: HeldValueCase(attribute.attributeType),
                     isRequired: !attribute.isOptional && attribute.derivation == nil, hasRules: !attribute.validationRules.isEmpty))
             } else if let relationship = property as? RelationshipDescription {
                 if relationship.isToMany {
-                    checks.append(Check(kind: .toMany, index: index, property: relationship, name: relationship.name, type: nil, isRequired: false, hasRules: false))
+                    checks.append(Check(kind: .toMany, index: index, property: relationship, name: relationship.name, type: nil, heldCase: .none, isRequired: false, hasRules: false))
                 } else if !relationship.isOptional {
-                    checks.append(Check(kind: .requiredToOne, index: index, property: relationship, name: relationship.name, type: nil, isRequired: true, hasRules: false))
+                    checks.append(Check(kind: .requiredToOne, index: index, property: relationship, name: relationship.name, type: nil, heldCase: .none, isRequired: true, hasRules: false))
                 }
             }
         }
         self.checks = checks
+    }
+}
+
+/// The ``StoreValue`` case an attribute type accepts without converting anything (an Integer 64
+/// attribute's `.integer`, a String attribute's `.string`): checked from the value's case alone,
+/// without copying the value or the type into a pair to match (a save checks every attribute of
+/// every changed object). Other values go through ``AttributeType/accepts(_:)``.
+enum HeldValueCase {
+    case integer, double, float, decimal, string, boolean, date, data, uuid, uri
+    /// No case is taken as it is: every value goes through ``AttributeType/accepts(_:)``.
+    case none
+
+    init(_ type: AttributeType) {
+        switch type {
+        case .integer64: self = .integer
+        case .double: self = .double
+        case .float: self = .float
+        case .decimal: self = .decimal
+        case .string: self = .string
+        case .boolean: self = .boolean
+        case .date: self = .date
+        case .binaryData: self = .data
+        case .uuid: self = .uuid
+        case .uri: self = .uri
+        case .integer16, .integer32, .transformable, .objectID, .undefined, .composite: self = .none
+        }
+    }
+
+    /// Whether `value` has this case (then the type accepts it as it is).
+    func holds(_ value: StoreValue) -> Bool {
+        switch value {
+        case .integer: self == .integer
+        case .double: self == .double
+        case .float: self == .float
+        case .decimal: self == .decimal
+        case .string: self == .string
+        case .boolean: self == .boolean
+        case .date: self == .date
+        case .data: self == .data
+        case .uuid: self == .uuid
+        case .uri: self == .uri
+        case .null, .objectID: false
+        }
     }
 }
 
