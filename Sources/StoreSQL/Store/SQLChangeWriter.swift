@@ -60,8 +60,9 @@ package struct SQLChangeWriter<Store: SQLStore> {
     }
 
     package mutating func write(_ changes: StoreChangeSet) throws {
+        let identifier = store.identifier   // read once, not once per row
         for snapshots in [changes.inserted, changes.updated, changes.deleted] {
-            for index in snapshots.indices where snapshots[index].objectID.storeIdentifier != store.identifier {
+            for index in snapshots.indices where snapshots[index].objectID.storeIdentifier != identifier {
                 throw StoreError(.wrongStore, objectID: snapshots[index].objectID, "the change names an object of another store")
             }
         }
@@ -70,7 +71,11 @@ package struct SQLChangeWriter<Store: SQLStore> {
         // per reference it holds.
         for index in changes.deleted.indices { try delete(changes.deleted[index]) }
         try insert(changes.inserted)
-        for index in changes.updated.indices { try update(changes.updated[index]) }
+        // Read in place: passed from the array by position, each snapshot was still copied for
+        // the call (a retain and a release of its ID's space, entity, values and held properties).
+        try changes.updated.withUnsafeBufferPointer { updates in
+            for index in updates.indices { try update(updates[index]) }
+        }
         if !conflicts.isEmpty { throw MergeConflictError(conflicts: conflicts) }
         // By position: a snapshot copied costs a retain and a release per reference it holds.
         for index in changes.inserted.indices where changes.inserted[index].holdsToMany { try writeToMany(changes.inserted[index], isNew: true) }
