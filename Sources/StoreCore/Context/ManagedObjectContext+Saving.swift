@@ -270,21 +270,17 @@ extension ManagedObjectContext {
             object.changedProperties.removeAll()
         }
         // `saved.updated` follows `updated`, leaving out objects with nothing stored to save
-        // (changed in transient properties only, which committed values leave out). Its snapshots
-        // are read in place: passed from the array by position, each was still copied for the
-        // call (a retain and a release of its ID's space, entity, values and held properties).
-        saved.updated.withUnsafeBufferPointer { savedUpdates in
-            var nextUpdate = 0
-            for object in updated {
-                object.state.isUpdated = false
-                if listsUnchanged { updatedSet.letGoOfSlot(of: object) }
-                if nextUpdate < savedUpdates.count, savedUpdates[nextUpdate].objectID == object.objectID {
-                    if !toParent { object.version += 1 }
-                    object.commitSavedChange(savedUpdates[nextUpdate])
-                    nextUpdate += 1
-                }
-                object.changedProperties.removeAll()
+        // (changed in transient properties only, which committed values leave out).
+        var nextUpdate = 0
+        for object in updated {
+            object.state.isUpdated = false
+            if listsUnchanged { updatedSet.letGoOfSlot(of: object) }
+            if nextUpdate < saved.updated.count, saved.updated[nextUpdate].objectID == object.objectID {
+                if !toParent { object.version += 1 }
+                object.commitSavedChange(saved.updated[nextUpdate])
+                nextUpdate += 1
             }
+            object.changedProperties.removeAll()
         }
         for object in deleted {
             registered[object.objectID] = nil

@@ -71,11 +71,7 @@ package struct SQLChangeWriter<Store: SQLStore> {
         // per reference it holds.
         for index in changes.deleted.indices { try delete(changes.deleted[index]) }
         try insert(changes.inserted)
-        // Read in place: passed from the array by position, each snapshot was still copied for
-        // the call (a retain and a release of its ID's space, entity, values and held properties).
-        try changes.updated.withUnsafeBufferPointer { updates in
-            for index in updates.indices { try update(updates[index]) }
-        }
+        for index in changes.updated.indices { try update(changes.updated[index]) }
         if !conflicts.isEmpty { throw MergeConflictError(conflicts: conflicts) }
         // By position: a snapshot copied costs a retain and a release per reference it holds.
         for index in changes.inserted.indices where changes.inserted[index].holdsToMany { try writeToMany(changes.inserted[index], isNew: true) }
