@@ -135,6 +135,37 @@ final class SQLiteSavingTests: XCTestCase {
         XCTAssertEqual(try stack.column("SELECT COUNT(*) FROM \(joinTable)"), [.integer(2)], "the deleted posts' join rows are gone")
     }
 
+    /// The updates of one save that change the same attributes share what they hold; one of
+    /// them that also changes a relationship must write it alone, and the others must not.
+    func testUpdatesChangingTheSameAttributesWriteOnlyTheirOwnRelationshipChanges() throws {
+        let stack = try SQLiteTestStore()
+        let context = stack.container.newBackgroundContext()
+        try context.performAndWait {
+            let first = try Post(context: context), second = try Post(context: context)
+            first.title = "first"
+            second.title = "second"
+            for number in 1...3 {
+                let comment = try Comment(context: context)
+                comment.text = "comment \(number)"
+                comment.post = first
+            }
+            try context.save()
+        }
+        let other = stack.container.newBackgroundContext()
+        try other.performAndWait {
+            let comments = try other.fetch(FetchRequest<Comment>()).sorted { $0.text < $1.text }
+            let second = try XCTUnwrap(other.fetch(FetchRequest<Post>()).first { $0.title == "second" })
+            for comment in comments { comment.author = "ada" }
+            comments[1].post = second
+            comments[2].author = "grace"
+            try other.save()
+        }
+        XCTAssertEqual(try stack.column("SELECT ZAUTHOR FROM ZCOMMENT ORDER BY ZTEXT"), [.text("ada"), .text("ada"), .text("grace")])
+        XCTAssertEqual(
+            try stack.column("SELECT P.ZTITLE FROM ZCOMMENT C JOIN ZPOST P ON P.Z_PK = C.ZPOST ORDER BY C.ZTEXT"),
+            [.text("first"), .text("second"), .text("first")])
+    }
+
     func testOptimisticLockingUnderEveryMergePolicy() throws {
         let theirs: (Post) -> Void = { $0.views = 10; $0.title = "Theirs" }
         let mine: (Post) -> Void = { $0.title = "Mine" }

@@ -1,5 +1,5 @@
 import Foundation
-import StoreCore
+@testable import StoreCore
 import StoreTestSupport
 import XCTest
 
@@ -70,6 +70,35 @@ final class SaveNotificationSetsTests: XCTestCase {
             XCTAssertEqual(objects(saved, .updatedObjects), [])
             XCTAssertEqual(ids(saved, .deletedObjectIDs), [])
             XCTAssertEqual(ids(recorder.last(.managedObjectContextDidSaveObjectIDs), .insertedObjectIDs), Set(posts.map(\.objectID)))
+        }
+    }
+
+    /// Every notification of a save of updates names exactly the updated objects, whether the
+    /// save keeps their ID set from objects-did-change to did-save or (a large save) makes it again.
+    func testEveryNotificationOfASaveOfUpdatesNamesTheUpdatedObjects() throws {
+        try checkEveryNotificationNamesTheUpdatedObjects(reuseLimit: 250_000)
+        try checkEveryNotificationNamesTheUpdatedObjects(reuseLimit: 1)
+    }
+
+    private func checkEveryNotificationNamesTheUpdatedObjects(reuseLimit: Int) throws {
+        let context = try TestStack.context()
+        context.updatedIDSetReuseLimit = reuseLimit
+        let recorder = Recorder(context, names: [
+            .managedObjectContextObjectsDidChange, .managedObjectContextWillSave, .managedObjectContextDidSave,
+            .managedObjectContextDidSaveObjectIDs,
+        ])
+        try context.performAndWait {
+            let posts = try savedPosts(["Post 1", "Post 2", "Post 3"], in: context)
+            for post in posts.prefix(2) { post.title += ", changed" }
+            try context.save()
+
+            let updated = Set(posts.prefix(2).map(\.objectID))
+            XCTAssertEqual(ids(recorder.last(.managedObjectContextObjectsDidChange), .updatedObjectIDs), updated)
+            XCTAssertEqual(recorder.last(.managedObjectContextWillSave)?.contextChanges?.updatedObjectIDs, updated)
+            XCTAssertEqual(ids(recorder.last(.managedObjectContextDidSave), .updatedObjectIDs), updated)
+            XCTAssertEqual(objects(recorder.last(.managedObjectContextDidSave), .updatedObjects), Set(posts.prefix(2)))
+            XCTAssertEqual(ids(recorder.last(.managedObjectContextDidSaveObjectIDs), .updatedObjectIDs), updated)
+            XCTAssertEqual(recorder.last(.managedObjectContextDidSave)?.contextChanges?.updatedObjectIDs, updated)
         }
     }
 

@@ -65,6 +65,26 @@ final class StoreSnapshotTests: XCTestCase {
         XCTAssertTrue(StoreSnapshot.partial(objectID: id, version: 5, entity: post).heldProperties.isEmpty)
     }
 
+    /// The updates of one save that change the same attributes share what they hold; a change to
+    /// one of them must stay its own.
+    func testUpdatesHoldingTheSamePropertiesStayApartWhenOneChanges() throws {
+        let title = try index("title"), author = try index("author")
+        var values = post.layout.nullValues
+        values[title] = .string("Misty Morning")
+        var held = PropertyMask()
+        held.insert(title)
+        var shared = StoreSnapshot.SharedHolding()
+        let first = StoreSnapshot(objectID: id, version: 1, entity: post, values: values, holding: held, sharing: &shared)
+        var second = StoreSnapshot(
+            objectID: ManagedObjectID(entityName: "Post", storeIdentifier: "S", primaryKey: 8), version: 1, entity: post,
+            values: values, holding: held, sharing: &shared)
+        XCTAssertEqual(first.heldProperties, second.heldProperties)
+        second[author] = .objectID(ManagedObjectID(entityName: "Author", storeIdentifier: "S", primaryKey: 1))
+        XCTAssertEqual(Array(first.heldProperties), [title])
+        XCTAssertEqual(Array(second.heldProperties), [title, author].sorted())
+        XCTAssertEqual(first[author], .null)
+    }
+
     func testToManyRelationshipsAreHeldApartAndMergedIntoACopy() throws {
         let author = try XCTUnwrap(model.entitiesByName["Author"])
         let authorID = ManagedObjectID(entityName: "Author", storeIdentifier: "S", primaryKey: 1)

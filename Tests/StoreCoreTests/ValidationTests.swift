@@ -146,3 +146,39 @@ extension ValidationTests {
         }
     }
 }
+
+extension ValidationTests {
+    /// A saved object that is changed is checked as a new one is: a value of its attribute's own
+    /// type passes as it is (the label), an integer an Integer 16 attribute can hold passes, and
+    /// one it cannot hold is refused.
+    func testUpdatedObjectsAreCheckedForValuesTheirTypesDoNotTake() throws {
+        final class Gauge: ManagedObject {
+            @Attribute var level: Int
+            @Attribute var label: String
+        }
+        let model = try ManagedObjectModel {
+            EntityDescription("Gauge", class: Gauge.self) {
+                .attribute("level", .integer16, optional: false, defaultValue: 0)
+                .attribute("label", .string, optional: false, defaultValue: "")
+            }
+        }
+        let context = try TestStack.context(model)
+        try context.performAndWait {
+            let gauge = try Gauge(context: context)
+            gauge.level = 12
+            gauge.label = "boiler"
+            try context.save()
+
+            gauge.level = 100_000
+            gauge.label = "furnace"
+            XCTAssertThrowsError(try context.save()) { error in
+                let failures = (error as? ObjectValidationError)?.allErrors ?? []
+                XCTAssertEqual(failures.map(\.code), [.wrongType])
+                XCTAssertEqual(failures.map(\.key), ["level"])
+            }
+            gauge.level = 13
+            try context.save()
+            XCTAssertEqual(gauge.label, "furnace")
+        }
+    }
+}

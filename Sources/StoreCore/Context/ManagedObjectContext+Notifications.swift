@@ -31,31 +31,34 @@ extension ManagedObjectContext {
         }
         // One pass over each kind's objects: which are reported, their IDs, and whether they are
         // exactly the context's list of that kind (for the save's did-save to carry the same sets).
-        let inserted = Self.reported(pending.inserted, listedIn: insertedSet) { object in
+        let (insertedObjects, insertedIDs, insertedListed) = Self.reported(pending.inserted, listedIn: insertedSet) { object in
             guard object.state.isInserted else { return false }
             object.state.insertionReported = true
             return true
         }
         let deletedAny = !pending.deleted.isEmpty
-        let deleted = Self.reported(taking: &pending.deleted, listedIn: deletedSet)
+        let (deletedObjects, deletedIDs, deletedListed) = Self.reported(taking: &pending.deleted, listedIn: deletedSet)
         // Objects inserted or deleted since are reported as such, not as updated.
-        let updated = pending.inserted.isEmpty && !deletedAny
+        let (updatedObjects, updatedIDs, updatedListed) = pending.inserted.isEmpty && !deletedAny
             ? Self.reported(pending.updated, listedIn: updatedSet) { _ in true }
-            : Self.reported(pending.updated, listedIn: updatedSet) { !pending.inserted.contains($0) && !deleted.objects.contains($0) }
-        var changes = ContextChanges(kind: .objectsDidChange, contextName: name, inserted: inserted.ids, updated: updated.ids, deleted: deleted.ids)
+            : Self.reported(pending.updated, listedIn: updatedSet) { !pending.inserted.contains($0) && !deletedObjects.contains($0) }
+        // The ID lists are handed over, not shared: a list held here too was copied (a retain of
+        // each ID) when its set was made, and a million updates held it twice (16 MB more).
+        var changes = ContextChanges(
+            kind: .objectsDidChange, contextName: name, inserted: consume insertedIDs, updated: consume updatedIDs, deleted: consume deletedIDs)
         if !refreshed.isEmpty { changes.refreshedObjectIDs = Set(refreshed.map(\.objectID)) }
         if !invalidated.isEmpty { changes.invalidatedObjectIDs = Set(invalidated.map(\.objectID)) }
         let objects = NotificationObjectSets(
-            inserted: inserted.objects, updated: updated.objects, deleted: deleted.objects, refreshed: Set(refreshed), invalidated: Set(invalidated))
+            inserted: insertedObjects, updated: updatedObjects, deleted: deletedObjects, refreshed: Set(refreshed), invalidated: Set(invalidated))
         // The lists and IDs as the sets were made from them (an observer may change either).
         let generations = changeListGenerations, reassignments = reassignments
         post(.managedObjectContextObjectsDidChange, changes, objects: objects)
         if saveNotificationSets != nil {
-            keepForSave(objects, changes, listed: (inserted.listed, updated.listed, deleted.listed), at: generations, reassignments: reassignments)
+            keepForSave(objects, changes, listed: (insertedListed, updatedListed, deletedListed), at: generations, reassignments: reassignments)
         }
         if !objectsListeners.isEmpty {
             notifyObjectsListeners(ObjectChangeBatch(
-                inserted: Array(inserted.objects), updated: Array(updated.objects), deleted: Array(deleted.objects),
+                inserted: Array(insertedObjects), updated: Array(updatedObjects), deleted: Array(deletedObjects),
                 refreshed: refreshed, invalidated: invalidated, mergedIDs: mergedIDs))
         }
     }

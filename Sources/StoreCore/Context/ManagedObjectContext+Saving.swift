@@ -45,6 +45,9 @@ extension ManagedObjectContext {
         // The new objects' IDs of then serve no later notification (did-save names their permanent
         // IDs): let them go rather than hold a million-entry set through the save.
         saveNotificationSets?.inserted?.objectIDs = LazyObjectIDSet()
+        // Nor, in a large save, the updated objects' (see `updatedIDSetReuseLimit`): did-save makes
+        // their set again.
+        if updatedSet.count > updatedIDSetReuseLimit { saveNotificationSets?.updated?.objectIDs = LazyObjectIDSet() }
         // The lists as they are now (copies: a hook that changes the context changes its own lists).
         for list in [insertedSet, updatedSet, deletedSet] { list.forEachObject { $0.willSave() } }
         processPendingChanges()
@@ -115,7 +118,7 @@ extension ManagedObjectContext {
         } else {
             (saved, permanentIDs) = try saveToStores(inserted, updated, deleted, unreadFaults: unreadFaults)
         }
-        finishSave(inserted, updated, deleted, saved: saved, generations: generations)
+        finishSave(inserted, updated, deleted, saved: consume saved, generations: generations)
         if parent == nil { advanceQueryGeneration() }
         releaseUnreferencedObjectsIfGrown()
         if !permanentIDs.isEmpty { passPermanentIDsToChildren(permanentIDs) }
@@ -223,8 +226,13 @@ extension ManagedObjectContext {
             if let permanentIDs { reassign(object, to: permanentIDs[permanentIDs.startIndex + position]) }
             changes.inserted.append(object.currentSnapshot(allToMany: true, version: insertedVersion))
         }
+        // Reserved whole: grown by doubling, a million updates held the array twice over (75 MB
+        // rather than 48) at the save's peak.
+        changes.updated.reserveCapacity(updated.count)
+        // Updates changing the same attributes share their held-property mask.
+        var sharedHolding = StoreSnapshot.SharedHolding()
         for object in updated where object.managedObjectContext === self {
-            let snapshot = object.changedSnapshot()
+            let snapshot = object.changedSnapshot(sharing: &sharedHolding)
             if !snapshot.heldProperties.isEmpty { changes.updated.append(snapshot) }
         }
         // Faults deleted without being read were read just before (`readDeletedFaults`), or by the
@@ -237,7 +245,8 @@ extension ManagedObjectContext {
     }
 
     private func finishSave(
-        _ inserted: [ManagedObject], _ updated: [ManagedObject], _ deleted: [ManagedObject], saved: StoreChangeSet, generations: ChangeListGenerations
+        _ inserted: [ManagedObject], _ updated: [ManagedObject], _ deleted: [ManagedObject], saved: consuming StoreChangeSet,
+        generations: ChangeListGenerations
     ) {
         let toParent = parent != nil
         // When nothing joined or left the lists since the save took its objects (the usual case),
@@ -310,10 +319,13 @@ extension ManagedObjectContext {
         saveNotificationSets = SaveNotificationSets()
         // The new objects' IDs are their snapshots' (read from the change set, not from the objects);
         // rows written with the save follow the objects' snapshots and are inserted objects too.
+        let insertedIDs = LazyObjectIDSet(building: saved.inserted.map(\.objectID))
+        // The change set is let go before the notifications, whose ID sets may be built now.
+        saved = StoreChangeSet()
         let changes = ContextChanges(
-            kind: .didSave, contextName: name,
-            inserted: LazyObjectIDSet(building: saved.inserted.map(\.objectID)),
-            updated: keptUpdated?.objectIDs ?? LazyObjectIDSet(building: updated.map(\.objectID)),
+            kind: .didSave, contextName: name, inserted: insertedIDs,
+            // Those objects-did-change carried, unless a large save let them go (`updatedIDSetReuseLimit`).
+            updated: keptUpdated.flatMap { $0.objectIDs.isEmpty ? nil : $0.objectIDs } ?? LazyObjectIDSet(building: updated.map(\.objectID)),
             deleted: keptDeleted?.objectIDs ?? LazyObjectIDSet(building: deleted.map(\.objectID)))
         if !pendingRowInsertions.isEmpty { pendingRowInsertions.removeAll() }
         post(.managedObjectContextDidSave, changes, objects: NotificationObjectSets(

@@ -74,16 +74,20 @@ extension ManagedObjectContext {
         }
         // The values are loaded once for all the attributes (not checked again for each).
         if attributes { object.willAccess() }
-        for check in plan.checks {
-            switch check.kind {
+        // By position: the array's iterator handed out a copy of each check (its name, its type).
+        let checks = plan.checks
+        for position in checks.indices {
+            switch checks[position].kind {
             case .attribute:
                 guard attributes else { continue }
+                let check = checks[position]
                 let value = object.values[check.index]
                 if value.isNull {
                     if check.isRequired { fail(.missingValue, check.name, nil, "a value is required") }
                     continue
                 }
-                if let type = check.type, !type.accepts(value) {
+                // A value of the case its type takes as it is needs no more (the usual value).
+                if !check.heldCase.holds(value), let type = check.type, !type.accepts(value) {
                     fail(.wrongType, check.name, value, "\(value) (\(value.kindName)) is not a valid \(type.name) value")
                     continue
                 }
@@ -104,6 +108,7 @@ extension ManagedObjectContext {
                     }
                 }
             case .toMany:
+                let check = checks[position]
                 guard relationships, let relationship = check.property as? RelationshipDescription else { continue }
                 let count = object.toManyObjects(at: check.index).objects.filter { !$0.state.isDeleted }.count
                 if count < relationship.minCount, !(relationship.isOptional && count == 0) {
@@ -113,6 +118,7 @@ extension ManagedObjectContext {
                     fail(.tooManyObjects, relationship.name, nil, "holds \(count) object(s); at most \(relationship.maxCount) allowed")
                 }
             case .requiredToOne:
+                let check = checks[position]
                 guard relationships, let relationship = check.property as? RelationshipDescription else { continue }
                 let destination = object.toOneObject(at: check.index)
                 if destination == nil || destination?.state.isDeleted == true {

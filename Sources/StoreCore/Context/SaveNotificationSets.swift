@@ -19,8 +19,10 @@ struct NotificationObjectSets {
 /// ``ChangedObjectList/generation``; will-save and did-save use it only if the list's generation
 /// is the same when they are posted or the save takes its objects (nothing joined or left the list
 /// in between). Updated and deleted objects keep their IDs through a save, so their ID sets serve
-/// did-save too; inserted objects get permanent IDs, so their kept IDs serve will-save only, and
-/// only if no object was given another ID since (``ManagedObjectContext/reassignments``). Kept
+/// did-save too (a save of very many updates lets their set go after will-save rather than hold
+/// it through its peak: ``ManagedObjectContext/updatedIDSetReuseLimit``); inserted objects get
+/// permanent IDs, so their kept IDs serve will-save only, and only if no object was given another
+/// ID since (``ManagedObjectContext/reassignments``). Kept
 /// only while one `save()` runs.
 struct SaveNotificationSets {
     struct Kept {

@@ -27,6 +27,8 @@ final class ValidationPlan {
         let name: String
         /// For an attribute: its type.
         let type: AttributeType?
+        /// For an attribute: the value case its type accepts as it is (``HeldValueCase``).
+        let heldCase: HeldValueCase
         /// For an attribute: neither optional nor derived (a derived attribute's value is the
         /// store's to compute).
         let isRequired: Bool
@@ -44,12 +46,13 @@ final class ValidationPlan {
             if let attribute = property as? AttributeDescription {
                 checks.append(Check(
                     kind: .attribute, index: index, property: attribute, name: attribute.name, type: attribute.attributeType,
+                    heldCase: HeldValueCase(attribute.attributeType),
                     isRequired: !attribute.isOptional && attribute.derivation == nil, hasRules: !attribute.validationRules.isEmpty))
             } else if let relationship = property as? RelationshipDescription {
                 if relationship.isToMany {
-                    checks.append(Check(kind: .toMany, index: index, property: relationship, name: relationship.name, type: nil, isRequired: false, hasRules: false))
+                    checks.append(Check(kind: .toMany, index: index, property: relationship, name: relationship.name, type: nil, heldCase: .none, isRequired: false, hasRules: false))
                 } else if !relationship.isOptional {
-                    checks.append(Check(kind: .requiredToOne, index: index, property: relationship, name: relationship.name, type: nil, isRequired: true, hasRules: false))
+                    checks.append(Check(kind: .requiredToOne, index: index, property: relationship, name: relationship.name, type: nil, heldCase: .none, isRequired: true, hasRules: false))
                 }
             }
         }

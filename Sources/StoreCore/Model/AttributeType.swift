@@ -76,13 +76,7 @@ public enum AttributeType: Sendable, Hashable {
     /// Whether `value` is of the kind this type stores with nothing to check or convert, so
     /// that ``coerce(_:)`` would return it unchanged (a setter then keeps it without a copy).
     func storesAsIs(_ value: StoreValue) -> Bool {
-        switch (self, value) {
-        case (.integer64, .integer), (.double, .double), (.float, .float), (.decimal, .decimal), (.string, .string),
-             (.boolean, .boolean), (.date, .date), (.binaryData, .data), (.uuid, .uuid), (.uri, .uri), (_, .null):
-            return true
-        default:
-            return false
-        }
+        value.isNull || HeldValueCase(self).holds(value)
     }
 
     /// Converts a value to this type without losing information, or returns `nil`.

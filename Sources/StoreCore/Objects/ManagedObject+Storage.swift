@@ -341,13 +341,15 @@ extension ManagedObject {
 
     /// The changed stored values, with the version they were based on (transient properties
     /// are never among them). The changed attributes are read from the object's values array,
-    /// shared rather than copied (a save of many updates held a second array per object).
-    func changedSnapshot() -> StoreSnapshot {
+    /// shared rather than copied (a save of many updates held a second array per object);
+    /// the held-property mask is shared through `shared` with the save's other updates that
+    /// change the same attributes (see `StoreSnapshot.SharedHolding`).
+    func changedSnapshot(sharing shared: inout StoreSnapshot.SharedHolding) -> StoreSnapshot {
         let kinds = entity.layout.kinds
         let transient = entity.layout.transientProperties
         var attributes = PropertyMask()
         for index in changedProperties where kinds[index] == .attribute { attributes.insert(index) }
-        var snapshot = StoreSnapshot(objectID: objectID, version: version, entity: entity, values: values, holding: attributes)
+        var snapshot = StoreSnapshot(objectID: objectID, version: version, entity: entity, values: values, holding: attributes, sharing: &shared)
         for index in changedProperties where !transient.contains(index) {
             switch kinds[index] {
             case .attribute, .transientAttribute: break

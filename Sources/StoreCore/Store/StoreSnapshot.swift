@@ -42,7 +42,7 @@ public struct StoreSnapshot: Sendable, Hashable {
 
     /// A partial snapshot's held properties and to-many relationships, shared by copies until
     /// one of them changes.
-    private final class Partial: @unchecked Sendable {
+    fileprivate final class Partial: @unchecked Sendable {
         // @unchecked: copy on write — a `Partial` two snapshots share is never changed; a change
         // goes to a private copy unless the snapshot holds the only reference.
         var heldProperties: PropertyMask
@@ -86,7 +86,7 @@ public struct StoreSnapshot: Sendable, Hashable {
         return made
     }
 
-    private struct ToManyEntry: Sendable, Hashable {
+    fileprivate struct ToManyEntry: Sendable, Hashable {
         let index: Int
         var ids: [ManagedObjectID]
     }
@@ -114,6 +114,33 @@ public struct StoreSnapshot: Sendable, Hashable {
     package init(objectID: ManagedObjectID, version: Int64, entity: EntityDescription, values: ContiguousArray<StoreValue>, holding held: PropertyMask) {
         self.init(objectID: objectID, version: version, entity: entity, values: values)
         partial = Partial(heldProperties: held)
+    }
+
+    /// The held properties the last update of a save was made with, for the next to share
+    /// (see ``init(objectID:version:entity:values:holding:sharing:)``).
+    package struct SharedHolding {
+        fileprivate var last: Partial?
+
+        package init() {}
+    }
+
+    /// A partial snapshot holding `held`, as ``init(objectID:version:entity:values:holding:)``,
+    /// that shares its held properties (copy on write) with the last snapshot made through
+    /// `shared` when that holds exactly `held` and no to-many relationship: the updates of one
+    /// save mostly change the same attributes, and a million of them held a million equal masks
+    /// apart.
+    package init(
+        objectID: ManagedObjectID, version: Int64, entity: EntityDescription, values: ContiguousArray<StoreValue>,
+        holding held: PropertyMask, sharing shared: inout SharedHolding
+    ) {
+        self.init(objectID: objectID, version: version, entity: entity, values: values)
+        if let last = shared.last, last.toManyEntries.isEmpty, last.heldProperties == held {
+            partial = last
+        } else {
+            let made = Partial(heldProperties: held)
+            shared.last = made
+            partial = made
+        }
     }
 
     /// A snapshot holding nothing yet: the start of an update, or of a deletion (which carries

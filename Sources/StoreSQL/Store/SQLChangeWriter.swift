@@ -62,8 +62,9 @@ package struct SQLChangeWriter<Store: SQLStore> {
     }
 
     package mutating func write(_ changes: StoreChangeSet) throws {
+        let identifier = store.identifier   // read once, not once per row
         for snapshots in [changes.inserted, changes.updated, changes.deleted] {
-            for index in snapshots.indices where snapshots[index].objectID.storeIdentifier != store.identifier {
+            for index in snapshots.indices where snapshots[index].objectID.storeIdentifier != identifier {
                 throw StoreError(.wrongStore, objectID: snapshots[index].objectID, "the change names an object of another store")
             }
         }
