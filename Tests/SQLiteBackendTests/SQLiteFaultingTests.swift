@@ -56,9 +56,7 @@ final class SQLiteFaultingTests: XCTestCase {
         let (container, store) = try stack.reopen()
         let context = container.newBackgroundContext()
         try context.performAndWait {
-            var request = FetchRequest<Post>()
-            request.sortDescriptors = [.ascending("title")]
-            request.fetchBatchSize = 10
+            let request = postsByTitle(batchSize: 10)
             let before = store.queryCount
             let results = try context.fetchBatched(request)
             XCTAssertEqual(results.count, 50)
@@ -96,9 +94,7 @@ final class SQLiteFaultingTests: XCTestCase {
         let expected = (0..<50).filter { !gone.contains($0) }.map { String(format: "post %02d", $0) }
         let context = container.newBackgroundContext()
         try context.performAndWait {
-            var request = FetchRequest<Post>()
-            request.sortDescriptors = [.ascending("title")]
-            request.fetchBatchSize = 5
+            let request = postsByTitle(batchSize: 5)
             var before = store.queryCount
             XCTAssertEqual(try context.fetchBatched(request).map(\.title), expected)
             // The IDs, then batches 0, 1–2, 3–6 and 7–9 (48 posts): not one query per batch.
@@ -137,9 +133,7 @@ final class SQLiteFaultingTests: XCTestCase {
         let context = container.newBackgroundContext()
         let writer = container.newBackgroundContext()
         try context.performAndWait {
-            var request = FetchRequest<Post>()
-            request.sortDescriptors = [.ascending("title")]
-            request.fetchBatchSize = 5
+            let request = postsByTitle(batchSize: 5)
             let results = try context.fetchBatched(request)
             // Batch 0, then batches 1–2 in one query, then batches 3–6 in one query.
             XCTAssertEqual([0, 5, 10, 15, 20].map { results[$0].title }, ["post 00", "post 05", "post 10", "post 15", "post 20"])
@@ -174,9 +168,7 @@ final class SQLiteFaultingTests: XCTestCase {
         let context = container.newBackgroundContext()
         let writer = container.newBackgroundContext()
         try context.performAndWait {
-            var request = FetchRequest<Post>()
-            request.sortDescriptors = [.ascending("title")]
-            request.fetchBatchSize = 200
+            let request = postsByTitle(batchSize: 200)
             var before = store.queryCount
             let results = try context.fetchBatched(request)
             XCTAssertEqual(results[0..<5_000].map(\.title), Array(titles[0..<5_000]))
@@ -210,5 +202,13 @@ final class SQLiteFaultingTests: XCTestCase {
             XCTAssertEqual(try context.fetchBatched(request).map(\.title), expected, "the pool's readers are free again")
             XCTAssertGreaterThan(store.queryCount - before, 0)
         }
+    }
+
+    /// Every post by title, fetched `batchSize` at a time.
+    private func postsByTitle(batchSize: Int) -> FetchRequest<Post> {
+        var request = FetchRequest<Post>()
+        request.sortDescriptors = [.ascending("title")]
+        request.fetchBatchSize = batchSize
+        return request
     }
 }
