@@ -452,7 +452,7 @@ struct SyncIdentityRowLayout {
         return StoreSnapshot(objectID: id, version: 1, entity: entity, values: values)
     }
 
-    private func values(_ value: String, _ object: SyncIdentityMap.ObjectKey) -> ContiguousArray<StoreValue> {
+    private func values(_ value: String, _ object: SyncIdentityMap.ObjectKey) -> StoreValues {
         var values = entity.layout.nullValues
         values[globalID] = .string(value)
         values[entityName] = .string(object.entityName)

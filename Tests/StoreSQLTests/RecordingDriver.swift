@@ -48,7 +48,7 @@ struct RecordedRow: SQLRow {
     func double(at index: Int) -> Double { if case .real(let value) = value(at: index) { value } else { 0 } }
     func value(at index: Int) -> SQLValue { index < values.count ? values[index] : .null }
     func storeValue(at index: Int, as type: AttributeType) -> StoreValue { SQLValueCoder.decode(value(at: index), as: type) }
-    func readAttributes(_ columns: UnsafeBufferPointer<AttributeColumn>, into values: UnsafeMutableBufferPointer<StoreValue>) {
+    func readAttributes(_ columns: UnsafeBufferPointer<AttributeColumn>, into values: inout StoreValues) {
         for column in columns { values[column.propertyIndex] = storeValue(at: column.position, as: column.type) }
     }
 }

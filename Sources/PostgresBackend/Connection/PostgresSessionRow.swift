@@ -55,7 +55,7 @@ package struct PostgresSessionRow: SQLRow {
         return PostgresDialect.decode(value, as: type)
     }
 
-    package func readAttributes(_ columns: UnsafeBufferPointer<AttributeColumn>, into values: UnsafeMutableBufferPointer<StoreValue>) throws {
+    package func readAttributes(_ columns: UnsafeBufferPointer<AttributeColumn>, into values: inout StoreValues) throws {
         for column in columns { values[column.propertyIndex] = try storeValue(at: column.position, as: column.type) }
     }
 }

@@ -63,7 +63,7 @@ extension SQLiteStatement: SQLRow {
         SQLiteValueCoder.read(self, at: index, as: type)
     }
 
-    package func readAttributes(_ columns: UnsafeBufferPointer<AttributeColumn>, into values: UnsafeMutableBufferPointer<StoreValue>) {
+    package func readAttributes(_ columns: UnsafeBufferPointer<AttributeColumn>, into values: inout StoreValues) {
         for column in columns { values[column.propertyIndex] = storeValue(at: column.position, as: column.type) }
     }
 }

@@ -192,7 +192,7 @@ struct AtomicFileLoader {
             return target.id
         }
         var values = object.values
-        object.values = []
+        object.values = StoreValues()
         for slot in attributeSlots[entityIndex] {
             let value = values[slot.index]
             guard !value.isNull, !slot.type.holdsOwnKind(value) else { continue }

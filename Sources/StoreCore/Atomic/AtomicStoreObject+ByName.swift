@@ -14,7 +14,7 @@ extension AtomicStoreObject {
         self.primaryKey = primaryKey
         self.modelEntity = nil
         self.named = NamedContents(entityName: entityName, attributes: attributes, relationships: relationships)
-        self.values = []
+        self.values = StoreValues()
         self.toManyLists = []
     }
 

@@ -36,7 +36,7 @@ public struct AtomicStoreObject: Sendable {
     /// One slot per property of ``modelEntity``, by index: attribute values, and a to-one
     /// relationship's target key as ``StoreValue/integer(_:)`` (or, in a file the engine makes,
     /// the target's ``StoreValue/objectID(_:)``); `.null` elsewhere. Empty when held by name.
-    @usableFromInline var values: ContiguousArray<StoreValue>
+    @usableFromInline var values: StoreValues
     /// The to-many relationships holding keys, by property index, in index order.
     @usableFromInline var toManyLists: [ToManyKeys]
 
@@ -75,7 +75,7 @@ public struct AtomicStoreObject: Sendable {
     }
 
     /// A laid-out object over values the engine already holds (a snapshot's own array, shared).
-    init(entity: EntityDescription, primaryKey: Int64, values: ContiguousArray<StoreValue>, toManyLists: [ToManyKeys]) {
+    init(entity: EntityDescription, primaryKey: Int64, values: StoreValues, toManyLists: [ToManyKeys]) {
         self.primaryKey = primaryKey
         self.modelEntity = entity
         self.named = nil
@@ -224,7 +224,7 @@ public struct AtomicStoreObject: Sendable {
         guard named == nil else { return }
         let entity = modelEntity
         named = NamedContents(entityName: entity?.name ?? "", attributes: layoutAttributesByName, relationships: layoutRelationshipsByName)
-        values = []
+        values = StoreValues()
         toManyLists = []
     }
 

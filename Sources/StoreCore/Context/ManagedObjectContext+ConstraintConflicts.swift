@@ -211,7 +211,7 @@ extension ManagedObjectContext {
     /// `setAttributeValue(_:at:)` would one by one, but noting the object changed once (and its
     /// committed values kept once) rather than per attribute. Under undo recording, or with a
     /// failed set to clear, each goes through `setAttributeValue(_:at:)`.
-    private func take(_ values: ContiguousArray<StoreValue>, at indexes: [Int], into survivor: ManagedObject) {
+    private func take(_ values: StoreValues, at indexes: [Int], into survivor: ManagedObject) {
         survivor.willAccess()
         guard let first = indexes.firstIndex(where: { survivor.values[$0] != values[$0] }) else { return }
         if UndoRecording.isActive || !survivor.state.failedSets.isEmpty {

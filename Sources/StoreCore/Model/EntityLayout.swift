@@ -39,25 +39,20 @@ public final class EntityLayout: Sendable {
     /// Every transient property, attributes and relationships.
     public let transientProperties: PropertyMask
     /// The value each property starts with in a new object: attributes' defaults, `.null` elsewhere.
-    public let initialValues: ContiguousArray<StoreValue>
+    public let initialValues: StoreValues
     /// `.null` for every property: where a snapshot read from a store starts.
-    public let nullValues: ContiguousArray<StoreValue>
+    public let nullValues: StoreValues
+    /// Where each property's value sits in the entity's ``StoreValues``.
+    package let valueLayout: StoreValueLayout
 
-    /// A new array of ``nullValues``, unshared, for a row being read to set in place through its
-    /// buffer (no copy of ``nullValues`` for the first write to copy again, no uniqueness check
-    /// per value). Made here, where `StoreValue` is defined: another module making the array looks
-    /// its generic metadata up in the runtime for every allocation. Reserved and appended to,
-    /// not made with `init(repeating:count:)` or `init(unsafeUninitializedCapacity:)`, whose
-    /// allocations look the metadata up for every row too.
-    package func makeNullValues() -> ContiguousArray<StoreValue> {
-        var values = ContiguousArray<StoreValue>()
-        values.reserveCapacity(nullValues.count)
-        for _ in 0..<nullValues.count { values.append(.null) }
-        return values
+    /// New values, all `.null` and unshared, for a row being read (no copy of ``nullValues``
+    /// for the first write to make).
+    package func makeNullValues() -> StoreValues {
+        StoreValues(layout: valueLayout)
     }
     /// What a fault holds: `.null` for stored properties, the default for transient attributes
     /// (which loading the fault keeps).
-    let faultValues: ContiguousArray<StoreValue>
+    let faultValues: StoreValues
     /// Each attribute's type by index (`nil` for relationships), for coercing values set by type.
     let attributeTypes: [AttributeType?]
 
@@ -71,7 +66,8 @@ public final class EntityLayout: Sendable {
         var stored = PropertyMask()
         var toMany: [Int] = [], toOne: [Int] = [], transient: [Int] = [], transientRelationships: [Int] = []
         var transientMask = PropertyMask()
-        var initial = ContiguousArray<StoreValue>()
+        var initialByIndex: [StoreValue] = []
+        var slotKinds: [StoreValueLayout.SlotKind] = []
         var types: [AttributeType?] = []
         for (index, property) in properties.enumerated() {
             types.append((property as? AttributeDescription)?.attributeType)
@@ -79,17 +75,20 @@ public final class EntityLayout: Sendable {
             if let attribute = property as? AttributeDescription {
                 kinds.append(attribute.isTransient ? .transientAttribute : .attribute)
                 if attribute.isTransient { transient.append(index) } else { stored.insert(index) }
-                initial.append(attribute.defaultValue)
+                initialByIndex.append(attribute.defaultValue)
+                slotKinds.append(StoreValueLayout.SlotKind(attribute.attributeType))
             } else if let relationship = property as? RelationshipDescription, relationship.isToMany {
                 kinds.append(.toMany)
                 toMany.append(index)
                 if property.isTransient { transientRelationships.append(index) }
-                initial.append(.null)
+                initialByIndex.append(.null)
+                slotKinds.append(.empty)
             } else {
                 kinds.append(.toOne)
                 if property.isTransient { transientRelationships.append(index) } else { stored.insert(index) }
                 toOne.append(index)
-                initial.append(.null)
+                initialByIndex.append(.null)
+                slotKinds.append(.objectID)
             }
         }
         self.kinds = kinds
@@ -99,8 +98,12 @@ public final class EntityLayout: Sendable {
         self.transientIndexes = transient
         self.transientRelationshipIndexes = transientRelationships
         self.transientProperties = transientMask
+        let valueLayout = StoreValueLayout(slotKinds: slotKinds)
+        self.valueLayout = valueLayout
+        var initial = StoreValues(layout: valueLayout)
+        for (index, value) in initialByIndex.enumerated() where !value.isNull { initial[index] = value }
         self.initialValues = initial
-        self.nullValues = ContiguousArray(repeating: .null, count: properties.count)
+        self.nullValues = StoreValues(layout: valueLayout)
         var faultValues = nullValues
         for index in transient { faultValues[index] = initial[index] }
         self.faultValues = faultValues

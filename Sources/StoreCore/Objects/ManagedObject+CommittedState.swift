@@ -32,7 +32,7 @@ enum CommittedState {
     /// Every stored attribute and to-one value, by property index, at the object's version: the
     /// row a fault waits to be filled from or a loaded object was read from, a changed object's
     /// values before its first change, a saved object's values.
-    case values(ContiguousArray<StoreValue>)
+    case values(StoreValues)
     /// The committed values the object's changes replaced, by property index, each kept at its
     /// first change; at every other index the committed value is the current one. A save
     /// empties the list and leaves it for the next change.
@@ -43,7 +43,7 @@ enum CommittedState {
 
     /// Moves the values out of `.values`, leaving `.current` (anything else stays as it is and
     /// gives `nil`): a waiting row becomes the object's values without a retain of its array.
-    mutating func takeValues() -> ContiguousArray<StoreValue>? {
+    mutating func takeValues() -> StoreValues? {
         switch consume self {
         case .values(let values):
             self = .current
@@ -89,7 +89,7 @@ extension ManagedObject {
     }
 
     /// The current values with `replaced` put back.
-    private func values(restoring replaced: ContiguousArray<ReplacedValue>) -> ContiguousArray<StoreValue> {
+    private func values(restoring replaced: ContiguousArray<ReplacedValue>) -> StoreValues {
         var committedValues = values
         for entry in replaced { committedValues[entry.index] = entry.value }
         return committedValues

@@ -412,7 +412,7 @@ extension ManagedObject {
 
     /// Takes `loaded` as the current values (keeping transient properties) and `toMany`'s
     /// to-many IDs, and marks the object clean.
-    private func takeLoadedValues(_ loaded: consuming ContiguousArray<StoreValue>, toMany: StoreSnapshot?) {
+    private func takeLoadedValues(_ loaded: consuming StoreValues, toMany: StoreSnapshot?) {
         let layout = entity.layout
         if layout.transientIndexes.isEmpty && layout.transientRelationshipIndexes.isEmpty {
             swap(&values, &loaded)              // moved in, not retained (see `load`)

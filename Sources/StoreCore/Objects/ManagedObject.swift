@@ -56,7 +56,7 @@ open class ManagedObject: FetchRequestResult, Hashable, CustomStringConvertible 
 
     /// Attribute values (and to-one destination IDs as read from the store) by property index.
     /// Shared with the snapshot they were read from until the first change.
-    @exclusivity(unchecked) var values: ContiguousArray<StoreValue>
+    @exclusivity(unchecked) var values: StoreValues
     /// Relationship state by property index; empty for an entity without relationships.
     @exclusivity(unchecked) var relations: ContiguousArray<RelationSlot>
     /// Where the values last saved (or loaded) are, for `committedValues(forKeys:)`,

@@ -33,7 +33,7 @@ public struct StoreSnapshot: Sendable, Hashable {
     /// One value per property of ``entity``, by index (`.null` for to-many and transient
     /// properties). Only the properties in ``heldProperties`` are the snapshot's: read a partial
     /// snapshot's values through them (or ``heldValues``).
-    public private(set) var values: ContiguousArray<StoreValue>
+    public private(set) var values: StoreValues
     /// What a snapshot holds beyond every stored attribute and to-one: `nil` for the common
     /// complete snapshot (a row read, an object's values), so that making one allocates nothing
     /// but its values array (a fetch of 100,000 rows made 100,000 of these apart from their
@@ -70,8 +70,8 @@ public struct StoreSnapshot: Sendable, Hashable {
     /// Moves the values out, leaving the snapshot an empty array: for a snapshot about to be let
     /// go, whose values an object takes. (A copy would cost a retain of the array, a cache miss
     /// per row of a large fetch; the compiler does not make a consumed snapshot's values a move.)
-    package mutating func takeValues() -> ContiguousArray<StoreValue> {
-        var taken = ContiguousArray<StoreValue>()
+    package mutating func takeValues() -> StoreValues {
+        var taken = StoreValues()
         swap(&taken, &values)
         return taken
     }
@@ -100,7 +100,7 @@ public struct StoreSnapshot: Sendable, Hashable {
     /// A complete snapshot over values already laid out by `entity` (one per property, by index):
     /// the objects' own arrays, shared rather than copied; a store's row read into an array
     /// before the snapshot is made (cheaper than setting each value on the snapshot).
-    package init(objectID: ManagedObjectID, version: Int64, entity: EntityDescription, values: ContiguousArray<StoreValue>) {
+    package init(objectID: ManagedObjectID, version: Int64, entity: EntityDescription, values: StoreValues) {
         self.objectID = objectID
         self.version = version
         self.entity = entity
@@ -111,7 +111,7 @@ public struct StoreSnapshot: Sendable, Hashable {
     /// A partial snapshot holding `held` of values already laid out by `entity`: an update's
     /// changed attributes, read from the object's own array, shared rather than copied (the
     /// values at other indexes are not the snapshot's).
-    package init(objectID: ManagedObjectID, version: Int64, entity: EntityDescription, values: ContiguousArray<StoreValue>, holding held: PropertyMask) {
+    package init(objectID: ManagedObjectID, version: Int64, entity: EntityDescription, values: StoreValues, holding held: PropertyMask) {
         self.init(objectID: objectID, version: version, entity: entity, values: values)
         partial = Partial(heldProperties: held)
     }
@@ -130,7 +130,7 @@ public struct StoreSnapshot: Sendable, Hashable {
     /// save mostly change the same attributes, and a million of them held a million equal masks
     /// apart.
     package init(
-        objectID: ManagedObjectID, version: Int64, entity: EntityDescription, values: ContiguousArray<StoreValue>,
+        objectID: ManagedObjectID, version: Int64, entity: EntityDescription, values: StoreValues,
         holding held: PropertyMask, sharing shared: inout SharedHolding
     ) {
         self.init(objectID: objectID, version: version, entity: entity, values: values)

@@ -14,7 +14,7 @@ struct UndoObjectState {
     /// Whether the object was in the context (inserted, or saved and not deleted).
     var isPresent: Bool
     var isFault: Bool
-    var values: ContiguousArray<StoreValue>
+    var values: StoreValues
     var relations: ContiguousArray<RelationSlot>
     var changedProperties: PropertyMask
     /// The object's saved version then: a save since means its changes are relative to other values.

@@ -52,7 +52,7 @@ package protocol SQLRow {
     /// ``storeValue(at:as:)`` reads each. One call per row: a call through the protocol per
     /// column was a tenth of the row reading of a fetch (a generic implementation here is not
     /// specialized for the driver's row type across modules).
-    func readAttributes(_ columns: UnsafeBufferPointer<AttributeColumn>, into values: UnsafeMutableBufferPointer<StoreValue>) throws
+    func readAttributes(_ columns: UnsafeBufferPointer<AttributeColumn>, into values: inout StoreValues) throws
 }
 
 /// Where a row holds an attribute: its select-list position, its property index and its type.

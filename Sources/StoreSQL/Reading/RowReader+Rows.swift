@@ -17,21 +17,19 @@ extension RowReader {
         guard let id = objectID(entityNumber: number, key: row.int64(at: 0)), let fields = layout.fields[number], let entity = entities[number]
         else { return nil }
         if let known, known.contains(id) { return .partial(objectID: id, version: row.int64(at: 2), entity: entity) }
-        // The values go into an array of their own first: one snapshot made from it, not a
+        // The values are read into their own buffer first: one snapshot made from it, not a
         // change of the snapshot's (copy-on-write) storage per value.
         var values = entity.layout.makeNullValues()
-        try values.withUnsafeMutableBufferPointer { values in
-            try fields.attributes.withUnsafeBufferPointer { try row.readAttributes($0, into: values) }
-            if let external {
-                for index in fields.externalAttributes {
-                    if case .data(let stored) = values[index] { values[index] = .data(try external(stored)) }
-                }
+        try fields.attributes.withUnsafeBufferPointer { try row.readAttributes($0, into: &values) }
+        if let external {
+            for index in fields.externalAttributes {
+                if case .data(let stored) = values[index] { values[index] = .data(try external(stored)) }
             }
-            for toOne in fields.toOnes where !row.isNull(at: toOne.position) {
-                let number = toOne.entityPosition.map { row.isNull(at: $0) ? toOne.destinationNumber : row.int64(at: $0) } ?? toOne.destinationNumber
-                if let target = objectID(entityNumber: number, key: row.int64(at: toOne.position)) {
-                    values[toOne.propertyIndex] = .objectID(target)
-                }
+        }
+        for toOne in fields.toOnes where !row.isNull(at: toOne.position) {
+            let number = toOne.entityPosition.map { row.isNull(at: $0) ? toOne.destinationNumber : row.int64(at: $0) } ?? toOne.destinationNumber
+            if let target = objectID(entityNumber: number, key: row.int64(at: toOne.position)) {
+                values[toOne.propertyIndex] = .objectID(target)
             }
         }
         return StoreSnapshot(objectID: id, version: row.int64(at: 2), entity: entity, values: values)

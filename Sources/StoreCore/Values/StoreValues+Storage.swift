@@ -1,0 +1,175 @@
+import Foundation
+
+/// The buffer behind ``StoreValues``: a header naming the layout, then the tags and slots the
+/// layout describes, in one allocation.
+///
+/// Tags: 0 the property is `.null`, 1 its value is in its slot as the slot's kind, 2 the slot
+/// holds a ``Box`` (a value of another kind). A tag byte's bit 1 is set for boxes alone, so a
+/// buffer knows it holds none from its tag words.
+final class StoreValuesStorage: ManagedBuffer<StoreValueLayout, UInt64> {
+    /// A value of another kind than its slot's.
+    final class Box: Sendable {
+        let value: StoreValue
+        init(_ value: StoreValue) { self.value = value }
+    }
+
+    static let nullTag: UInt8 = 0
+    static let inPlaceTag: UInt8 = 1
+    static let boxedTag: UInt8 = 2
+
+    /// A buffer of `layout` with every property `.null`.
+    static func make(_ layout: StoreValueLayout) -> StoreValuesStorage {
+        let made = unsafeDowncast(create(minimumCapacity: layout.wordCount) { _ in layout }, to: StoreValuesStorage.self)
+        made.withUnsafeMutablePointerToElements { words in
+            // The tags are zero (null); the slots are left uninitialized until set.
+            words.initialize(repeating: 0, count: (layout.count + 7) / 8)
+        }
+        return made
+    }
+
+    var layout: StoreValueLayout { header }
+
+    /// The start of the tags and slots (valid while the buffer lives).
+    var bytes: UnsafeMutableRawPointer {
+        withUnsafeMutablePointerToElements { UnsafeMutableRawPointer($0) }
+    }
+
+    /// Whether any tag is a box's.
+    private func holdsBoxes(_ bytes: UnsafeMutableRawPointer) -> Bool {
+        for word in 0..<(layout.count + 7) / 8
+        where bytes.load(fromByteOffset: word * 8, as: UInt64.self) & 0x0202_0202_0202_0202 != 0 {
+            return true
+        }
+        return false
+    }
+
+    // MARK: Reading
+
+    func value(at index: Int) -> StoreValue {
+        let bytes = self.bytes
+        let tag = bytes.load(fromByteOffset: index, as: UInt8.self)
+        if tag == Self.nullTag { return .null }
+        let slot = layout.slots[index]
+        let place = bytes + Int(slot.offset)
+        if tag == Self.boxedTag { return place.assumingMemoryBound(to: Box.self).pointee.value }
+        switch slot.kind {
+        case .integer: return .integer(place.load(as: Int64.self))
+        case .double: return .double(place.load(as: Double.self))
+        case .float: return .float(place.load(as: Float.self))
+        case .boolean: return .boolean(place.load(as: Bool.self))
+        case .date: return .date(place.load(as: Date.self))
+        case .uuid: return .uuid(place.load(as: UUID.self))
+        case .decimal: return .decimal(place.load(as: Decimal.self))
+        case .string: return .string(place.assumingMemoryBound(to: String.self).pointee)
+        case .data: return .data(place.assumingMemoryBound(to: Data.self).pointee)
+        case .uri: return .uri(place.assumingMemoryBound(to: URL.self).pointee)
+        case .objectID: return .objectID(place.assumingMemoryBound(to: ManagedObjectID.self).pointee)
+        case .any: return place.assumingMemoryBound(to: StoreValue.self).pointee
+        case .empty: return .null
+        }
+    }
+
+    /// Whether the value at `index` is `.null`, read from its tag alone.
+    func isNull(at index: Int) -> Bool {
+        bytes.load(fromByteOffset: index, as: UInt8.self) == Self.nullTag
+    }
+
+    // MARK: Writing (the caller holds the only reference)
+
+    /// Replaces the value at `index`.
+    func setValue(_ value: StoreValue, at index: Int) {
+        let bytes = self.bytes
+        let slot = layout.slots[index]
+        let place = bytes + Int(slot.offset)
+        let tag = bytes.load(fromByteOffset: index, as: UInt8.self)
+        if tag != Self.nullTag { release(place, tag: tag, kind: slot.kind) }
+        bytes.storeBytes(of: store(value, at: place, kind: slot.kind), toByteOffset: index, as: UInt8.self)
+    }
+
+    /// Writes `value` into an empty slot of `kind` at `place`; returns its tag.
+    private func store(_ value: StoreValue, at place: UnsafeMutableRawPointer, kind: StoreValueLayout.SlotKind) -> UInt8 {
+        switch (value, kind) {
+        case (.null, _): return Self.nullTag
+        case (.integer(let v), .integer): place.storeBytes(of: v, as: Int64.self)
+        case (.double(let v), .double): place.storeBytes(of: v, as: Double.self)
+        case (.float(let v), .float): place.storeBytes(of: v, as: Float.self)
+        case (.boolean(let v), .boolean): place.storeBytes(of: v, as: Bool.self)
+        case (.date(let v), .date): place.storeBytes(of: v, as: Date.self)
+        case (.uuid(let v), .uuid): place.storeBytes(of: v, as: UUID.self)
+        case (.decimal(let v), .decimal): place.storeBytes(of: v, as: Decimal.self)
+        case (.string(let v), .string): place.initializeMemory(as: String.self, repeating: v, count: 1)
+        case (.data(let v), .data): place.initializeMemory(as: Data.self, repeating: v, count: 1)
+        case (.uri(let v), .uri): place.initializeMemory(as: URL.self, repeating: v, count: 1)
+        case (.objectID(let v), .objectID): place.initializeMemory(as: ManagedObjectID.self, repeating: v, count: 1)
+        case (_, .any): place.initializeMemory(as: StoreValue.self, repeating: value, count: 1)
+        default:
+            place.initializeMemory(as: Box.self, repeating: Box(value), count: 1)
+            return Self.boxedTag
+        }
+        return Self.inPlaceTag
+    }
+
+    /// Releases what a slot holds (its tag says it holds something).
+    private func release(_ place: UnsafeMutableRawPointer, tag: UInt8, kind: StoreValueLayout.SlotKind) {
+        if tag == Self.boxedTag {
+            place.assumingMemoryBound(to: Box.self).deinitialize(count: 1)
+            return
+        }
+        switch kind {
+        case .string: place.assumingMemoryBound(to: String.self).deinitialize(count: 1)
+        case .data: place.assumingMemoryBound(to: Data.self).deinitialize(count: 1)
+        case .uri: place.assumingMemoryBound(to: URL.self).deinitialize(count: 1)
+        case .objectID: place.assumingMemoryBound(to: ManagedObjectID.self).deinitialize(count: 1)
+        case .any: place.assumingMemoryBound(to: StoreValue.self).deinitialize(count: 1)
+        case .integer, .double, .float, .boolean, .date, .uuid, .decimal, .empty: break
+        }
+    }
+
+    // MARK: Copying and freeing
+
+    /// A buffer of its own with the same values: the bytes copied at once, then a reference
+    /// taken for each slot that holds one.
+    func copy() -> StoreValuesStorage {
+        let layout = self.layout
+        let copy = StoreValuesStorage.make(layout)
+        let from = bytes, to = copy.bytes
+        to.copyMemory(from: from, byteCount: layout.wordCount * 8)
+        let boxes = holdsBoxes(from)
+        if boxes {
+            for index in 0..<layout.count where from.load(fromByteOffset: index, as: UInt8.self) == Self.boxedTag {
+                let offset = Int(layout.slots[index].offset)
+                (to + offset).initializeMemory(as: Box.self, repeating: (from + offset).assumingMemoryBound(to: Box.self).pointee, count: 1)
+            }
+        }
+        for index in layout.referenceSlots where from.load(fromByteOffset: index, as: UInt8.self) == Self.inPlaceTag {
+            let slot = layout.slots[index]
+            let source = from + Int(slot.offset), target = to + Int(slot.offset)
+            switch slot.kind {
+            case .string: target.initializeMemory(as: String.self, repeating: source.assumingMemoryBound(to: String.self).pointee, count: 1)
+            case .data: target.initializeMemory(as: Data.self, repeating: source.assumingMemoryBound(to: Data.self).pointee, count: 1)
+            case .uri: target.initializeMemory(as: URL.self, repeating: source.assumingMemoryBound(to: URL.self).pointee, count: 1)
+            case .objectID:
+                target.initializeMemory(
+                    as: ManagedObjectID.self, repeating: source.assumingMemoryBound(to: ManagedObjectID.self).pointee, count: 1)
+            case .any:
+                target.initializeMemory(as: StoreValue.self, repeating: source.assumingMemoryBound(to: StoreValue.self).pointee, count: 1)
+            case .integer, .double, .float, .boolean, .date, .uuid, .decimal, .empty: break
+            }
+        }
+        return copy
+    }
+
+    deinit {
+        let layout = self.layout
+        let bytes = self.bytes
+        if holdsBoxes(bytes) {
+            for index in 0..<layout.count where bytes.load(fromByteOffset: index, as: UInt8.self) == Self.boxedTag {
+                (bytes + Int(layout.slots[index].offset)).assumingMemoryBound(to: Box.self).deinitialize(count: 1)
+            }
+        }
+        for index in layout.referenceSlots where bytes.load(fromByteOffset: index, as: UInt8.self) == Self.inPlaceTag {
+            let slot = layout.slots[index]
+            release(bytes + Int(slot.offset), tag: Self.inPlaceTag, kind: slot.kind)
+        }
+    }
+}

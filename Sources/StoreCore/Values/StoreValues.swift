@@ -1,0 +1,74 @@
+/// An object's values, one per property of its entity by index, laid out compactly by the
+/// properties' types: what ``StoreSnapshot/values`` holds and what an object keeps.
+///
+/// A `StoreValues` reads and writes like an array of ``StoreValue``s (it is a mutable
+/// random-access collection of them, indexed from 0), and copies on write like one; underneath,
+/// each value sits in a slot sized for its property's type (8 bytes for a number or a date, 16
+/// for a string), so a row takes about half an array's memory. A value of another kind than its
+/// property's type is kept as it is, boxed.
+///
+/// For example:
+///
+/// ```swift
+/// var values = StoreSnapshot(objectID: id, version: 1, entity: post).values
+/// values.count                  // post.properties.count, all .null
+/// let first = values[0]         // a StoreValue
+/// for value in values where !value.isNull { print(value) }
+/// ```
+public struct StoreValues: RandomAccessCollection, MutableCollection, @unchecked Sendable, Hashable, CustomStringConvertible {
+    // @unchecked: copy on write — a buffer is changed only while this holds the only reference
+    // to it, so a buffer two values share (two threads' copies) is never written.
+    private var storage: StoreValuesStorage
+
+    /// Values of no properties.
+    public init() {
+        self = Self.empty
+    }
+
+    /// Every property of `layout` `.null`.
+    package init(layout: StoreValueLayout) {
+        storage = StoreValuesStorage.make(layout)
+    }
+
+    private static let empty = StoreValues(layout: .empty)
+
+    /// The layout the values follow.
+    package var layout: StoreValueLayout { storage.layout }
+
+    public var startIndex: Int { 0 }
+    public var endIndex: Int { storage.layout.count }
+
+    /// The value of the property at `index`.
+    public subscript(index: Int) -> StoreValue {
+        get {
+            precondition(index >= 0 && index < storage.layout.count, "StoreValues index out of range")
+            return storage.value(at: index)
+        }
+        set {
+            precondition(index >= 0 && index < storage.layout.count, "StoreValues index out of range")
+            if !isKnownUniquelyReferenced(&storage) { storage = storage.copy() }
+            storage.setValue(newValue, at: index)
+        }
+    }
+
+    /// Whether the value at `index` is `.null` (read without making the value).
+    public func isNull(at index: Int) -> Bool {
+        precondition(index >= 0 && index < storage.layout.count, "StoreValues index out of range")
+        return storage.isNull(at: index)
+    }
+
+    /// Whether both are the same buffer (then equal without comparing values).
+    package func sharesStorage(with other: StoreValues) -> Bool { storage === other.storage }
+
+    public static func == (lhs: StoreValues, rhs: StoreValues) -> Bool {
+        if lhs.storage === rhs.storage { return true }
+        return lhs.elementsEqual(rhs)
+    }
+
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(count)
+        for value in self { hasher.combine(value) }
+    }
+
+    public var description: String { "[" + map(\.description).joined(separator: ", ") + "]" }
+}
