@@ -49,7 +49,7 @@ struct RecordedRow: SQLRow {
     func value(at index: Int) -> SQLValue { index < values.count ? values[index] : .null }
     func storeValue(at index: Int, as type: AttributeType) -> StoreValue { SQLValueCoder.decode(value(at: index), as: type) }
     func readAttributes(_ columns: UnsafeBufferPointer<AttributeColumn>, into values: inout StoreValues) {
-        for column in columns { values[column.propertyIndex] = storeValue(at: column.position, as: column.type) }
+        for column in columns { values.initialize(storeValue(at: column.position, as: column.type), at: column.propertyIndex) }
     }
 }
 

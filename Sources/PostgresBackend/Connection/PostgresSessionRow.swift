@@ -56,7 +56,7 @@ package struct PostgresSessionRow: SQLRow {
     }
 
     package func readAttributes(_ columns: UnsafeBufferPointer<AttributeColumn>, into values: inout StoreValues) throws {
-        for column in columns { values[column.propertyIndex] = try storeValue(at: column.position, as: column.type) }
+        for column in columns { values.initialize(try storeValue(at: column.position, as: column.type), at: column.propertyIndex) }
     }
 }
 #endif

@@ -64,7 +64,7 @@ extension SQLiteStatement: SQLRow {
     }
 
     package func readAttributes(_ columns: UnsafeBufferPointer<AttributeColumn>, into values: inout StoreValues) {
-        for column in columns { values[column.propertyIndex] = storeValue(at: column.position, as: column.type) }
+        for column in columns { values.initialize(storeValue(at: column.position, as: column.type), at: column.propertyIndex) }
     }
 }
 

@@ -13,7 +13,8 @@
 /// var values = StoreValues(layout: layout)   // [.null, .null]
 /// values[1] = "Misty Morning"
 /// ```
-package final class StoreValueLayout: Sendable {
+package final class StoreValueLayout: @unchecked Sendable {
+    // @unchecked: `slots` points to memory written once, in `init`, and only read after.
     /// What a slot is sized and typed for. A value of another kind (a string set on an integer
     /// attribute, which the next save refuses) is kept boxed in the slot; every slot is at least
     /// 8 bytes so that a box fits.
@@ -67,8 +68,9 @@ package final class StoreValueLayout: Sendable {
         let kind: SlotKind
     }
 
-    /// The slots, by property index.
-    let slots: ContiguousArray<Slot>
+    /// The slots, by property index (`count` of them): read through a pointer, without an
+    /// array's bounds check and indirection, on every value read and written.
+    let slots: UnsafeMutablePointer<Slot>
     /// The number of properties.
     let count: Int
     /// The buffer's size in 8-byte words: the tags, then the slots.
@@ -81,11 +83,10 @@ package final class StoreValueLayout: Sendable {
     package init(slotKinds: [SlotKind]) {
         let tagBytes = (slotKinds.count + 7) / 8 * 8
         var offset = tagBytes
-        var slots = ContiguousArray<Slot>()
-        slots.reserveCapacity(slotKinds.count)
+        let slots = UnsafeMutablePointer<Slot>.allocate(capacity: slotKinds.count)
         var referenceSlots = ContiguousArray<Int>()
         for (index, kind) in slotKinds.enumerated() {
-            slots.append(Slot(offset: UInt32(offset), kind: kind))
+            (slots + index).initialize(to: Slot(offset: UInt32(offset), kind: kind))
             if kind.holdsReferences { referenceSlots.append(index) }
             offset += kind.byteCount
         }
@@ -93,6 +94,11 @@ package final class StoreValueLayout: Sendable {
         self.count = slotKinds.count
         self.wordCount = offset / 8
         self.referenceSlots = referenceSlots
+    }
+
+    deinit {
+        slots.deinitialize(count: count)
+        slots.deallocate()
     }
 
     /// The layout of no properties.

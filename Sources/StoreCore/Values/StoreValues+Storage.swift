@@ -27,7 +27,20 @@ final class StoreValuesStorage: ManagedBuffer<StoreValueLayout, UInt64> {
         return made
     }
 
-    var layout: StoreValueLayout { header }
+    // The header and the layout's parts are read through the header's pointer: `header` is a
+    // stored property of a class, and the runtime checked exclusive access to it on every read
+    // (a sixth of a fetch).
+
+    /// The layout the buffer follows.
+    var layout: StoreValueLayout { withUnsafeMutablePointerToHeader { $0.pointee } }
+
+    /// The number of properties.
+    var count: Int { withUnsafeMutablePointerToHeader { $0.pointee.count } }
+
+    /// The slot of the property at `index`.
+    private func slot(_ index: Int) -> StoreValueLayout.Slot {
+        withUnsafeMutablePointerToHeader { $0.pointee.slots[index] }
+    }
 
     /// The start of the tags and slots (valid while the buffer lives).
     var bytes: UnsafeMutableRawPointer {
@@ -36,7 +49,7 @@ final class StoreValuesStorage: ManagedBuffer<StoreValueLayout, UInt64> {
 
     /// Whether any tag is a box's.
     private func holdsBoxes(_ bytes: UnsafeMutableRawPointer) -> Bool {
-        for word in 0..<(layout.count + 7) / 8
+        for word in 0..<(count + 7) / 8
         where bytes.load(fromByteOffset: word * 8, as: UInt64.self) & 0x0202_0202_0202_0202 != 0 {
             return true
         }
@@ -45,11 +58,12 @@ final class StoreValuesStorage: ManagedBuffer<StoreValueLayout, UInt64> {
 
     // MARK: Reading
 
+    @inline(__always)
     func value(at index: Int) -> StoreValue {
         let bytes = self.bytes
         let tag = bytes.load(fromByteOffset: index, as: UInt8.self)
         if tag == Self.nullTag { return .null }
-        let slot = layout.slots[index]
+        let slot = slot(index)
         let place = bytes + Int(slot.offset)
         if tag == Self.boxedTag { return place.assumingMemoryBound(to: Box.self).pointee.value }
         switch slot.kind {
@@ -77,39 +91,53 @@ final class StoreValuesStorage: ManagedBuffer<StoreValueLayout, UInt64> {
     // MARK: Writing (the caller holds the only reference)
 
     /// Replaces the value at `index`.
-    func setValue(_ value: StoreValue, at index: Int) {
+    @inline(__always)
+    func setValue(_ value: consuming StoreValue, at index: Int) {
         let bytes = self.bytes
-        let slot = layout.slots[index]
+        let slot = slot(index)
         let place = bytes + Int(slot.offset)
         let tag = bytes.load(fromByteOffset: index, as: UInt8.self)
         if tag != Self.nullTag { release(place, tag: tag, kind: slot.kind) }
         bytes.storeBytes(of: store(value, at: place, kind: slot.kind), toByteOffset: index, as: UInt8.self)
     }
 
-    /// Writes `value` into an empty slot of `kind` at `place`; returns its tag.
-    private func store(_ value: StoreValue, at place: UnsafeMutableRawPointer, kind: StoreValueLayout.SlotKind) -> UInt8 {
-        switch (value, kind) {
-        case (.null, _): return Self.nullTag
-        case (.integer(let v), .integer): place.storeBytes(of: v, as: Int64.self)
-        case (.double(let v), .double): place.storeBytes(of: v, as: Double.self)
-        case (.float(let v), .float): place.storeBytes(of: v, as: Float.self)
-        case (.boolean(let v), .boolean): place.storeBytes(of: v, as: Bool.self)
-        case (.date(let v), .date): place.storeBytes(of: v, as: Date.self)
-        case (.uuid(let v), .uuid): place.storeBytes(of: v, as: UUID.self)
-        case (.decimal(let v), .decimal): place.storeBytes(of: v, as: Decimal.self)
-        case (.string(let v), .string): place.initializeMemory(as: String.self, repeating: v, count: 1)
-        case (.data(let v), .data): place.initializeMemory(as: Data.self, repeating: v, count: 1)
-        case (.uri(let v), .uri): place.initializeMemory(as: URL.self, repeating: v, count: 1)
-        case (.objectID(let v), .objectID): place.initializeMemory(as: ManagedObjectID.self, repeating: v, count: 1)
-        case (_, .any): place.initializeMemory(as: StoreValue.self, repeating: value, count: 1)
-        default:
-            place.initializeMemory(as: Box.self, repeating: Box(value), count: 1)
-            return Self.boxedTag
+    /// Sets the value at `index`, which is `.null`.
+    @inline(__always)
+    func initialize(_ value: consuming StoreValue, at index: Int) {
+        let bytes = self.bytes
+        let slot = slot(index)
+        bytes.storeBytes(of: store(value, at: bytes + Int(slot.offset), kind: slot.kind), toByteOffset: index, as: UInt8.self)
+    }
+
+    /// Writes `value` into an empty slot of `kind` at `place` (moved in); returns its tag.
+    @inline(__always)
+    private func store(_ value: consuming StoreValue, at place: UnsafeMutableRawPointer, kind: StoreValueLayout.SlotKind) -> UInt8 {
+        switch consume value {
+        case .null: return Self.nullTag
+        case .integer(let v) where kind == .integer: place.storeBytes(of: v, as: Int64.self)
+        case .double(let v) where kind == .double: place.storeBytes(of: v, as: Double.self)
+        case .float(let v) where kind == .float: place.storeBytes(of: v, as: Float.self)
+        case .boolean(let v) where kind == .boolean: place.storeBytes(of: v, as: Bool.self)
+        case .date(let v) where kind == .date: place.storeBytes(of: v, as: Date.self)
+        case .uuid(let v) where kind == .uuid: place.storeBytes(of: v, as: UUID.self)
+        case .decimal(let v) where kind == .decimal: place.storeBytes(of: v, as: Decimal.self)
+        case .string(let v) where kind == .string: place.bindMemory(to: String.self, capacity: 1).initialize(to: v)
+        case .data(let v) where kind == .data: place.bindMemory(to: Data.self, capacity: 1).initialize(to: v)
+        case .uri(let v) where kind == .uri: place.bindMemory(to: URL.self, capacity: 1).initialize(to: v)
+        case .objectID(let v) where kind == .objectID: place.bindMemory(to: ManagedObjectID.self, capacity: 1).initialize(to: v)
+        case let other:
+            if kind == .any {
+                place.bindMemory(to: StoreValue.self, capacity: 1).initialize(to: other)
+            } else {
+                place.bindMemory(to: Box.self, capacity: 1).initialize(to: Box(other))
+                return Self.boxedTag
+            }
         }
         return Self.inPlaceTag
     }
 
     /// Releases what a slot holds (its tag says it holds something).
+    @inline(__always)
     private func release(_ place: UnsafeMutableRawPointer, tag: UInt8, kind: StoreValueLayout.SlotKind) {
         if tag == Self.boxedTag {
             place.assumingMemoryBound(to: Box.self).deinitialize(count: 1)

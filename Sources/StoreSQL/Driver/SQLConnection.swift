@@ -48,8 +48,8 @@ package protocol SQLRow {
     /// - Throws: ``StoreError`` (`corrupt`) for a value the attribute type cannot hold (a
     ///   PostgreSQL `NUMERIC` `NaN` read as a decimal), never a silent NULL.
     func storeValue(at index: Int, as type: AttributeType) throws -> StoreValue
-    /// Reads the attribute columns of a row into `values`, by property index, as
-    /// ``storeValue(at:as:)`` reads each. One call per row: a call through the protocol per
+    /// Reads the attribute columns of a row into `values` (just made, all `.null`), by property
+    /// index, as ``storeValue(at:as:)`` reads each, setting each with `StoreValues.initialize`. One call per row: a call through the protocol per
     /// column was a tenth of the row reading of a fetch (a generic implementation here is not
     /// specialized for the driver's row type across modules).
     func readAttributes(_ columns: UnsafeBufferPointer<AttributeColumn>, into values: inout StoreValues) throws
