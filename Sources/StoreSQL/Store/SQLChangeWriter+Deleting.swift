@@ -9,14 +9,16 @@ import StoreCore
 ///
 /// Rows are deleted in change-set order, from the first run on inside one savepoint. A run whose
 /// statement deletes fewer rows than it holds met a row changed or deleted since it was read, so
-/// the save fails; which rows conflict cannot be told from the count (a row missing now may be
-/// one the statement deleted, or one deleted elsewhere before). The rows are then rolled back to
-/// the savepoint and deleted again one by one, which notes exactly the rows that conflict, each
-/// with the store's version and values. A run's rows get what the row-by-row path gives them: history records
-/// with tombstones, read before the rows go (one statement per run, the records in key order as
-/// the row-by-row path makes them), and the clean-up of their to-many relationships after.
-/// Entities whose binary values may live in external files go row by row (their files are noted
-/// as each row is deleted).
+/// the save fails in any case (nothing else of a save deletes or versions an entity's row); which
+/// rows conflict cannot be told from the count (a row missing now may be one the statement
+/// deleted, or one deleted elsewhere before). The rows are then rolled back to the savepoint and
+/// deleted again one by one, which notes exactly the rows that conflict, each with the store's
+/// version and values (the conflicts noted inside the savepoint the first time are dropped).
+///
+/// A run's rows get what the row-by-row path gives them: history records with tombstones, read
+/// before the rows go (one statement per run, the records in key order as the row-by-row path
+/// makes them), and the clean-up of their to-many relationships after. Entities whose binary
+/// values may live in external files go row by row (their files are noted as each row goes).
 ///
 /// For example, 100,000 objects fetched and each deleted, then saved, are one `DELETE` (and a
 /// savepoint), not 100,000.
