@@ -66,7 +66,8 @@ extension StoreTestKit {
         ObservationSuite(kit: self).run()
     }
 
-    /// Optimistic locking between two contexts under every merge policy.
+    /// Optimistic locking between two contexts under every merge policy, and conflicts among
+    /// many deleted objects named exactly.
     public func checkMergePolicies() {
         MergePolicySuite(kit: self).run()
     }

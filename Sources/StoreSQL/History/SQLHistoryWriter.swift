@@ -139,6 +139,15 @@ package struct SQLHistoryWriter<Store: SQLStore>: SQLHistoryRecording {
             [.integer(key), .integer(snapshot.version)])
     }
 
+    /// One change row per deleted object of the run, with its tombstone, in key order (one
+    /// statement; rows at another version, which the save will not delete, are not recorded).
+    package mutating func recordDeletions(from table: EntityTable, version: Int64, keys first: Int64, through last: Int64) throws {
+        let parameters = (1...3).map { dialect.parameter($0, declaredType: nil) }
+        try recordDeletionsWithTombstones(
+            from: table, where: "t0.Z_OPT = \(parameters[0]) AND t0.Z_PK BETWEEN \(parameters[1]) AND \(parameters[2])",
+            [.integer(version), .integer(first), .integer(last)])
+    }
+
     package mutating func recordInsertion(of snapshot: StoreSnapshot, table: EntityTable, key: Int64) throws {
         try record(.insert, entityNumber: table.number, key: key)
     }

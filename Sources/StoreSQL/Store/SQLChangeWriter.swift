@@ -29,7 +29,7 @@ package struct SQLChangeWriter<Store: SQLStore> {
     package var encodeExternal: ((Data) throws -> SQLValue)?
     /// Told before a row's external binary value is replaced or its row deleted.
     package var willReplaceExternal: ((_ column: Column, _ key: Int64, _ table: EntityTable) throws -> Void)?
-    private var conflicts: [MergeConflict] = []
+    var conflicts: [MergeConflict] = []
     /// The `UPDATE` of each table and set of changed properties a save met: the text is made
     /// once, not once per row (the table's plan keeps the last one, so most rows hash nothing).
     private var updateStatements: [UpdateShape: String] = [:]
@@ -43,7 +43,7 @@ package struct SQLChangeWriter<Store: SQLStore> {
     private var keyAndVersion: [SQLValue] = []
     /// Whether ``history`` is set, read once per save: comparing the existential with `nil` copied
     /// it (a retain and a release) for every row.
-    private var recordsHistory = false
+    var recordsHistory = false
 
     private struct UpdateShape: Hashable {
         let table: Int64
@@ -71,7 +71,7 @@ package struct SQLChangeWriter<Store: SQLStore> {
         recordsHistory = history != nil
         // By position (as below): a snapshot copied out of its array costs a retain and a release
         // per reference it holds.
-        for index in changes.deleted.indices { try delete(changes.deleted[index]) }
+        try deleteRows(changes.deleted)
         try insert(changes.inserted)
         for index in changes.updated.indices { try update(changes.updated[index]) }
         if !conflicts.isEmpty { throw MergeConflictError(conflicts: conflicts) }
@@ -198,7 +198,9 @@ package struct SQLChangeWriter<Store: SQLStore> {
         return "UPDATE \(table.table) SET \(assignments.joined(separator: ", ")) WHERE Z_PK = \(parameter(count + 1)) AND Z_OPT = \(parameter(count + 2))"
     }
 
-    private mutating func delete(_ snapshot: StoreSnapshot) throws {
+    /// Deletes one row with `DELETE … WHERE Z_PK = ? AND Z_OPT = ?` (a conflict when it deletes
+    /// nothing), and clears what its to-many relationships held.
+    mutating func delete(_ snapshot: StoreSnapshot) throws {
         let plan = try plan(for: snapshot.entity)
         let key = try primaryKey(snapshot.objectID)
         if !plan.externalColumns.isEmpty, let willReplaceExternal {
@@ -221,6 +223,12 @@ package struct SQLChangeWriter<Store: SQLStore> {
             try noteConflict(snapshot)
             return
         }
+        try clearToMany(of: key, plan: plan)
+    }
+
+    /// Clears what the to-many relationships of the deleted row `key` held (its join-table rows,
+    /// its members' foreign keys where the relationship has no inverse).
+    func clearToMany(of key: Int64, plan: SQLTableWritePlan) throws {
         guard !plan.toManyCleanups.isEmpty else { return }
         let owner: [SQLValue] = [.integer(key)]
         for cleanup in plan.toManyCleanups {
@@ -231,7 +239,7 @@ package struct SQLChangeWriter<Store: SQLStore> {
     }
 
     /// The table plan of `entity`: the last row's when it is of the same entity.
-    private mutating func plan(for entity: EntityDescription) throws -> SQLTableWritePlan {
+    mutating func plan(for entity: EntityDescription) throws -> SQLTableWritePlan {
         if let lastPlan, lastPlan.entity === entity { return lastPlan }
         let plan: SQLTableWritePlan
         if let known = plans[ObjectIdentifier(entity)] {
@@ -328,7 +336,7 @@ package struct SQLChangeWriter<Store: SQLStore> {
         return (try primaryKey(first), previous)
     }
 
-    private static func primaryKey(_ id: ManagedObjectID) throws -> Int64 {
+    static func primaryKey(_ id: ManagedObjectID) throws -> Int64 {
         guard let key = id.primaryKey, !id.isTemporaryID else {
             throw StoreError(.wrongStore, objectID: id, "the object has no permanent ID in this store")
         }
@@ -340,6 +348,10 @@ package struct SQLChangeWriter<Store: SQLStore> {
 package protocol SQLHistoryRecording {
     /// Called before the row of `snapshot` is deleted (its tombstone is read from the row).
     mutating func recordDeletion(of snapshot: StoreSnapshot, table: EntityTable, key: Int64) throws
+    /// Called before the rows of `table` with keys `first` through `last`, all read at `version`
+    /// and all deleted by this save, are deleted (one record per row, in key order, as
+    /// ``recordDeletion(of:table:key:)`` makes them one by one).
+    mutating func recordDeletions(from table: EntityTable, version: Int64, keys first: Int64, through last: Int64) throws
     mutating func recordInsertion(of snapshot: StoreSnapshot, table: EntityTable, key: Int64) throws
     /// Called once the rows of `table` with keys `first` through `last` — all of them inserted by
     /// this save, in key order — are written (one statement instead of a record per row).

@@ -2,8 +2,8 @@ import StoreCore
 
 /// What a save's writer needs of one entity's table, worked out once per entity and save rather
 /// than looked up by name for every row: the table, the columns whose values may live in external
-/// files, the `DELETE` and its clean-up of to-many relationships, and the `UPDATE` of the last set
-/// of changed properties.
+/// files, the `DELETE`s (of one row, of a run of keys) and their clean-up of to-many
+/// relationships, and the `UPDATE` of the last set of changed properties.
 ///
 /// For example (inside ``SQLChangeWriter``):
 ///
@@ -41,6 +41,9 @@ final class SQLTableWritePlan {
     let externalColumns: [Column]
     /// `DELETE FROM <table> WHERE Z_PK = ? AND Z_OPT = ?`.
     let deleteSQL: String
+    /// `DELETE FROM <table> WHERE Z_OPT = ? AND Z_PK BETWEEN ? AND ?`: a run of consecutive
+    /// keys read at one version.
+    let rangeDeleteSQL: String
     let toManyCleanups: [ToManyCleanup]
     /// The properties of the last `UPDATE` made for this table, and its text.
     var lastUpdate: (changed: PropertyMask, sql: String)?
@@ -61,6 +64,7 @@ final class SQLTableWritePlan {
         }
         let key = dialect.parameter(1, declaredType: nil)
         deleteSQL = "DELETE FROM \(table.table) WHERE Z_PK = \(key) AND Z_OPT = \(dialect.parameter(2, declaredType: nil))"
+        rangeDeleteSQL = "DELETE FROM \(table.table) WHERE Z_OPT = \(key) AND Z_PK BETWEEN \(dialect.parameter(2, declaredType: nil)) AND \(dialect.parameter(3, declaredType: nil))"
         let relationships = model.entitiesByName[entityName]?.relationshipsByName ?? [:]
         // In the order of the table's to-many relationships, as the per-row loop took them.
         toManyCleanups = table.toMany.compactMap { name, storage in

@@ -4,7 +4,7 @@ import XCTest
 
 /// Optimistic locking: two contexts read the same post, the second changes it and saves, then
 /// the first saves its own change under each merge policy — with the result read back after a
-/// reopen.
+/// reopen; and conflicts among many deleted posts, named exactly.
 struct MergePolicySuite {
     let kit: StoreTestKit
 
@@ -46,7 +46,47 @@ struct MergePolicySuite {
         }
     }
 
+    /// A context deletes a thousand posts it read; meanwhile another changed three of them and
+    /// deleted two. The save is refused naming exactly those five (stores may delete many rows
+    /// per statement: the posts deleted alongside are not named), and nothing of it is written.
+    private func checkConflictsInsideALargeDeletion() throws {
+        let stack = try kit.makeStack(model: BlogModel.make())
+        let mine = stack.newContext(), theirs = stack.newContext()
+        let ids = try mine.performAndWait { () throws -> [ManagedObjectID] in
+            let posts = try (0..<1_000).map { index in
+                let post = try Post(context: mine)
+                post.title = "post \(index)"
+                return post
+            }
+            try mine.save()
+            return posts.map(\.objectID)
+        }
+        let changed = [ids[0], ids[511], ids[999]], deleted = [ids[1], ids[700]]
+        try mine.performAndWait {
+            // Read before the other save.
+            let posts = try mine.fetch(FetchRequest<Post>())
+            try theirs.performAndWait {
+                for id in changed { try XCTUnwrap(theirs.existingObject(with: id) as? Post).title = "theirs" }
+                for id in deleted { theirs.delete(try theirs.existingObject(with: id)) }
+                try theirs.save()
+            }
+            for post in posts { mine.delete(post) }
+            XCTAssertThrowsError(try mine.save(), "\(kit)") { error in
+                let named = Set((error as? MergeConflictError)?.conflicts.map(\.objectID) ?? [])
+                XCTAssertEqual(named, Set(changed + deleted), "\(kit): exactly the posts changed or deleted elsewhere (\(error))")
+            }
+        }
+        try stack.reopen()
+        let reader = stack.newContext()
+        try reader.performAndWait {
+            let posts = try reader.fetch(FetchRequest<Post>())
+            XCTAssertEqual(posts.count, 998, "\(kit): nothing of the refused save was deleted")
+            XCTAssertEqual(posts.filter { $0.title == "theirs" }.count, 3, "\(kit)")
+        }
+    }
+
     func run() {
+        kit.check("conflicts inside a large deletion") { try checkConflictsInsideALargeDeletion() }
         kit.check("merge policy error") {
             let outcome = try saveInConflict(policy: .error) { $0.title = "Mine" }
             let conflict = (outcome.error as? MergeConflictError)?.conflicts.first
