@@ -197,11 +197,25 @@ struct ConstraintGroup {
         }
     }
 
-    /// Notes the stored row holding `values` (the last one given wins).
-    mutating func setStored(_ snapshot: StoreSnapshot, for values: ConstraintValues) {
-        guard !slots.isEmpty, case .found(let position) = find(values, hash: Self.hash(values)) else { return }
+    /// Notes the stored row holding `values` (the last one given wins). The entry is looked for
+    /// first at `next` and the few entries after it, below `end` — rows mostly come in the order
+    /// of the values asked for (SQLite joins the list to the rows in its order), each then found
+    /// without a hash, in entries read one after another —, then through the table; `next` moves
+    /// past the entry found.
+    mutating func setStored(_ snapshot: StoreSnapshot, for values: ConstraintValues, searchingFrom next: inout Int, before end: Int) {
+        var position = next
+        let window = min(end, next + Self.storedRowWindow)
+        while position < window, entries[position].values != values { position += 1 }
+        if position >= window {
+            guard !slots.isEmpty, case .found(let found) = find(values, hash: Self.hash(values)) else { return }
+            position = found
+        }
         entries[position].stored = snapshot
+        next = position + 1
     }
+
+    /// How many entries ``setStored(_:for:searchingFrom:before:)`` compares before it hashes.
+    private static let storedRowWindow = 4
 
     private static func hash(_ values: ConstraintValues) -> UInt64 {
         UInt64(truncatingIfNeeded: values.hashValue)
