@@ -58,6 +58,14 @@ package protocol SQLDialect: Sendable {
     /// json_each(?1))`, PostgreSQL an array literal and `IN (SELECT unnest($1::TEXT[]))`. `nil` where the values
     /// have no such form (blobs, infinities, mixed kinds on PostgreSQL): they are then bound one by one.
     func valueList(_ values: [SQLValue]) -> (value: SQLValue, isAmong: (_ parameter: String) -> String)?
+    /// A long list of constant values bound as one value, and the table of one column `value`
+    /// it reads as, to join rows to — SQLite a JSON array and `json_each(?1)` — where a join
+    /// looks each value up in the column's index without first copying the list into a sorted
+    /// temporary table (what `IN (SELECT value FROM json_each(?1))` does, the list's greater
+    /// cost for a constraint check's 100,000 values). A value listed twice joins its rows twice.
+    /// `nil` where the dialect has none (the default; PostgreSQL's `IN` is hashed), or the values
+    /// have no such form: the list is then tested with ``valueList(_:)``.
+    func valueTable(_ values: [SQLValue]) -> (value: SQLValue, table: (_ parameter: String) -> String)?
     /// What `LIMIT` says for "no limit" when only an offset is given (nil: bind -1).
     var unlimited: String? { get }
     /// Whether R-tree fetch indexes are virtual tables the compiler may join (SQLite); without
@@ -130,6 +138,7 @@ extension SQLDialect {
         guard let json = QueryTranslator.jsonArray(values) else { return nil }
         return (.text(json), { "IN (SELECT value FROM json_each(\($0)))" })
     }
+    package func valueTable(_ values: [SQLValue]) -> (value: SQLValue, table: (_ parameter: String) -> String)? { nil }
     package var unlimited: String? { nil }
     package var hasRTreeTables: Bool { true }
     package var infinity: String { "9e999" }

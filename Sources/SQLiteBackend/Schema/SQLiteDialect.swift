@@ -23,6 +23,10 @@ struct SQLiteDialect: SQLDialect {
     var localizedCollation: String { SQLiteFunctions.localizedCollation }
     var localizedCaseInsensitiveCollation: String { SQLiteFunctions.localizedCaseInsensitiveCollation }
 
+    func valueTable(_ values: [SQLValue]) -> (value: SQLValue, table: (_ parameter: String) -> String)? {
+        guard let json = QueryTranslator.jsonArray(values) else { return nil }
+        return (.text(json), { "json_each(\($0))" })
+    }
     func encode(_ value: StoreValue) -> SQLValue { SQLiteValueCoder.encode(value) }
     func decode(_ value: SQLValue, as type: AttributeType) -> StoreValue { SQLiteValueCoder.decode(value, as: type) }
     func inlineBinary(_ data: Data) -> SQLValue { .blob(Data([ExternalBinaryStorage.inlineMarker]) + data) }

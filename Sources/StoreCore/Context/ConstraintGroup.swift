@@ -167,36 +167,96 @@ struct ConstraintGroup {
 
     let key: Key
     private(set) var entries: [Entry] = []
-    /// Each value's entry, by position in ``entries``.
-    private var positions: [ConstraintValues: Int] = [:]
+    /// Each value's entry: a table of slots (open addressing, probed one after another), each
+    /// the entry's position in ``entries`` plus one in its low 32 bits and the high 32 bits of
+    /// its values' hash above them, 0 when empty. The values themselves are compared in
+    /// ``entries``: no second copy of each is kept as a key (a dictionary of the positions kept
+    /// one, and touched three arrays per value where this touches one slot).
+    private var slots: [UInt64] = []
+
+    private static let tagBits: UInt64 = 0xFFFF_FFFF_0000_0000
 
     init(key: Key) { self.key = key }
 
-    /// Makes room for `count` more objects, so that adding them never grows (and rehashes) the
+    /// Makes room for `count` more objects, so that adding them never grows (and refills) the
     /// table of values.
     mutating func reserveCapacity(_ count: Int) {
         entries.reserveCapacity(entries.count + count)
-        positions.reserveCapacity(positions.count + count)
+        makeRoom(for: entries.count + count)
     }
 
     /// Adds an object under its values (one hash of the values).
     mutating func add(_ object: ManagedObject, values: ConstraintValues) {
-        let next = entries.count
-        let position = Self.claim(&positions[values, default: next])
-        if position == next {
+        makeRoom(for: entries.count + 1)
+        let hash = Self.hash(values)
+        switch find(values, hash: hash) {
+        case .found(let position): entries[position].add(object)
+        case .empty(let slot):
+            slots[slot] = (hash & Self.tagBits) | UInt64(entries.count + 1)
             entries.append(Entry(values: values, object: object))
-        } else {
-            entries[position].add(object)
         }
     }
 
-    /// Notes the stored row holding `values` (the last one given wins).
-    mutating func setStored(_ snapshot: StoreSnapshot, for values: ConstraintValues) {
-        guard let position = positions[values] else { return }
+    /// Notes the stored row holding `values` (the last one given wins). The entry is looked for
+    /// first at `next` and the few entries after it, below `end` — rows mostly come in the order
+    /// of the values asked for (SQLite joins the list to the rows in its order), each then found
+    /// without a hash, in entries read one after another —, then through the table; `next` moves
+    /// past the entry found.
+    mutating func setStored(_ snapshot: StoreSnapshot, for values: ConstraintValues, searchingFrom next: inout Int, before end: Int) {
+        var position = next
+        let window = min(end, next + Self.storedRowWindow)
+        while position < window, entries[position].values != values { position += 1 }
+        if position >= window {
+            guard !slots.isEmpty, case .found(let found) = find(values, hash: Self.hash(values)) else { return }
+            position = found
+        }
         entries[position].stored = snapshot
+        next = position + 1
     }
 
-    private static func claim(_ position: inout Int) -> Int { position }
+    /// How many entries ``setStored(_:for:searchingFrom:before:)`` compares before it hashes.
+    private static let storedRowWindow = 4
+
+    private static func hash(_ values: ConstraintValues) -> UInt64 {
+        UInt64(truncatingIfNeeded: values.hashValue)
+    }
+
+    /// Where `values` are: their entry's position, or the empty slot that ends their probe.
+    private enum Place {
+        case found(Int)
+        case empty(Int)
+    }
+
+    /// `values`' entry, or the slot to put it in (the table has an empty slot: it is at most half full).
+    private func find(_ values: ConstraintValues, hash: UInt64) -> Place {
+        let mask = slots.count - 1, tag = hash & Self.tagBits
+        var slot = Int(truncatingIfNeeded: hash) & mask
+        while true {
+            let found = slots[slot]
+            if found == 0 { return .empty(slot) }
+            if found & Self.tagBits == tag {
+                let position = Int(truncatingIfNeeded: found & ~Self.tagBits) - 1
+                if entries[position].values == values { return .found(position) }
+            }
+            slot = (slot + 1) & mask
+        }
+    }
+
+    /// Makes the table at least twice `count` slots (a power of two), putting the entries back
+    /// in when it grows.
+    private mutating func makeRoom(for count: Int) {
+        guard slots.count < count * 2 else { return }
+        var size = 16
+        while size < count * 2 { size <<= 1 }
+        slots = Array(repeating: 0, count: size)
+        let mask = size - 1
+        for position in entries.indices {
+            let hash = Self.hash(entries[position].values)
+            var slot = Int(truncatingIfNeeded: hash) & mask
+            while slots[slot] != 0 { slot = (slot + 1) & mask }
+            slots[slot] = (hash & Self.tagBits) | UInt64(position + 1)
+        }
+    }
 
     /// The values of the entries at `positions`, for a constraint on one key (the first value of
     /// a tuple otherwise, as ``Key/predicate(matching:)`` takes it).

@@ -116,6 +116,8 @@ extension ManagedObjectContext {
                 case .count, .dictionaries: snapshots = []
                 }
             }
+            // Where the next row's entry is looked for first (``ConstraintGroup/setStored(_:for:searchingFrom:before:)``).
+            var next = start
             start = end
             for snapshot in snapshots {
                 // The row's entity as this context's model has it (stores may hold their own
@@ -137,7 +139,7 @@ extension ManagedObjectContext {
                     if object.state.isDeleted { continue }
                     if object.state.isUpdated, placement.values(of: object) != values { continue }
                 }
-                group.setStored(snapshot, for: values)
+                group.setStored(snapshot, for: values, searchingFrom: &next, before: end)
             }
         }
     }

@@ -200,6 +200,25 @@ extension QueryTranslator {
         return .any(parts)
     }
 
+    /// `value` among a long list of constants as a join (``SQLDialect/valueTable(_:)``): the
+    /// table of the values, bound as one, to put before the rows' table, and the condition
+    /// joining them — what ``scalar(_:isIn:_:)`` tests with `IN`, for the same values (kinds
+    /// `value` cannot equal left out), rows matched by a value listed twice coming twice.
+    /// `nil` for a short list, a null among the constants (`IS NULL` is no join), constants
+    /// written inline, or a dialect without such tables.
+    func joinedList(_ value: SQLScalar, _ constants: [StoreValue]) -> (table: String, condition: String)? {
+        guard constants.count > Self.longestListBoundByValue, !inlinesConstants else { return nil }
+        var members: [SQLValue] = []
+        members.reserveCapacity(constants.count)
+        for item in constants {
+            if item.isNull { return nil }
+            guard !item.isNaN, value.kind.canEqual(SQLKind(item)) else { continue }
+            members.append(encodedConstant(item))
+        }
+        guard !members.isEmpty, let list = schema.dialect.valueTable(members) else { return nil }
+        return ("\(list.table(bind(list.value))) AS q_values", "\(value.sql) = q_values.value")
+    }
+
     /// `subject IN (?1, ?2…)` for constant values — or, for a long list, the values bound as one
     /// (``SQLDialect/valueList(_:)``: `subject IN (SELECT value FROM json_each(?1))` with a JSON
     /// array in SQLite, `subject IN (SELECT unnest($1::TEXT[]))` with an array in PostgreSQL), so that any number

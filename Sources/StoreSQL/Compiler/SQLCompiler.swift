@@ -57,7 +57,11 @@ package struct SQLCompiler: Sendable {
     /// predicate `key IN {values…}`, from the values as they are: no predicate tree of one
     /// constant per value to build, measure and walk (a save's constraint check asks for 100,000).
     /// The values are tested as that predicate's are (``QueryTranslator/membership(_:_:)``: a long
-    /// list bound as one value where the dialect can). Not cached: such lists are long.
+    /// list bound as one value where the dialect can) — or, for a long list in a dialect with
+    /// tables of values (SQLite), joined to the rows: `SELECT … FROM json_each(?1) AS q_values
+    /// CROSS JOIN ZITEM t0 WHERE t0.ZCODE = q_values.value`, the same rows (a value listed twice
+    /// gives its rows twice) without the sorted copy of the list `IN` makes first. Not cached:
+    /// such lists are long.
     ///
     /// For example:
     ///
@@ -70,6 +74,12 @@ package struct SQLCompiler: Sendable {
         let translator = fetch.translator
         let condition: SQLCondition
         if !values.isEmpty, case .scalar(let subject) = try translator.operand(.keyPath(key), fetch.scope), subject.constant == nil {
+            // A long list joined where the dialect can: the rows' index is probed value by value.
+            if let joined = translator.joinedList(subject, values) {
+                fetch.level.restrict(joined.condition)
+                let columns = columns.joined(separator: ", ")
+                return translator.finish("SELECT \(columns) FROM \(joined.table) CROSS JOIN \(fetch.level.sql)\(fetch.level.whereClause)")
+            }
             condition = try translator.scalar(subject, isIn: values, [])
         } else {
             condition = try translator.condition(StoreComparison(.keyPath(key), .in, .aggregate(values.map(StoreExpression.constant))), fetch.scope)

@@ -243,8 +243,83 @@ struct ConstraintConflictSuite {
         }
     }
 
+    /// `Device` (no constraint) and its sub-entities `Tablet`, unique by `serial`, and `Watch`.
+    private static func deviceModel() throws -> ManagedObjectModel {
+        try ManagedObjectModel {
+            EntityDescription("Device") {
+                .attribute("serial", .string, optional: false)
+                .attribute("level", .integer64, optional: false, defaultValue: 0)
+            }
+            EntityDescription("Tablet", parent: "Device", uniquenessConstraints: [["serial"]]) {
+                .attribute("size", .integer64, optional: false, defaultValue: 0)
+            }
+            EntityDescription("Watch", parent: "Device") {
+                .attribute("strap", .string)
+            }
+        }
+    }
+
+    /// A constraint a sub-entity declares, checked with a long list of values (one bound list,
+    /// joined to the rows in SQLite) in a table the entity shares with its parent and sibling:
+    /// the stored rows of that entity are found, and only they conflict.
+    private func checkSubEntityConstraintWithLongList() {
+        kit.check("a sub-entity's constraint checked with a long list finds that entity's stored rows") {
+            let stack = try kit.makeStack(model: try Self.deviceModel())
+            let count = 300
+            /// Inserts one `entity` per serial `<prefix>0..<<prefix><count>` (every `step`th) at `level`.
+            func save(_ entities: [String], prefix: String, step: Int, level: Int, policy: MergePolicy) throws {
+                let context = stack.newContext()
+                context.mergePolicy = policy
+                try context.performAndWait {
+                    for index in stride(from: 0, to: count, by: step) {
+                        for entity in entities {
+                            let object = try context.insertNewObject(forEntityName: entity)
+                            try object.setValue("\(prefix)\(index)", forKey: "serial")
+                            try object.setValue(level, forKey: "level")
+                        }
+                    }
+                    try context.save()
+                }
+            }
+            // Stored: devices and watches (serials of their own) and a tablet for every other serial.
+            try save(["Device"], prefix: "d", step: 1, level: 1, policy: .error)
+            try save(["Watch"], prefix: "w", step: 1, level: 1, policy: .error)
+            try save(["Tablet"], prefix: "s", step: 2, level: 1, policy: .error)
+            // New: a tablet per serial; half meet a stored tablet.
+            try save(["Tablet"], prefix: "s", step: 1, level: 2, policy: .mergeByPropertyObjectTrump)
+            try stack.reopen()
+            let reader = stack.newContext()
+            try reader.performAndWait {
+                func levels(_ entity: String) throws -> [Int64] {
+                    var request = FetchRequest<ManagedObject>(entityName: entity)
+                    request.storeRequest.includesSubentities = false
+                    return try reader.fetch(request).map { try $0.value(forKey: "level") as? Int64 ?? -1 }
+                }
+                XCTAssertEqual(try levels("Tablet").count, count, "\(kit): one tablet per serial")
+                XCTAssertEqual(Set(try levels("Tablet")), [2], "\(kit): object-trump: the new values")
+                XCTAssertEqual(try levels("Device"), Array(repeating: 1, count: count), "\(kit): devices untouched")
+                XCTAssertEqual(try levels("Watch"), Array(repeating: 1, count: count), "\(kit): watches untouched")
+            }
+            // Under the error policy a save names exactly the stored tablets it meets.
+            let context = stack.newContext()
+            try context.performAndWait {
+                for index in 0..<count {
+                    let tablet = try context.insertNewObject(forEntityName: "Tablet")
+                    try tablet.setValue("s\(index * 2)", forKey: "serial")
+                }
+                XCTAssertThrowsError(try context.save(), "\(kit)") { error in
+                    let conflicts = (error as? ObjectValidationError)?.constraintConflicts ?? []
+                    XCTAssertEqual(conflicts.count, count / 2, "\(kit): one per stored tablet's serial")
+                    XCTAssertEqual(Set(conflicts.compactMap(\.databaseObjectID?.entityName)), ["Tablet"], "\(kit)")
+                    XCTAssertEqual(Set(conflicts.map(\.conflictingObjectIDs.count)), [1], "\(kit)")
+                }
+            }
+        }
+    }
+
     func run() {
         checkManyStoredRows()
+        checkSubEntityConstraintWithLongList()
         checkInheritedConstraint()
         checkResolvedObjectState()
         kit.check("constraint conflicts on save") {
