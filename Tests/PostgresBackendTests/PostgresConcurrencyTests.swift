@@ -133,5 +133,28 @@ final class PostgresConcurrencyTests: XCTestCase {
         XCTAssertTrue(outcome.hasPrefix("refused") && outcome.contains("event-loop thread"), outcome)
         XCTAssertNoThrow(try store.execute(StoreFetchRequest(entityName: "Post", resultType: .count)), "the same call works off the loop")
     }
+
+    /// A store whose last reference goes in work an event loop runs closes its sessions there
+    /// without waiting, and without freeing a connection still open (postgres-nio traps on that
+    /// in debug builds); the server keeps serving the next store.
+    func testAStoreLetGoOnAnEventLoopThreadClosesItsSessions() throws {
+        let schema = PostgresTestServer.freshSchema("letgo")
+        final class Holder: @unchecked Sendable {
+            // @unchecked: set by the test thread, then let go on the loop after it.
+            var store: (any PersistentStore)?
+        }
+        let holder = Holder()
+        do {
+            let container = try container(schema: schema)
+            let store = try XCTUnwrap(container.persistentStoreCoordinator.persistentStores.first)
+            // A fetch leaves an open session in the store's pool.
+            XCTAssertNoThrow(try store.execute(StoreFetchRequest(entityName: "Post", resultType: .count)))
+            holder.store = store
+        }
+        try MultiThreadedEventLoopGroup.singleton.next().submit { holder.store = nil }.wait()
+        let next = try container(schema: schema)
+        let count = try next.viewContext.performAndWait { try next.viewContext.count(for: FetchRequest<ManagedObject>(entityName: "Post")) }
+        XCTAssertEqual(count, 0)
+    }
 }
 #endif

@@ -160,7 +160,14 @@ package final class PostgresSession: SQLConnection, @unchecked Sendable {
         // Closing never fails in a way the caller could act on: the channel is gone either way.
         // Off an event loop, wait (boundedly) until it is, so the server sees the session end.
         let closing: EventLoopFuture<Void> = connection.close()
-        guard MultiThreadedEventLoopGroup.currentEventLoop == nil else { return }
+        guard MultiThreadedEventLoopGroup.currentEventLoop == nil else {
+            // On an event loop nothing may wait: the connection is kept until it has closed
+            // (postgres-nio traps on a connection freed while open, which a session let go here
+            // — the last reference to a store dropped in work a loop runs — would otherwise be).
+            let connection = self.connection
+            closing.whenComplete { _ in withExtendedLifetime(connection) {} }
+            return
+        }
         let answer = PostgresAnswer<Void>()
         closing.whenComplete { answer.complete($0) }
         _ = try? answer.wait { !connection.isClosed }

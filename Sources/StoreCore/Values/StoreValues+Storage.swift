@@ -162,8 +162,7 @@ final class StoreValuesStorage: ManagedBuffer<StoreValueLayout, UInt64> {
         let copy = StoreValuesStorage.make(layout)
         let from = bytes, to = copy.bytes
         to.copyMemory(from: from, byteCount: layout.wordCount * 8)
-        let boxes = holdsBoxes(from)
-        if boxes {
+        if holdsBoxes(from) {
             for index in 0..<layout.count where from.load(fromByteOffset: index, as: UInt8.self) == Self.boxedTag {
                 let offset = Int(layout.slots[index].offset)
                 (to + offset).initializeMemory(as: Box.self, repeating: (from + offset).assumingMemoryBound(to: Box.self).pointee, count: 1)
