@@ -1,20 +1,20 @@
 /// Where an object's committed values (those last loaded or saved) are. An object whose
 /// values are its committed ones holds nothing apart (`.current`) until its first change, when
-/// `keepCommittedValues()` keeps the values array (one reference; the change then copies the
+/// `keepCommittedValues()` keeps the values buffer (one reference; the change then copies the
 /// object's own). A loaded object is such an object: the row's values are moved in, not shared
-/// (sharing cost a retain of each row's array, a cache miss per row of a large fetch). A loaded
+/// (sharing cost a retain of each row's buffer, a cache miss per row of a large fetch). A loaded
 /// object with transient properties keeps the row it was read with apart (`.values`: its own
 /// values hold the transient ones), as does a fault waiting to be filled, and a saved object
 /// its saved values, brought up to date in place by each save. Only committed state that holds
 /// to-many relationships (atomic stores return them) needs a whole snapshot (`.kept`).
 ///
 /// An object of an entity without relationships or transient attributes whose changes so far
-/// are attribute changes keeps only the values they replaced (`.replaced`): its own array is
+/// are attribute changes keeps only the values they replaced (`.replaced`): its own values buffer is
 /// then changed in place, not copied, and an update of one attribute of a million objects keeps
-/// a million small lists rather than a million second arrays.
+/// a million small lists rather than a million second buffers.
 ///
 /// Rows cost nothing apart from their values: a `StoreSnapshot` holding exactly the stored
-/// values allocates only its values array, and `.values` keeps that array alone — the object
+/// values allocates only its values buffer, and `.values` keeps that buffer alone — the object
 /// supplies the ID, the entity and the version.
 ///
 /// For example (inside StoreCore):
@@ -42,7 +42,7 @@ enum CommittedState {
     indirect case kept(StoreSnapshot)
 
     /// Moves the values out of `.values`, leaving `.current` (anything else stays as it is and
-    /// gives `nil`): a waiting row becomes the object's values without a retain of its array.
+    /// gives `nil`): a waiting row becomes the object's values without a retain of its buffer.
     mutating func takeValues() -> StoreValues? {
         switch consume self {
         case .values(let values):
@@ -150,7 +150,7 @@ extension ManagedObject {
 
     /// Keeps the committed value of the attribute at `index` before it changes: for an entity
     /// without relationships or transient attributes, the value alone (`.replaced`), so that the
-    /// change is made in the object's own array; otherwise all of them (`keepCommittedValues`).
+    /// change is made in the object's own values buffer; otherwise all of them (`keepCommittedValues`).
     @inline(__always)
     func keepCommittedValue(at index: Int) {
         switch committed {
@@ -203,7 +203,7 @@ extension ManagedObject {
     }
 
     /// Makes a saved update part of the committed values. The copy kept at the first change is
-    /// updated in place rather than let go: freeing a large save's copies (an array of values
+    /// updated in place rather than let go: freeing a large save's copies (a buffer of values
     /// each) would cost the save as much as updating them, and a later change would make them again.
     func commitSavedChange(_ change: StoreSnapshot) {
         switch committed {

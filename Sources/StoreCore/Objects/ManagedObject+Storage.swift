@@ -340,7 +340,7 @@ extension ManagedObject {
     }
 
     /// The changed stored values, with the version they were based on (transient properties
-    /// are never among them). The changed attributes are read from the object's values array,
+    /// are never among them). The changed attributes are read from the object's values buffer,
     /// shared rather than copied (a save of many updates held a second array per object);
     /// the held-property mask is shared through `shared` with the save's other updates that
     /// change the same attributes (see `StoreSnapshot.SharedHolding`).

@@ -36,7 +36,7 @@ public struct StoreSnapshot: Sendable, Hashable {
     public private(set) var values: StoreValues
     /// What a snapshot holds beyond every stored attribute and to-one: `nil` for the common
     /// complete snapshot (a row read, an object's values), so that making one allocates nothing
-    /// but its values array (a fetch of 100,000 rows made 100,000 of these apart from their
+    /// but its values buffer (a fetch of 100,000 rows made 100,000 of these apart from their
     /// values), and a copy costs three references.
     private var partial: Partial?
 
@@ -67,8 +67,8 @@ public struct StoreSnapshot: Sendable, Hashable {
     /// to-many: then its values, with the object's ID and version, are all it says.
     package var holdsStoredValuesOnly: Bool { partial == nil }
 
-    /// Moves the values out, leaving the snapshot an empty array: for a snapshot about to be let
-    /// go, whose values an object takes. (A copy would cost a retain of the array, a cache miss
+    /// Moves the values out, leaving the snapshot empty values: for a snapshot about to be let
+    /// go, whose values an object takes. (A copy would cost a retain of the buffer, a cache miss
     /// per row of a large fetch; the compiler does not make a consumed snapshot's values a move.)
     package mutating func takeValues() -> StoreValues {
         var taken = StoreValues()
@@ -98,7 +98,7 @@ public struct StoreSnapshot: Sendable, Hashable {
     }
 
     /// A complete snapshot over values already laid out by `entity` (one per property, by index):
-    /// the objects' own arrays, shared rather than copied; a store's row read into an array
+    /// the objects' own values buffers, shared rather than copied; a store's row read into its values
     /// before the snapshot is made (cheaper than setting each value on the snapshot).
     package init(objectID: ManagedObjectID, version: Int64, entity: EntityDescription, values: StoreValues) {
         self.objectID = objectID
@@ -109,7 +109,7 @@ public struct StoreSnapshot: Sendable, Hashable {
     }
 
     /// A partial snapshot holding `held` of values already laid out by `entity`: an update's
-    /// changed attributes, read from the object's own array, shared rather than copied (the
+    /// changed attributes, read from the object's own values buffer, shared rather than copied (the
     /// values at other indexes are not the snapshot's).
     package init(objectID: ManagedObjectID, version: Int64, entity: EntityDescription, values: StoreValues, holding held: PropertyMask) {
         self.init(objectID: objectID, version: version, entity: entity, values: values)
