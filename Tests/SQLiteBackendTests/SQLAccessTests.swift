@@ -65,6 +65,29 @@ final class SQLAccessTests: XCTestCase {
         XCTAssertThrowsError(try store.writeDatabase { try $0.execute("VACUUM") }, "VACUUM cannot run in a transaction")
     }
 
+    /// Statements are cached and keep their values bound from one run to the next (rebinding a
+    /// row's texts reuses SQLite's buffers): a parameter the next run leaves out is NULL, not the
+    /// last run's value, and texts of any length are written whole from row to row.
+    func testAReusedStatementBindsOnlyWhatItIsGiven() throws {
+        let (stack, store) = try stack()
+        let sql = "SELECT ? AS first, ? AS second"
+        let both = try store.readDatabase { try $0.rows(sql, [.integer(1), .string("kept?")]) }
+        XCTAssertEqual(both, [["first": .integer(1), "second": .string("kept?")]])
+        let one = try store.readDatabase { try $0.rows(sql, [.integer(2)]) }
+        XCTAssertEqual(one, [["first": .integer(2), "second": .null]], "the parameter left out is NULL")
+
+        let large = String(repeating: "x", count: 70_000)
+        let lengths = try store.readDatabase { db in
+            try [large, "short", ""].map { try db.scalar("SELECT length(?)", [.string($0)]) }
+        }
+        XCTAssertEqual(lengths, [.integer(70_000), .integer(5), .integer(0)])
+
+        let titles = ["a long title that SQLite copies into a buffer of its own", "b", String(repeating: "y", count: 80), "c"]
+        _ = try insertPosts(stack, titles)
+        let stored = try store.readDatabase { try $0.rows("SELECT ZTITLE AS title FROM ZPOST ORDER BY ZVIEWS") }
+        XCTAssertEqual(stored.map { $0["title"] }, titles.map { .string($0) })
+    }
+
     func testAnalyzeAndVacuumOnLoad() throws {
         let (stack, _) = try stack()
         _ = try insertPosts(stack, ["a", "b"])

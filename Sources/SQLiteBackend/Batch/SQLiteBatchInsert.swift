@@ -45,6 +45,7 @@ struct SQLiteBatchInsert {
             rowNumber += 1
             key += 1
             statement.reset()
+            if row.count + 1 < statement.parameterCount { statement.clearBindings() }
             try statement.bind(.integer(key), at: 1)
             for position in row.indices {
                 try statement.bind(try store.encode(row[position], for: columns[position], files: files), at: position + 2)

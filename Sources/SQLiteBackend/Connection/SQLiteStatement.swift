@@ -18,6 +18,12 @@ package final class SQLiteStatement {
     let handle: OpaquePointer
     let sql: String
     unowned let connection: SQLiteConnection
+    /// How many `?` parameters the statement has.
+    let parameterCount: Int
+    /// Whether a text or blob larger than ``largeValueSize`` was bound since the bindings were
+    /// last cleared: ``reset()`` then lets it go rather than keep it with the cached statement.
+    private var holdsLargeValue = false
+    private static let largeValueSize = 64 * 1024
 
     init(connection: SQLiteConnection, sql: String) throws {
         var handle: OpaquePointer?
@@ -28,6 +34,7 @@ package final class SQLiteStatement {
         self.handle = handle
         self.sql = sql
         self.connection = connection
+        parameterCount = Int(sqlite3_bind_parameter_count(handle))
     }
 
     deinit { sqlite3_finalize(handle) }
@@ -38,9 +45,11 @@ package final class SQLiteStatement {
 
     // MARK: Binding
 
-    /// Resets the statement and binds `values` to its parameters, in order.
+    /// Resets the statement and binds `values` to its parameters, in order; parameters past the
+    /// end of `values` are NULL.
     func bind(_ values: [SQLValue]) throws {
         reset()
+        if values.count < parameterCount { clearBindings() }
         for (offset, value) in values.enumerated() { try bind(value, at: offset + 1) }
     }
 
@@ -52,6 +61,7 @@ package final class SQLiteStatement {
         case .integer(let number): code = sqlite3_bind_int64(handle, position, number)
         case .real(let number): code = sqlite3_bind_double(handle, position, number)
         case .text(var text):
+            if text.utf8.count > Self.largeValueSize { holdsLargeValue = true }
             // With its byte count, so a string holding NUL is stored whole (and no C copy is made).
             code = text.withUTF8 { bytes in
                 bytes.withMemoryRebound(to: CChar.self) { characters in
@@ -61,6 +71,7 @@ package final class SQLiteStatement {
                 }
             }
         case .blob(let data):
+            if data.count > Self.largeValueSize { holdsLargeValue = true }
             code = data.withUnsafeBytes { bytes in
                 // An empty Data has no base address; bind a zero-length blob, not NULL.
                 sqlite3_bind_blob64(handle, position, bytes.baseAddress ?? UnsafeRawPointer(bitPattern: 1), UInt64(bytes.count), stowage_sqlite_transient())
@@ -69,9 +80,18 @@ package final class SQLiteStatement {
         guard code == SQLITE_OK else { throw SQLiteError(code: code, connection: connection.handle, sql: sql) }
     }
 
+    /// Makes the statement ready to run again. The values bound stay bound, so that a statement
+    /// run once per row (every parameter bound again) reuses SQLite's copies of its texts instead
+    /// of freeing and allocating them per row; a large text or blob is let go.
     func reset() {
         sqlite3_reset(handle)
+        if holdsLargeValue { clearBindings() }
+    }
+
+    /// Unbinds every parameter: each is NULL until bound again.
+    func clearBindings() {
         sqlite3_clear_bindings(handle)
+        holdsLargeValue = false
     }
 
     // MARK: Stepping

@@ -198,8 +198,7 @@ extension SQLiteStore: SQLStore {
         for index in 0..<count {
             values.removeAll(keepingCapacity: true)
             try row(index, &values)
-            statement.reset()
-            for (offset, value) in values.enumerated() { try statement.bind(value, at: offset + 1) }
+            try statement.bind(values)
             while try statement.step() {}
         }
     }
