@@ -65,8 +65,7 @@ final class SQLAccessTests: XCTestCase {
         XCTAssertThrowsError(try store.writeDatabase { try $0.execute("VACUUM") }, "VACUUM cannot run in a transaction")
     }
 
-    /// Statements are cached and keep their values bound from one run to the next (rebinding a
-    /// row's texts reuses SQLite's buffers): a parameter the next run leaves out is NULL, not the
+    /// Statements are cached and keep their values bound from one run to the next: a parameter the next run leaves out is NULL, not the
     /// last run's value, and texts of any length are written whole from row to row.
     func testAReusedStatementBindsOnlyWhatItIsGiven() throws {
         let (stack, store) = try stack()
