@@ -54,6 +54,29 @@ final class NotificationTests: XCTestCase {
         }
     }
 
+    /// Objects-did-change carries objects, as Core Data's: its ID sets are in `contextChanges`
+    /// only (made when read), while did-save and did-save-ObjectIDs carry the IDs in `userInfo`.
+    func testObjectsDidChangeCarriesObjectsAndNoIDSets() throws {
+        let context = try TestStack.context()
+        let recorder = Recorder(context, names: [.managedObjectContextObjectsDidChange, .managedObjectContextDidSave])
+        try context.performAndWait {
+            let post = try Post(context: context)
+            post.title = "Objects only"
+            let temporaryID = post.objectID
+            context.processPendingChanges()
+            typealias Key = ManagedObjectContext.NotificationKey
+            let changed = try XCTUnwrap(recorder.last(.managedObjectContextObjectsDidChange))
+            XCTAssertEqual(changed.userInfo?[Key.insertedObjects.rawValue] as? Set<ManagedObject>, [post])
+            for key in [Key.insertedObjectIDs, .updatedObjectIDs, .deletedObjectIDs] {
+                XCTAssertNil(changed.userInfo?[key.rawValue], "\(key) is not in objects-did-change")
+            }
+            XCTAssertEqual(changed.contextChanges?.insertedObjectIDs, [temporaryID])
+            try context.save()
+            let saved = try XCTUnwrap(recorder.last(.managedObjectContextDidSave))
+            XCTAssertEqual(saved.userInfo?[Key.insertedObjectIDs.rawValue] as? Set<ManagedObjectID>, [post.objectID])
+        }
+    }
+
     /// An object deleted, inserted again and deleted again before the changes are processed is
     /// reported once among the deleted objects, and saved (and reported) as deleted once.
     func testObjectDeletedTwiceBeforeProcessingIsReportedOnce() throws {

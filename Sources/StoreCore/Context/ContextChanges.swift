@@ -118,11 +118,12 @@ public struct ContextChanges: Sendable, Hashable {
 
 extension Notification.Name {
     /// Posted by a context (the notification's object) when objects were inserted, updated or
-    /// deleted; `userInfo` holds `Set<ManagedObject>` under the ``ManagedObjectContext/NotificationKey``s.
+    /// deleted; `userInfo` holds `Set<ManagedObject>` under the ``ManagedObjectContext/NotificationKey``s
+    /// for objects (no ID sets, as in Core Data: `contextChanges` has the IDs).
     public static let managedObjectContextObjectsDidChange = Notification.Name("NSManagedObjectContextObjectsDidChangeNotification")
     /// Posted at the start of a save, before validation.
     public static let managedObjectContextWillSave = Notification.Name("NSManagedObjectContextWillSaveNotification")
-    /// Posted after a successful save, with the saved objects.
+    /// Posted after a successful save, with the saved objects and their IDs.
     public static let managedObjectContextDidSave = Notification.Name("NSManagedObjectContextDidSaveNotification")
     /// Posted after a successful save, with object IDs only (safe to hand to other threads).
     public static let managedObjectContextDidSaveObjectIDs = Notification.Name("NSManagedObjectContextDidSaveObjectIDsNotification")
