@@ -116,6 +116,35 @@ final class NotificationTests: XCTestCase {
         }
     }
 
+    /// A new object deleted before the changes are processed is not reported as inserted, and
+    /// one changed after its insertion is reported once, as inserted only.
+    func testNewObjectsAreReportedInsertedOnceAndOnlyWhileInserted() throws {
+        let context = try TestStack.context()
+        let recorder = Recorder(context, names: [.managedObjectContextObjectsDidChange])
+        try context.performAndWait {
+            let gone = try Post(context: context)
+            gone.title = "Gone"
+            let kept = try Post(context: context)
+            kept.title = "Kept"
+            context.delete(gone)
+            kept.title = "Kept, changed"
+            context.processPendingChanges()
+
+            typealias Key = ManagedObjectContext.NotificationKey
+            let changed = try XCTUnwrap(recorder.last(.managedObjectContextObjectsDidChange))
+            XCTAssertEqual(changed.userInfo?[Key.insertedObjects.rawValue] as? Set<ManagedObject>, [kept])
+            XCTAssertEqual(changed.contextChanges?.insertedObjectIDs, [kept.objectID])
+            XCTAssertEqual(changed.userInfo?[Key.updatedObjects.rawValue] as? Set<ManagedObject>, [])
+            XCTAssertEqual(context.insertedObjects, [kept])
+
+            kept.title = "Kept, changed again"
+            context.processPendingChanges()
+            let again = try XCTUnwrap(recorder.last(.managedObjectContextObjectsDidChange))
+            XCTAssertEqual(again.userInfo?[Key.insertedObjects.rawValue] as? Set<ManagedObject>, [])
+            XCTAssertEqual(again.userInfo?[Key.updatedObjects.rawValue] as? Set<ManagedObject>, [kept], "a change after the insertion was reported")
+        }
+    }
+
     func testChangesAreAvailableAsAnAsyncSequence() async throws {
         let context = try TestStack.context()
         let stream = context.changes(of: .didSave)

@@ -60,7 +60,7 @@ final class SaveNotificationSetsTests: XCTestCase {
 
             let changed = recorder.last(.managedObjectContextObjectsDidChange)
             XCTAssertEqual(objects(changed, .insertedObjects), Set(posts))
-            XCTAssertEqual(ids(changed, .insertedObjectIDs), temporaryIDs, "objects-did-change names the objects as they were then")
+            XCTAssertEqual(changed?.contextChanges?.insertedObjectIDs, temporaryIDs, "objects-did-change names the objects as they were then")
             XCTAssertEqual(objects(changed, .updatedObjects), [])
             XCTAssertEqual(objects(changed, .deletedObjects), [])
             let saved = recorder.last(.managedObjectContextDidSave)
@@ -93,7 +93,7 @@ final class SaveNotificationSetsTests: XCTestCase {
             try context.save()
 
             let updated = Set(posts.prefix(2).map(\.objectID))
-            XCTAssertEqual(ids(recorder.last(.managedObjectContextObjectsDidChange), .updatedObjectIDs), updated)
+            XCTAssertEqual(recorder.last(.managedObjectContextObjectsDidChange)?.contextChanges?.updatedObjectIDs, updated)
             XCTAssertEqual(recorder.last(.managedObjectContextWillSave)?.contextChanges?.updatedObjectIDs, updated)
             XCTAssertEqual(ids(recorder.last(.managedObjectContextDidSave), .updatedObjectIDs), updated)
             XCTAssertEqual(objects(recorder.last(.managedObjectContextDidSave), .updatedObjects), Set(posts.prefix(2)))

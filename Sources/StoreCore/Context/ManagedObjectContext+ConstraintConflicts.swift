@@ -245,8 +245,7 @@ extension ManagedObjectContext {
         let toOne = layout.toOneIndexes.map { ($0, object.toOneObject(at: $0)) }
         let toMany = layout.toManyIndexes.map { ($0, object.toManyObjects(at: $0).objects) }
         insertedSet.remove(object)
-        object.state.isInserted = false
-        pendingChanges.inserted.remove(object)
+        object.state.isInserted = false   // and so no longer among `pendingChanges.inserted`
         reassign(object, to: storedID)
         object.load(stored)
         for (index, destination) in toOne {
@@ -266,8 +265,7 @@ extension ManagedObjectContext {
     /// the attributes that differ from the row its changes (none: the object is clean).
     private func becomeKeepingValues(_ object: ManagedObject, storedID: ManagedObjectID, stored: StoreSnapshot, attributes: [Int]) {
         insertedSet.remove(object)
-        object.state.isInserted = false
-        pendingChanges.inserted.remove(object)
+        object.state.isInserted = false   // and so no longer among `pendingChanges.inserted`
         reassign(object, to: storedID)
         let stored = stored.laidOut(as: object.entity)
         object.version = stored.version

@@ -31,17 +31,24 @@ extension ManagedObjectContext {
         }
         // One pass over each kind's objects: which are reported, their IDs, and whether they are
         // exactly the context's list of that kind (for the save's did-save to carry the same sets).
-        let (insertedObjects, insertedIDs, insertedListed) = Self.reported(pending.inserted, listedIn: insertedSet) { object in
+        // An object listed as inserted and deleted since is no longer `isInserted`.
+        let (insertedObjects, insertedIDs, insertedListed) = Self.reported(taking: &pending.inserted, listedIn: insertedSet) { object in
             guard object.state.isInserted else { return false }
             object.state.insertionReported = true
             return true
         }
         let deletedAny = !pending.deleted.isEmpty
-        let (deletedObjects, deletedIDs, deletedListed) = Self.reported(taking: &pending.deleted, listedIn: deletedSet)
+        let (deletedObjects, deletedIDs, deletedListed) = Self.reported(taking: &pending.deleted, listedIn: deletedSet) { _ in true }
         // Objects inserted or deleted since are reported as such, not as updated.
-        let (updatedObjects, updatedIDs, updatedListed) = pending.inserted.isEmpty && !deletedAny
+        let (updatedObjects, updatedIDs, updatedListed) = insertedObjects.isEmpty && !deletedAny
             ? Self.reported(pending.updated, listedIn: updatedSet) { _ in true }
-            : Self.reported(pending.updated, listedIn: updatedSet) { !pending.inserted.contains($0) && !deletedObjects.contains($0) }
+            : Self.reported(pending.updated, listedIn: updatedSet) { !insertedObjects.contains($0) && !deletedObjects.contains($0) }
+        // Objects listed as inserted that are no longer (a new object that became the stored one
+        // it duplicated) leave nothing to report.
+        guard !insertedObjects.isEmpty || !updatedObjects.isEmpty || !deletedObjects.isEmpty || !refreshed.isEmpty || !invalidated.isEmpty else {
+            if !mergedIDs.isEmpty { notifyObjectsListeners(ObjectChangeBatch(mergedIDs: mergedIDs)) }
+            return
+        }
         // The ID lists are handed over, not shared: a list held here too was copied (a retain of
         // each ID) when its set was made, and a million updates held it twice (16 MB more).
         var changes = ContextChanges(
@@ -99,18 +106,19 @@ extension ManagedObjectContext {
         return (objects, ids, listed && ids.count == list.count)
     }
 
-    /// The deleted objects an objects-did-change reports (every one listed, each once), their IDs,
-    /// and whether they are exactly the members of `list` — found in one pass over the objects,
-    /// from the last deleted back, which empties `pending` (letting go of each object at hand).
+    /// The inserted or deleted objects an objects-did-change reports (those listed that
+    /// `isReported` accepts — it may mark them —, each once), their IDs, and whether they are
+    /// exactly the members of `list` — found in one pass over the objects, from the last listed
+    /// back, which empties `pending` (letting go of each object at hand).
     private static func reported(
-        taking pending: inout PendingDeletedObjects, listedIn list: ChangedObjectList
+        taking pending: inout PendingObjectList, listedIn list: ChangedObjectList, where isReported: (ManagedObject) -> Bool
     ) -> (objects: Set<ManagedObject>, ids: [ManagedObjectID], listed: Bool) {
         var objects = Set<ManagedObject>(minimumCapacity: pending.count)
         var ids: [ManagedObjectID] = []
         ids.reserveCapacity(pending.count)
         var listed = true
         while let object = pending.popLast() {
-            guard objects.insert(object).inserted else { continue }
+            guard isReported(object), objects.insert(object).inserted else { continue }
             ids.append(object.objectID)
             if listed && !list.contains(object) { listed = false }
         }

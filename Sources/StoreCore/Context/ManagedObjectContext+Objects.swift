@@ -49,8 +49,7 @@ extension ManagedObjectContext {
         }
         if object.state.isInserted {
             insertedSet.remove(object)
-            object.state.isInserted = false
-            pendingChanges.inserted.remove(object)
+            object.state.isInserted = false   // and so no longer among `pendingChanges.inserted`
             deletedInsertedObjects = true
         } else {
             updatedSet.remove(object)
@@ -162,14 +161,14 @@ extension ManagedObjectContext {
         // reported as an update by the next objectsDidChange, as Core Data does, so that
         // controllers and live queries move it.
         if object.state.isInserted {
-            pendingChanges.updated.insert(object)
+            pendingChanges.noteUpdate(of: object)
             return
         }
         if !object.state.isUpdated {
             object.state.isUpdated = true
             updatedSet.insert(object)
         }
-        pendingChanges.updated.insert(object)
+        pendingChanges.noteUpdate(of: object)
     }
 
     private func noCoordinator() throws -> StoreError {

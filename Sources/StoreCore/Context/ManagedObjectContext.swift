@@ -184,15 +184,27 @@ public final class ManagedObjectContext: @unchecked Sendable, CustomStringConver
     /// The fetched results controllers following this context's changes.
     var objectsListeners: [WeakObjectsListener] = []
 
-    /// The objects changed since the last objects-did-change, kept as the sets that notification
-    /// carries: when every member is reported (the usual case), the notification's sets are these,
-    /// not sets made again from them at the save (a retain of each object, cold by then). Deleted
-    /// objects are listed, and made a set once (``PendingDeletedObjects``).
+    /// The objects changed since the last objects-did-change. Inserted and deleted objects are
+    /// listed, and made a set once (``PendingObjectList``); updated objects are kept as the set
+    /// that notification carries: when every member is reported (the usual case), the
+    /// notification's set is this one, not a set made again from it at the save (a retain of each
+    /// object, cold by then).
     struct PendingChanges {
-        var inserted: Set<ManagedObject> = []
-        var updated: Set<ManagedObject> = []
-        var deleted = PendingDeletedObjects()
+        var inserted = PendingObjectList()
+        private(set) var updated: Set<ManagedObject> = []
+        var deleted = PendingObjectList()
+        /// The object ``noteUpdate(of:)`` added last: the set holds it (so the identifier names no
+        /// other object), and the next changes of one object do not hash it again.
+        private var lastUpdated: ObjectIdentifier?
         var isEmpty: Bool { inserted.isEmpty && updated.isEmpty && deleted.isEmpty }
+
+        /// Adds `object` to the updated objects (each of its changes calls this).
+        mutating func noteUpdate(of object: ManagedObject) {
+            let id = ObjectIdentifier(object)
+            guard id != lastUpdated else { return }
+            updated.insert(object)
+            lastUpdated = id
+        }
     }
 
     // Shared state.

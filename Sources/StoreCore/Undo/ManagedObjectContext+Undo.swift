@@ -62,7 +62,7 @@ extension ManagedObjectContext {
             updatedSet.remove(object)
             object.state.isUpdated = false
             if !object.isFault { object.turnIntoFault() }
-            pendingChanges.updated.insert(object)
+            pendingChanges.noteUpdate(of: object)
             return
         }
         object.keepCommittedValues()   // the values put back are not the saved ones
@@ -80,7 +80,7 @@ extension ManagedObjectContext {
                 let updated = !changed.isEmpty
                 object.state.isUpdated = updated
                 if updated { updatedSet.insert(object) } else { updatedSet.remove(object) }
-                pendingChanges.updated.insert(object)
+                pendingChanges.noteUpdate(of: object)
             } else {
                 object.state.isInserted = true
                 insertedSet.insert(object)
@@ -95,9 +95,8 @@ extension ManagedObjectContext {
         } else {
             registered[object.objectID] = nil
             insertedSet.remove(object)
-            object.state.isInserted = false
+            object.state.isInserted = false   // and so no longer among `pendingChanges.inserted`
             object.state.isDeleted = false
-            pendingChanges.inserted.remove(object)
             pendingChanges.deleted.insert(object)
         }
     }
