@@ -8,6 +8,10 @@ struct ChangedObjectList {
     private(set) var count = 0
     /// Changes with every insertion and removal: two equal readings mean the same members.
     private(set) var generation = 0
+    /// Whether an object of an entity with relationships joined since the list was last emptied:
+    /// when not, a save need not walk the objects to resolve relationships held as IDs (one pass
+    /// less over objects that are cold in a large save), as it learns while each object joins.
+    private(set) var mayHoldRelationships = false
 
     var isEmpty: Bool { count == 0 }
 
@@ -45,6 +49,7 @@ struct ChangedObjectList {
         guard !contains(object) else { return }
         object.changeListPosition = slots.count
         slots.append(object)
+        if !mayHoldRelationships && object.entity.layout.hasRelationships { mayHoldRelationships = true }
         count += 1
         generation &+= 1
     }
@@ -78,6 +83,7 @@ struct ChangedObjectList {
     mutating func letGoOfAll() {
         slots = []
         count = 0
+        mayHoldRelationships = false
         generation &+= 1
     }
 

@@ -64,9 +64,10 @@ extension ManagedObjectContext {
             // The lists' generations before anything below could change them (a change makes the
             // save's finish treat the lists as changed: the safe way).
             let generations = changeListGenerations
-            // Relationships held as IDs are resolved to objects as the objects are taken, before IDs change.
-            let inserted = insertedSet.values { $0.resolveReferences() }
-            let updated = updatedSet.values { $0.resolveReferences() }
+            // Relationships held as IDs are resolved to objects as the objects are taken, before IDs
+            // change (objects none of which has relationships are not walked for it).
+            let inserted = insertedSet.mayHoldRelationships ? insertedSet.values { $0.resolveReferences() } : insertedSet.values
+            let updated = updatedSet.mayHoldRelationships ? updatedSet.values { $0.resolveReferences() } : updatedSet.values
             // A root context reads the versions of faults deleted without being read (optimistic
             // locking needs them): which they are is seen as the objects are taken.
             var unreadFaults: [ManagedObject] = []
