@@ -115,7 +115,9 @@ package final class SQLiteStatement {
 
     // MARK: Columns
 
-    package func isNull(at index: Int) -> Bool { sqlite3_column_type(handle, Int32(index)) == SQLITE_NULL }
+    package func isNull(at index: Int) -> Bool { storageClass(at: index) == SQLITE_NULL }
+    /// The column's storage class: `SQLITE_INTEGER`, `SQLITE_FLOAT`, `SQLITE_TEXT`, `SQLITE_BLOB` or `SQLITE_NULL`.
+    func storageClass(at index: Int) -> Int32 { sqlite3_column_type(handle, Int32(index)) }
     package func int64(at index: Int) -> Int64 { sqlite3_column_int64(handle, Int32(index)) }
     package func double(at index: Int) -> Double { sqlite3_column_double(handle, Int32(index)) }
 

@@ -68,7 +68,13 @@ extension SQLiteStatement: SQLRow {
     }
 
     package func readAttributes(_ columns: UnsafeBufferPointer<AttributeColumn>, into values: inout StoreValues) {
-        for column in columns { values.initialize(storeValue(at: column.position, as: column.type), at: column.propertyIndex) }
+        // Each column's fields are read through the buffer, not copied out (see `readKind`).
+        for column in columns.indices {
+            let position = columns[column].position
+            let read = SQLiteValueCoder.read(self, at: position, kind: columns[column].readKind)
+                ?? SQLiteValueCoder.decode(value(at: position), as: columns[column].type)
+            values.initialize(read, at: columns[column].propertyIndex)
+        }
     }
 }
 

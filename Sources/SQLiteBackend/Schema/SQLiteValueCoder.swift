@@ -1,6 +1,7 @@
 import Foundation
 import StoreCore
 import StoreSQL
+internal import CSQLite
 
 /// Converts attribute values to SQLite storage classes and back, as Core Data stores them:
 /// integers and booleans as INTEGER, doubles and floats as REAL, dates as REAL seconds since
@@ -38,16 +39,21 @@ enum SQLiteValueCoder {
     /// Reads column `index` of the current row as `type`, without going through ``SQLValue``
     /// for the common storage classes.
     static func read(_ statement: SQLiteStatement, at index: Int, as type: AttributeType) -> StoreValue {
-        if statement.isNull(at: index) { return .null }
-        switch type {
-        case .integer16, .integer32, .integer64:
-            if case .integer(let n) = statement.value(at: index) { return .integer(n) }
+        read(statement, at: index, kind: AttributeColumn.ReadKind(type)) ?? decode(statement.value(at: index), as: type)
+    }
+
+    /// Reads column `index` of the current row when it is NULL or its type's common storage class
+    /// (`kind`), asking SQLite for the column's storage class once; `nil` for anything else.
+    static func read(_ statement: SQLiteStatement, at index: Int, kind: AttributeColumn.ReadKind) -> StoreValue? {
+        let storageClass = statement.storageClass(at: index)
+        if storageClass == SQLITE_NULL { return .null }
+        switch kind {
+        case .integer: return storageClass == SQLITE_INTEGER ? .integer(statement.int64(at: index)) : nil
         case .boolean: return .boolean(statement.int64(at: index) != 0)
         case .double: return .double(statement.double(at: index))
         case .date: return .date(Date(timeIntervalSinceReferenceDate: statement.double(at: index)))
-        case .string: if let text = statement.string(at: index) { return .string(text) }
-        default: break
+        case .string: return statement.string(at: index).map { .string($0) }
+        case .other: return nil
         }
-        return decode(statement.value(at: index), as: type)
     }
 }
