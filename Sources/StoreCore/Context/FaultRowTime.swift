@@ -21,7 +21,9 @@ struct FaultRowTime {
 
     /// Long ago: a row fetched while the context kept no staleness interval is as old as can be
     /// when one is set later.
-    static let distantPast = FaultRowTime(seconds: -.infinity)
+    // Computed, not a stored `static let`: every new object takes it, and a stored one is a
+    // call to `swift_once` each time.
+    static var distantPast: FaultRowTime { FaultRowTime(seconds: -.infinity) }
 
     /// The time now.
     static func now() -> FaultRowTime {

@@ -25,6 +25,13 @@ final class StoreValuesStorage: ManagedBuffer<StoreValueLayout, UInt64> {
         (bytes.load(fromByteOffset: index &>> 2, as: UInt8.self) &>> UInt8(truncatingIfNeeded: (index & 3) &<< 1)) & 3
     }
 
+    /// Sets a tag that is null (zero) now: its bits need no clearing.
+    @inline(__always)
+    private static func setNullTag(to tag: UInt8, _ bytes: UnsafeMutableRawPointer, _ index: Int) {
+        let byte = bytes.load(fromByteOffset: index &>> 2, as: UInt8.self)
+        bytes.storeBytes(of: byte | (tag &<< UInt8(truncatingIfNeeded: (index & 3) &<< 1)), toByteOffset: index &>> 2, as: UInt8.self)
+    }
+
     @inline(__always)
     private static func setTag(_ tag: UInt8, _ bytes: UnsafeMutableRawPointer, _ index: Int) {
         let shift = UInt8(truncatingIfNeeded: (index & 3) &<< 1)
@@ -121,7 +128,7 @@ final class StoreValuesStorage: ManagedBuffer<StoreValueLayout, UInt64> {
     func initialize(_ value: consuming StoreValue, at index: Int) {
         let bytes = self.bytes
         let slot = slot(index)
-        Self.setTag(store(value, at: bytes + Int(slot.offset), kind: slot.kind), bytes, index)
+        Self.setNullTag(to: store(value, at: bytes + Int(slot.offset), kind: slot.kind), bytes, index)
     }
 
     /// Writes `value` into an empty slot of `kind` at `place` (moved in); returns its tag.
