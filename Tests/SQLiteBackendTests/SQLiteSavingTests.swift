@@ -62,6 +62,31 @@ final class SQLiteSavingTests: XCTestCase {
         XCTAssertEqual(try stack.column("SELECT Z_PK FROM ZPOST"), [.integer(1)])
     }
 
+    /// New objects with and without permanent IDs obtained before a failed save: each temporary
+    /// one gets back the very ID it had (registered under it again), the others keep theirs.
+    func testFailedSaveGivesEachNewObjectBackItsOwnID() throws {
+        let stack = try SQLiteTestStore()
+        try saveTag(named: "fog", in: stack)
+        let other = stack.container.newBackgroundContext()
+        try other.performAndWait {
+            let posts = try (0..<3).map { number in
+                let post = try Post(context: other)
+                post.title = "post \(number)"
+                return post
+            }
+            try other.obtainPermanentIDs(for: [posts[1]])
+            let tag = try Tag(context: other)
+            tag.name = "fog"
+            let before = posts.map(\.objectID) + [tag.objectID]
+            XCTAssertEqual(before.map(\.isTemporaryID), [true, false, true, true])
+            XCTAssertThrowsError(try other.save())
+            XCTAssertEqual(posts.map(\.objectID) + [tag.objectID], before, "each object has the ID it had before the save")
+            for (object, id) in zip(posts + [tag], before) {
+                XCTAssertTrue(other.registeredObject(for: id) === object, "registered under \(id)")
+            }
+        }
+    }
+
     /// Two contexts read the same post; the second changes `views` and saves first.
     private func saveInConflict(
         policy: MergePolicy, theirs: @escaping (Post) -> Void, mine: @escaping (Post) -> Void

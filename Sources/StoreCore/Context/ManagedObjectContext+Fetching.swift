@@ -104,7 +104,15 @@ extension ManagedObjectContext {
         // The rows of one fetch mostly share an entity: it is found in the model once, not by name per row.
         var rowEntity: EntityDescription?
         var modelEntity: EntityDescription?
+        // The array of rows is let go of as it empties (see `movedToSmallerBuffer`): the objects
+        // grow as the rows go, and at the end of a large fetch the rows' array — 48 bytes a row,
+        // grown by doubling — was a tenth of what the fetch held at its peak.
+        var shrinkAt = snapshots.capacity / 2
         while let snapshot = snapshots.popLast() {
+            if snapshots.count <= shrinkAt {
+                if snapshots.count >= Self.smallestShrunkRowArray { snapshots.moveToSmallerBuffer() }
+                shrinkAt = snapshots.count / 2
+            }
             if request.shouldRefreshRefetchedObjects, let held = registered[snapshot.objectID], !held.isFault, !held.hasChanges {
                 if held.committedSnapshot != snapshot {
                     held.load(consume snapshot)
@@ -126,6 +134,10 @@ extension ManagedObjectContext {
         if !refreshed.isEmpty { postObjectsDidChange(refreshed: refreshed) }
         return objects
     }
+
+    /// Below this many rows, an emptying array of rows is not moved to a smaller buffer (the
+    /// move is not worth its copying).
+    static let smallestShrunkRowArray = 4096
 
     /// Runs a request against the parent store and folds in this context's pending changes.
     func fetchRows(_ request: StoreFetchRequest) throws -> FetchedRows {
@@ -256,5 +268,19 @@ extension ManagedObjectContext {
             guard let object = registered[id] else { return false }
             return !object.isFault
         }
+    }
+}
+
+extension Array {
+    /// Moves the elements into a buffer of their own size and lets go of the larger one — moved,
+    /// not copied, so no reference is retained: taken out from the end into a second array (in
+    /// reverse order), then back into this one.
+    mutating func moveToSmallerBuffer() {
+        var reversed: [Element] = []
+        reversed.reserveCapacity(count)
+        while let element = popLast() { reversed.append(element) }
+        self = []
+        reserveCapacity(reversed.count)
+        while let element = reversed.popLast() { append(element) }
     }
 }

@@ -30,7 +30,7 @@ extension ManagedObjectContext {
     /// Whether a fault may be filled from the values its fetch brought, given ``stalenessInterval``.
     func isFresh(_ object: ManagedObject) -> Bool {
         guard stalenessInterval >= 0 else { return true }
-        return ProcessInfo.processInfo.systemUptime - object.committedSnapshotTime <= stalenessInterval
+        return object.committedSnapshotTime.isWithin(stalenessInterval)
     }
 
     /// Checks `object` for a conflict at the next save even if it is not changed (Core Data's

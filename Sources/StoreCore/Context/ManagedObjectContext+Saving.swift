@@ -142,17 +142,22 @@ extension ManagedObjectContext {
     ) throws -> (StoreChangeSet, [ManagedObjectID: ManagedObjectID]) {
         guard let coordinator = persistentStoreCoordinator else { throw StoreError(.noStores, "\(self) has no persistent store coordinator") }
         // One pass over the new objects: those needing IDs, their temporary IDs and the runs of
-        // entities to ask keys for.
+        // entities to ask keys for. The save holds these while it writes, beside every object and
+        // its snapshot, so they are kept small: the new objects are `inserted` itself unless some
+        // already have permanent IDs (`obtainPermanentIDs(for:)`), and the temporary IDs — keys
+        // numbered in order — a compact list (a run of keys as its first).
         let assigned = assignedStores
-        var needingIDs: [ManagedObject] = []
-        var temporaryIDs: [ManagedObjectID] = []
-        needingIDs.reserveCapacity(inserted.count)
-        temporaryIDs.reserveCapacity(inserted.count)
+        var someHavePermanentIDs: [ManagedObject]?
+        var temporaryIDs = CompactObjectIDList.Builder()
         var requests: [NewObjectRun] = []
         var lastEntity: EntityDescription?
         var relates = false
-        for object in inserted where object.objectID.isTemporaryID {
-            needingIDs.append(object)
+        for (position, object) in inserted.enumerated() {
+            guard object.objectID.isTemporaryID else {
+                if someHavePermanentIDs == nil { someHavePermanentIDs = Array(inserted[..<position]) }
+                continue
+            }
+            someHavePermanentIDs?.append(object)
             temporaryIDs.append(object.objectID)
             relates = relates || object.entity.layout.hasRelationships
             // A run of one entity (without assigned stores) adds to its last run without reading the name.
@@ -165,6 +170,8 @@ extension ManagedObjectContext {
         }
         // Rows written with the save (``insertRowsWithNextSave(_:)``) take their IDs after the objects'.
         for entityName in pendingRowEntityNames { NewObjectRun.append(entity: entityName, store: nil, to: &requests) }
+        let needingIDs = someHavePermanentIDs ?? inserted
+        let temporaryIDList = temporaryIDs.list
         try readDeletedFaults(unreadFaults)
         var attempt = 0
         while true {
@@ -183,9 +190,9 @@ extension ManagedObjectContext {
                 }
                 // Only child contexts need the permanent IDs by temporary ID.
                 guard children.withLock({ !$0.isEmpty }) else { return (changes, [:]) }
-                return (changes, Dictionary(uniqueKeysWithValues: zip(temporaryIDs, needingIDs.map(\.objectID))))
+                return (changes, Dictionary(uniqueKeysWithValues: zip(temporaryIDList, needingIDs.map(\.objectID))))
             } catch {
-                for (object, id) in zip(needingIDs, temporaryIDs) where object.objectID != id { reassign(object, to: id) }
+                for (object, id) in zip(needingIDs, temporaryIDList) where object.objectID != id { reassign(object, to: id) }
                 guard let conflict = error as? MergeConflictError, attempt < 3 else { throw error }
                 attempt += 1
                 try mergePolicy.resolve(mergeConflicts: conflict.conflicts, in: self)

@@ -59,7 +59,7 @@ extension ManagedObjectContext {
         if asFault {
             fault.version = snapshot.version
             fault.setCommitted(consume snapshot)
-            if stalenessInterval >= 0 { fault.committedSnapshotTime = ProcessInfo.processInfo.systemUptime }
+            if stalenessInterval >= 0 { fault.committedSnapshotTime = .now() }
         } else {
             fault.load(consume snapshot)
             fault.awakeFromFetch()

@@ -81,6 +81,7 @@ extension ManagedObject {
         setAttributeValue(type.storesAsIs(value) ? value : type.coerce(value) ?? value, at: index)
     }
 
+    @inline(__always)
     func attributeValue(at index: Int) -> StoreValue {
         willAccess()
         return values[index]

@@ -1,4 +1,4 @@
-/// Where each property's value sits in a ``StoreValues`` buffer: one tag byte per property
+/// Where each property's value sits in a ``StoreValues`` buffer: a two-bit tag per property
 /// (null, held in its slot, or boxed), then one slot per property sized for the value its type
 /// holds — 8 bytes for a number, a date or a Boolean, 16 for a string, data, a UUID, a URL or an
 /// object ID, 24 for a decimal or a value of any kind. A row of ten attributes takes ~130 bytes
@@ -81,7 +81,7 @@ package final class StoreValueLayout: @unchecked Sendable {
 
     /// A layout with one slot per kind, in order.
     package init(slotKinds: [SlotKind]) {
-        let tagBytes = (slotKinds.count + 7) / 8 * 8
+        let tagBytes = Self.tagWordCount(slotKinds.count) * 8
         var offset = tagBytes
         let slots = UnsafeMutablePointer<Slot>.allocate(capacity: slotKinds.count)
         var referenceSlots = ContiguousArray<Int>()
@@ -103,4 +103,7 @@ package final class StoreValueLayout: @unchecked Sendable {
 
     /// The layout of no properties.
     static let empty = StoreValueLayout(slotKinds: [])
+
+    /// The words the tags of `count` properties take: two bits each, 32 to a word.
+    static func tagWordCount(_ count: Int) -> Int { (count + 31) / 32 }
 }

@@ -44,6 +44,32 @@ extension ObservationSuite {
         }
     }
 
+    /// Within the staleness interval a fault is filled from the row its fetch brought, not from
+    /// a value saved since (``testInaccessibleFaultsAndStaleness()`` checks an interval of zero).
+    func testAFaultKeepsItsFetchedRowWithinTheStalenessInterval() {
+        run { backend in
+            let stack = try backend.makeStack(model: BlogModel.make())
+            let writer = stack.newContext()
+            let id = try writer.performAndWait {
+                let post = try Post(context: writer)
+                post.title = "first"
+                try writer.save()
+                return post.objectID
+            }
+            let reader = stack.newContext()
+            reader.stalenessInterval = 3600
+            try reader.performAndWait {
+                let post = try XCTUnwrap(try reader.fetch(FetchRequest<Post>()).first)
+                XCTAssertTrue(post.isFault, "\(backend)")
+                try writer.performAndWait {
+                    (try writer.existingObject(with: id) as? Post)?.title = "second"
+                    try writer.save()
+                }
+                XCTAssertEqual(post.title, "first", "\(backend): an hour's interval: the fetched row is fresh")
+            }
+        }
+    }
+
     /// An object marked with `detectConflicts(for:)` fails the save when another context changed
     /// it, though this context did not, and the save succeeds once it is refreshed.
     func testDetectConflictsChecksAnUnchangedObject() {

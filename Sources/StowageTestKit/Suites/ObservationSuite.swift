@@ -17,6 +17,7 @@ struct ObservationSuite {
         testControllerReportsWhatItCannotFollow()
         testLiveQueryYieldsOneResultPerRelevantSave()
         testInaccessibleFaultsAndStaleness()
+        testAFaultKeepsItsFetchedRowWithinTheStalenessInterval()
         testRefetchKeepsHeldValuesAndReadsTheRest()
         testDetectConflictsChecksAnUnchangedObject()
         testUndoRestoresDeletedObjectsWithCascadesAndInverses()
