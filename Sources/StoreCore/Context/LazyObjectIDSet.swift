@@ -24,10 +24,12 @@ struct LazyObjectIDSet: Sendable, Hashable {
                 case .list(var ids):
                     // The IDs move from the list into the set (the list is let go first, so `ids` is
                     // its only holder): no retain and release of each ID's space, which was half
-                    // the cost of the set.
+                    // the cost of the set. `update(with:)` takes the ID in; `insert` hands back a
+                    // copy of the member it inserted (a retain and a release, whose atomic
+                    // operations waited for the previous ID's store into the table, cold in a large set).
                     state = .set([])
                     var set = Set<ManagedObjectID>(minimumCapacity: ids.count)
-                    while let id = ids.popLast() { set.insert(id) }
+                    while let id = ids.popLast() { set.update(with: id) }
                     state = .set(set)
                     return set
                 }
