@@ -121,10 +121,10 @@ extension ManagedObjectContext {
         }
         var objects = Set<ManagedObject>(minimumCapacity: pending.count)
         var repeated = false
-        // `update(with:)` takes each object in; `insert` hands back a copy of the member (a retain
-        // and a release). An object listed twice is in the set already.
+        // Each object moves in (`update(with: consume object)`; `insert` hands back a copy of the
+        // member: a retain and a release). An object listed twice is in the set already.
         while let object = pending.popLast() {
-            if objects.update(with: object) != nil { repeated = true }
+            if objects.update(with: consume object) != nil { repeated = true }
         }
         // An object deleted, inserted again and deleted again was listed twice: its ID too.
         if repeated { ids = objects.map(\.objectID) }
