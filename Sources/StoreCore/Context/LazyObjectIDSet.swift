@@ -24,10 +24,13 @@ struct LazyObjectIDSet: Sendable, Hashable {
                 case .list(var ids):
                     // The IDs move from the list into the set (the list is let go first, so `ids` is
                     // its only holder): no retain and release of each ID's space, which was half
-                    // the cost of the set.
+                    // the cost of the set. `update(with: consume id)` moves the ID in: `insert`
+                    // hands back a copy of the member it inserted, and without `consume` the ID
+                    // is copied in — a retain and a release each, atomic operations that waited
+                    // for the previous ID's store into the table (cold in a large set).
                     state = .set([])
                     var set = Set<ManagedObjectID>(minimumCapacity: ids.count)
-                    while let id = ids.popLast() { set.insert(id) }
+                    while let id = ids.popLast() { set.update(with: consume id) }
                     state = .set(set)
                     return set
                 }

@@ -107,21 +107,41 @@ extension ManagedObjectContext {
     }
 
     /// The inserted or deleted objects an objects-did-change reports (those listed that
-    /// `isReported` accepts — it may mark them —, each once), their IDs, and whether they are
-    /// exactly the members of `list` — found in one pass over the objects, from the last listed
-    /// back, which empties `pending` (letting go of each object at hand).
+    /// `isReported` accepts — it may mark them, and answers the same when asked again —, each
+    /// once), their IDs, and whether they are exactly the members of `list` — found in two passes
+    /// over the objects, from the last listed back, the second of which empties `pending`
+    /// (letting go of each object at hand).
+    ///
+    /// The passes are apart so that no atomic operation runs between two stores into the set's
+    /// table: the first copies the IDs (a retain of each ID's space) and reads the objects in
+    /// order; the second moves each object into the set, where a large set's stores fall in
+    /// memory the processor does not hold — an atomic operation waits for every store before it,
+    /// and a retain beside each store made the processor wait for each of them in turn.
     private static func reported(
         taking pending: inout PendingObjectList, listedIn list: ChangedObjectList, where isReported: (ManagedObject) -> Bool
     ) -> (objects: Set<ManagedObject>, ids: [ManagedObjectID], listed: Bool) {
-        var objects = Set<ManagedObject>(minimumCapacity: pending.count)
         var ids: [ManagedObjectID] = []
         ids.reserveCapacity(pending.count)
         var listed = true
-        while let object = pending.popLast() {
-            guard isReported(object), objects.insert(object).inserted else { continue }
+        var passedOver = false
+        pending.forEachFromLast { object in
+            guard isReported(object) else {
+                passedOver = true
+                return
+            }
             ids.append(object.objectID)
             if listed && !list.contains(object) { listed = false }
         }
+        var objects = Set<ManagedObject>(minimumCapacity: pending.count)
+        var repeated = false
+        // Each object moves in (`update(with: consume object)`; `insert` hands back a copy of the
+        // member: a retain and a release). An object listed twice is in the set already.
+        while let object = pending.popLast() {
+            if passedOver && !isReported(object) { continue }
+            if objects.update(with: consume object) != nil { repeated = true }
+        }
+        // An object deleted, inserted again and deleted again was listed twice: its ID too.
+        if repeated { ids = objects.map(\.objectID) }
         return (objects, ids, listed && ids.count == list.count)
     }
 

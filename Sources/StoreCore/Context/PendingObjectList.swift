@@ -27,6 +27,11 @@ struct PendingObjectList: Sequence {
 
     func makeIterator() -> IndexingIterator<[ManagedObject]> { objects.makeIterator() }
 
+    /// Calls `body` with each object listed, from the last to the first.
+    func forEachFromLast(_ body: (ManagedObject) -> Void) {
+        for object in objects.reversed() { body(object) }
+    }
+
     /// Takes the last object listed: for a reader that lets go of each object while it has it at
     /// hand (letting go of the whole list afterwards is one more pass over objects cold by then).
     mutating func popLast() -> ManagedObject? { objects.popLast() }

@@ -251,9 +251,13 @@ open class ManagedObject: FetchRequestResult, Hashable, CustomStringConvertible 
     public func hash(into hasher: inout Hasher) { hasher.combine(ObjectIdentifier(self)) }
 
     /// The hash a `Set` or `Dictionary` uses, by identity and without a `Hasher` (save
-    /// notifications carry sets of every saved object; see ``ManagedObjectID``).
+    /// notifications carry sets of every saved object; see ``ManagedObjectID``), keeping the
+    /// order objects lie in memory within each 4 KB (``HashMixing/mixKeepingNeighbors(_:seed:)``:
+    /// a set of objects made one after another is filled and let go of a page at a time).
     public func _rawHashValue(seed: Int) -> Int {
-        HashMixing.mix(Int(bitPattern: ObjectIdentifier(self)), seed: seed)
+        // 64-byte steps: no two objects (each larger) start in the same one, so a 4 KB run holds
+        // at most a few dozen of its 64 buckets' objects.
+        HashMixing.mixKeepingNeighbors(Int(bitPattern: ObjectIdentifier(self)) >> 6, seed: seed)
     }
 
     public var description: String {

@@ -159,18 +159,21 @@ final class StoreValuesStorage: ManagedBuffer<StoreValueLayout, UInt64> {
     }
 
     /// Releases what a slot holds (its tag says it holds something).
+    ///
+    /// Each value is moved out and dropped: `deinitialize(count:)` destroyed it through its
+    /// type's value witness (two calls more per string, for every object let go).
     @inline(__always)
     private func release(_ place: UnsafeMutableRawPointer, tag: UInt8, kind: StoreValueLayout.SlotKind) {
         if tag == Self.boxedTag {
-            place.assumingMemoryBound(to: Box.self).deinitialize(count: 1)
+            _ = place.assumingMemoryBound(to: Box.self).move()
             return
         }
         switch kind {
-        case .string: place.assumingMemoryBound(to: String.self).deinitialize(count: 1)
-        case .data: place.assumingMemoryBound(to: Data.self).deinitialize(count: 1)
-        case .uri: place.assumingMemoryBound(to: URL.self).deinitialize(count: 1)
-        case .objectID: place.assumingMemoryBound(to: ManagedObjectID.self).deinitialize(count: 1)
-        case .any: place.assumingMemoryBound(to: StoreValue.self).deinitialize(count: 1)
+        case .string: _ = place.assumingMemoryBound(to: String.self).move()
+        case .data: _ = place.assumingMemoryBound(to: Data.self).move()
+        case .uri: _ = place.assumingMemoryBound(to: URL.self).move()
+        case .objectID: _ = place.assumingMemoryBound(to: ManagedObjectID.self).move()
+        case .any: _ = place.assumingMemoryBound(to: StoreValue.self).move()
         case .integer, .double, .float, .boolean, .date, .uuid, .decimal, .empty: break
         }
     }
@@ -213,7 +216,7 @@ final class StoreValuesStorage: ManagedBuffer<StoreValueLayout, UInt64> {
         let bytes = self.bytes
         if holdsBoxes(bytes) {
             for index in 0..<layout.count where Self.tag(bytes, index) == Self.boxedTag {
-                (bytes + Int(layout.slots[index].offset)).assumingMemoryBound(to: Box.self).deinitialize(count: 1)
+                _ = (bytes + Int(layout.slots[index].offset)).assumingMemoryBound(to: Box.self).move()
             }
         }
         for index in layout.referenceSlots where Self.tag(bytes, index) == Self.inPlaceTag {
