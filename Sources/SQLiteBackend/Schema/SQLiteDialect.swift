@@ -68,10 +68,10 @@ extension SQLiteStatement: SQLRow {
     }
 
     package func readAttributes(_ columns: UnsafeBufferPointer<AttributeColumn>, into values: inout StoreValues) {
-        // Each column's fields are read through the buffer, not copied out (see `readKind`).
+        // Each column's fields are read through the buffer, not copied out (see `slotKind`).
         for column in columns.indices {
             let position = columns[column].position
-            let read = SQLiteValueCoder.read(self, at: position, kind: columns[column].readKind)
+            let read = SQLiteValueCoder.read(self, at: position, kind: columns[column].slotKind)
                 ?? SQLiteValueCoder.decode(value(at: position), as: columns[column].type)
             values.initialize(read, at: columns[column].propertyIndex)
         }

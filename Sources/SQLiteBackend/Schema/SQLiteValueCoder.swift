@@ -39,12 +39,13 @@ enum SQLiteValueCoder {
     /// Reads column `index` of the current row as `type`, without going through ``SQLValue``
     /// for the common storage classes.
     static func read(_ statement: SQLiteStatement, at index: Int, as type: AttributeType) -> StoreValue {
-        read(statement, at: index, kind: AttributeColumn.ReadKind(type)) ?? decode(statement.value(at: index), as: type)
+        read(statement, at: index, kind: StoreValueLayout.SlotKind(type)) ?? decode(statement.value(at: index), as: type)
     }
 
-    /// Reads column `index` of the current row when it is NULL or its type's common storage class
-    /// (`kind`), asking SQLite for the column's storage class once; `nil` for anything else.
-    static func read(_ statement: SQLiteStatement, at index: Int, kind: AttributeColumn.ReadKind) -> StoreValue? {
+    /// Reads column `index` of the current row when it is NULL, or of a common type (by its slot
+    /// `kind`) in its usual storage class, asking SQLite for the column's storage class once;
+    /// `nil` for anything else.
+    static func read(_ statement: SQLiteStatement, at index: Int, kind: StoreValueLayout.SlotKind) -> StoreValue? {
         let storageClass = statement.storageClass(at: index)
         if storageClass == SQLITE_NULL { return .null }
         switch kind {
@@ -53,7 +54,7 @@ enum SQLiteValueCoder {
         case .double: return .double(statement.double(at: index))
         case .date: return .date(Date(timeIntervalSinceReferenceDate: statement.double(at: index)))
         case .string: return statement.string(at: index).map { .string($0) }
-        case .other: return nil
+        case .float, .uuid, .decimal, .data, .uri, .objectID, .any, .empty: return nil
         }
     }
 }

@@ -60,34 +60,16 @@ package struct AttributeColumn: Sendable {
     package let position: Int
     package let propertyIndex: Int
     package let type: AttributeType
-    /// The type's common reading, as a trivial value: a driver's loop over a row's columns reads
-    /// this (and `type` only for the others) through the buffer, because a copy of an
+    /// The type's slot kind, a trivial value: a driver's loop over a row's columns reads this (and
+    /// `type` only for the less common kinds) through the buffer, because a copy of an
     /// `AttributeType` switches over its payload — for every column of every row.
-    package let readKind: ReadKind
-
-    /// How a column of a common type is read.
-    package enum ReadKind: UInt8, Sendable {
-        case integer, boolean, double, date, string
-        /// Any other type: read through `type`.
-        case other
-
-        package init(_ type: AttributeType) {
-            switch type {
-            case .integer16, .integer32, .integer64: self = .integer
-            case .boolean: self = .boolean
-            case .double: self = .double
-            case .date: self = .date
-            case .string: self = .string
-            default: self = .other
-            }
-        }
-    }
+    package let slotKind: StoreValueLayout.SlotKind
 
     package init(position: Int, propertyIndex: Int, type: AttributeType) {
         self.position = position
         self.propertyIndex = propertyIndex
         self.type = type
-        readKind = ReadKind(type)
+        slotKind = StoreValueLayout.SlotKind(type)
     }
 }
 
