@@ -145,6 +145,41 @@ final class NotificationTests: XCTestCase {
         }
     }
 
+    /// An object changed several times between two objects-did-change is reported once, and
+    /// again after its next change — also after a rollback threw its change away.
+    func testUpdatedObjectsAreReportedOnceEachAndAgainAfterTheirNextChange() throws {
+        let context = try TestStack.context()
+        let recorder = Recorder(context, names: [.managedObjectContextObjectsDidChange])
+        try context.performAndWait {
+            let a = try Post(context: context)
+            a.title = "A"
+            let b = try Post(context: context)
+            b.title = "B"
+            try context.save()
+            typealias Key = ManagedObjectContext.NotificationKey
+            func lastUpdated() -> Set<ManagedObject>? {
+                recorder.last(.managedObjectContextObjectsDidChange)?.userInfo?[Key.updatedObjects.rawValue] as? Set<ManagedObject>
+            }
+
+            a.title = "A1"
+            b.title = "B1"
+            a.title = "A2"
+            context.processPendingChanges()
+            XCTAssertEqual(lastUpdated(), [a, b])
+            XCTAssertEqual(recorder.last(.managedObjectContextObjectsDidChange)?.contextChanges?.updatedObjectIDs, [a.objectID, b.objectID])
+
+            b.title = "B2"
+            context.processPendingChanges()
+            XCTAssertEqual(lastUpdated(), [b])
+
+            a.title = "A3"
+            context.rollback()
+            a.title = "A4"
+            context.processPendingChanges()
+            XCTAssertEqual(lastUpdated(), [a], "listed again after the rollback")
+        }
+    }
+
     func testChangesAreAvailableAsAnAsyncSequence() async throws {
         let context = try TestStack.context()
         let stream = context.changes(of: .didSave)

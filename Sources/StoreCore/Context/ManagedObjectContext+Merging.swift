@@ -30,7 +30,7 @@ extension ManagedObjectContext {
         assignedStores.removeAll()
         conflictCheckedObjects.removeAll()
         pendingRowInsertions.removeAll()
-        pendingChanges = PendingChanges()
+        pendingChanges.removeAll()
     }
 
     /// Forgets every object: all objects leave the context, unsaved changes are lost, and the
@@ -51,7 +51,7 @@ extension ManagedObjectContext {
         assignedStores.removeAll()
         conflictCheckedObjects.removeAll()
         pendingRowInsertions.removeAll()
-        pendingChanges = PendingChanges()
+        pendingChanges.removeAll()
         advanceQueryGeneration()
     }
 

@@ -29,6 +29,8 @@ extension ManagedObjectContext {
             if !mergedIDs.isEmpty { notifyObjectsListeners(ObjectChangeBatch(mergedIDs: mergedIDs)) }
             return
         }
+        // Every listed object's flag is cleared by `isReported` below, reported or not.
+        var updated = pending.takeUpdated()
         // One pass over each kind's objects: which are reported, their IDs, and whether they are
         // exactly the context's list of that kind (for the save's did-save to carry the same sets).
         // An object listed as inserted and deleted since is no longer `isInserted`.
@@ -41,8 +43,14 @@ extension ManagedObjectContext {
         let (deletedObjects, deletedIDs, deletedListed) = Self.reported(taking: &pending.deleted, listedIn: deletedSet) { _ in true }
         // Objects inserted or deleted since are reported as such, not as updated.
         let (updatedObjects, updatedIDs, updatedListed) = insertedObjects.isEmpty && !deletedAny
-            ? Self.reported(pending.updated, listedIn: updatedSet) { _ in true }
-            : Self.reported(pending.updated, listedIn: updatedSet) { !insertedObjects.contains($0) && !deletedObjects.contains($0) }
+            ? Self.reported(taking: &updated, listedIn: updatedSet) { object in
+                object.state.isPendingUpdate = false
+                return true
+            }
+            : Self.reported(taking: &updated, listedIn: updatedSet) { object in
+                object.state.isPendingUpdate = false
+                return !insertedObjects.contains(object) && !deletedObjects.contains(object)
+            }
         // Objects listed as inserted that are no longer (a new object that became the stored one
         // it duplicated) leave nothing to report.
         guard !insertedObjects.isEmpty || !updatedObjects.isEmpty || !deletedObjects.isEmpty || !refreshed.isEmpty || !invalidated.isEmpty else {
@@ -70,43 +78,7 @@ extension ManagedObjectContext {
         }
     }
 
-    /// The objects of `pending` an objects-did-change reports (those `isReported` accepts — it may
-    /// mark them), as a set (`pending` itself when it accepts them all, the usual case), their IDs,
-    /// and whether they are exactly the members of `list` — found in one pass over the objects
-    /// (in the list's order when it may hold exactly them, after checking that by identity).
-    private static func reported(
-        _ pending: Set<ManagedObject>, listedIn list: ChangedObjectList, where isReported: (ManagedObject) -> Bool
-    ) -> (objects: Set<ManagedObject>, ids: [ManagedObjectID], listed: Bool) {
-        var ids: [ManagedObjectID] = []
-        ids.reserveCapacity(pending.count)
-        var left: [ManagedObject] = []
-        // When the list holds exactly the pending objects (the usual case), the objects are read
-        // in the list's order — the order they joined it, mostly the order they lie in memory —
-        // not in the set's hash order (a cache miss per object of a large change). Membership is
-        // checked first, by identity alone (no object is read).
-        if pending.count == list.count, !list.containsObject(where: { !pending.contains($0) }) {
-            list.forEachObject { object in
-                if isReported(object) { ids.append(object.objectID) } else { left.append(object) }
-            }
-            var objects = pending
-            for object in left { objects.remove(object) }
-            return (objects, ids, left.isEmpty)
-        }
-        var listed = true
-        for object in pending {
-            guard isReported(object) else {
-                left.append(object)
-                continue
-            }
-            ids.append(object.objectID)
-            if listed && !list.contains(object) { listed = false }
-        }
-        var objects = pending
-        for object in left { objects.remove(object) }
-        return (objects, ids, listed && ids.count == list.count)
-    }
-
-    /// The inserted or deleted objects an objects-did-change reports (those listed that
+    /// The inserted, updated or deleted objects an objects-did-change reports (those listed that
     /// `isReported` accepts — it may mark them, and answers the same when asked again —, each
     /// once), their IDs, and whether they are exactly the members of `list` — found in two passes
     /// over the objects, from the last listed back, the second of which empties `pending`

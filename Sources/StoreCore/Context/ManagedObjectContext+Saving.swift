@@ -307,7 +307,7 @@ extension ManagedObjectContext {
         deniedDeletions.removeAll()
         assignedStores.removeAll()
         conflictCheckedObjects.removeAll()
-        pendingChanges = PendingChanges()
+        pendingChanges.removeAll()
 
         for object in inserted { object.didSave() }
         for object in updated { object.didSave() }

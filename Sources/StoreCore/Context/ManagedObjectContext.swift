@@ -184,26 +184,35 @@ public final class ManagedObjectContext: @unchecked Sendable, CustomStringConver
     /// The fetched results controllers following this context's changes.
     var objectsListeners: [WeakObjectsListener] = []
 
-    /// The objects changed since the last objects-did-change. Inserted and deleted objects are
-    /// listed, and made a set once (``PendingObjectList``); updated objects are kept as the set
-    /// that notification carries: when every member is reported (the usual case), the
-    /// notification's set is this one, not a set made again from it at the save (a retain of each
-    /// object, cold by then).
+    /// The objects changed since the last objects-did-change, listed in order and made sets once
+    /// by that notification (``PendingObjectList``): no set is grown one object at a time while a
+    /// large change is made. An updated object is listed once (its `isPendingUpdate` flag).
     struct PendingChanges {
         var inserted = PendingObjectList()
-        private(set) var updated: Set<ManagedObject> = []
+        /// Take it with ``takeUpdated()``, which clears the objects' flags as it goes.
+        private(set) var updated = PendingObjectList()
         var deleted = PendingObjectList()
-        /// The object ``noteUpdate(of:)`` added last: the set holds it (so the identifier names no
-        /// other object), and the next changes of one object do not hash it again.
-        private var lastUpdated: ObjectIdentifier?
         var isEmpty: Bool { inserted.isEmpty && updated.isEmpty && deleted.isEmpty }
 
-        /// Adds `object` to the updated objects (each of its changes calls this).
+        /// Lists `object` among the updated objects, once (each of its changes calls this).
         mutating func noteUpdate(of object: ManagedObject) {
-            let id = ObjectIdentifier(object)
-            guard id != lastUpdated else { return }
+            guard !object.state.isPendingUpdate else { return }
+            object.state.isPendingUpdate = true
             updated.insert(object)
-            lastUpdated = id
+        }
+
+        /// Hands over the updated objects, no longer marked as listed (the report of them asks
+        /// each object's state as it goes, so the flags are cleared in the same pass).
+        mutating func takeUpdated() -> PendingObjectList {
+            var taken = PendingObjectList()
+            swap(&taken, &updated)
+            return taken
+        }
+
+        /// Forgets every change (the objects' flags cleared).
+        mutating func removeAll() {
+            for object in updated { object.state.isPendingUpdate = false }
+            self = PendingChanges()
         }
     }
 

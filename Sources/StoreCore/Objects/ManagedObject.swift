@@ -99,6 +99,7 @@ open class ManagedObject: FetchRequestResult, Hashable, CustomStringConvertible 
         private static let insertionReportedFlag: UInt8 = 4
         private static let updated: UInt8 = 8
         private static let deleted: UInt8 = 16
+        private static let pendingUpdate: UInt8 = 32
 
         private func has(_ flag: UInt8) -> Bool { flags & flag != 0 }
         private mutating func set(_ flag: UInt8, _ on: Bool) { flags = on ? flags | flag : flags & ~flag }
@@ -124,6 +125,12 @@ open class ManagedObject: FetchRequestResult, Hashable, CustomStringConvertible 
         var isDeleted: Bool {
             get { has(Self.deleted) }
             set { set(Self.deleted, newValue) }
+        }
+        /// Whether the object is listed among its context's updated objects since the last
+        /// objects-did-change (`PendingChanges.updated`), so that it is listed once.
+        var isPendingUpdate: Bool {
+            get { has(Self.pendingUpdate) }
+            set { set(Self.pendingUpdate, newValue) }
         }
 
         private final class ProblemsBox {
