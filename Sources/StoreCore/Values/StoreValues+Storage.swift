@@ -212,16 +212,19 @@ final class StoreValuesStorage: ManagedBuffer<StoreValueLayout, UInt64> {
     }
 
     deinit {
-        let layout = self.layout
         let bytes = self.bytes
-        if holdsBoxes(bytes) {
-            for index in 0..<layout.count where Self.tag(bytes, index) == Self.boxedTag {
-                _ = (bytes + Int(layout.slots[index].offset)).assumingMemoryBound(to: Box.self).move()
+        // The layout is read in place, not copied out (a retain and a release of it, and of its
+        // arrays, for every row freed): the buffer holds its header until after this.
+        withUnsafeMutablePointerToHeader { header in
+            if holdsBoxes(bytes) {
+                for index in 0..<header.pointee.count where Self.tag(bytes, index) == Self.boxedTag {
+                    _ = (bytes + Int(header.pointee.slots[index].offset)).assumingMemoryBound(to: Box.self).move()
+                }
             }
-        }
-        for index in layout.referenceSlots where Self.tag(bytes, index) == Self.inPlaceTag {
-            let slot = layout.slots[index]
-            release(bytes + Int(slot.offset), tag: Self.inPlaceTag, kind: slot.kind)
+            for index in header.pointee.referenceSlots where Self.tag(bytes, index) == Self.inPlaceTag {
+                let slot = header.pointee.slots[index]
+                release(bytes + Int(slot.offset), tag: Self.inPlaceTag, kind: slot.kind)
+            }
         }
     }
 }
