@@ -1,6 +1,7 @@
 import Foundation
 import StoreCore
 import StoreSQL
+internal import CSQLite
 
 /// SQLite's dialect of the shared SQL compiler: the `stowage_…` functions and `STOWAGE_…`
 /// collations ``SQLiteFunctions`` registers on every connection, values stored as
@@ -69,12 +70,30 @@ extension SQLiteStatement: SQLRow {
 
     package func readAttributes(_ columns: UnsafeBufferPointer<AttributeColumn>, into values: inout StoreValues) {
         // Each column's fields are read through the buffer, not copied out (see `slotKind`).
+        // The column is taken once as SQLite's value: each `sqlite3_column_*` call looks the
+        // column up again and checks the statement's error state, the cost of the read itself.
+        // Common kinds go straight into their slots, without a `StoreValue` between, by the rule
+        // of `SQLiteValueCoder.read(_:at:kind:)`.
         for column in columns.indices {
-            let position = columns[column].position
-            let read = SQLiteValueCoder.read(self, at: position, kind: columns[column].slotKind)
-                ?? SQLiteValueCoder.decode(value(at: position), as: columns[column].type)
-            values.initialize(read, at: columns[column].propertyIndex)
+            let position = columns[column].position, index = columns[column].propertyIndex
+            let cell = SQLiteCell(statement: self, position: position)
+            let storageClass = cell.storageClass
+            if storageClass == SQLITE_NULL { continue }
+            switch columns[column].slotKind {
+            case .integer where storageClass == SQLITE_INTEGER: values.initialize(integer: cell.int64, at: index)
+            case .boolean: values.initialize(boolean: cell.int64 != 0, at: index)
+            case .double: values.initialize(double: cell.double, at: index)
+            case .date: values.initialize(date: Date(timeIntervalSinceReferenceDate: cell.double), at: index)
+            case .string:
+                if let text = cell.text { values.initialize(string: text, at: index) } else { readDecoding(columns[column], into: &values) }
+            default: readDecoding(columns[column], into: &values)
+            }
         }
+    }
+
+    /// Reads a column of a less common kind, or storage class, through ``SQLValue``.
+    private func readDecoding(_ column: AttributeColumn, into values: inout StoreValues) {
+        values.initialize(SQLiteValueCoder.decode(value(at: column.position), as: column.type), at: column.propertyIndex)
     }
 }
 

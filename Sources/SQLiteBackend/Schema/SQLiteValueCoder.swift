@@ -43,17 +43,19 @@ enum SQLiteValueCoder {
     }
 
     /// Reads column `index` of the current row when it is NULL, or of a common type (by its slot
-    /// `kind`) in its usual storage class, asking SQLite for the column's storage class once;
-    /// `nil` for anything else.
+    /// `kind`) in its usual storage class, taking the column once; `nil` for anything else.
+    /// The rule (integers from INTEGER alone; Booleans, doubles, dates and text converted as
+    /// SQLite converts them) is the one `SQLiteStatement.readAttributes` follows for a row.
     static func read(_ statement: SQLiteStatement, at index: Int, kind: StoreValueLayout.SlotKind) -> StoreValue? {
-        let storageClass = statement.storageClass(at: index)
+        let cell = SQLiteCell(statement: statement, position: index)
+        let storageClass = cell.storageClass
         if storageClass == SQLITE_NULL { return .null }
         switch kind {
-        case .integer: return storageClass == SQLITE_INTEGER ? .integer(statement.int64(at: index)) : nil
-        case .boolean: return .boolean(statement.int64(at: index) != 0)
-        case .double: return .double(statement.double(at: index))
-        case .date: return .date(Date(timeIntervalSinceReferenceDate: statement.double(at: index)))
-        case .string: return statement.string(at: index).map { .string($0) }
+        case .integer: return storageClass == SQLITE_INTEGER ? .integer(cell.int64) : nil
+        case .boolean: return .boolean(cell.int64 != 0)
+        case .double: return .double(cell.double)
+        case .date: return .date(Date(timeIntervalSinceReferenceDate: cell.double))
+        case .string: return cell.text.map { .string($0) }
         case .float, .uuid, .decimal, .data, .uri, .objectID, .any, .empty: return nil
         }
     }

@@ -131,6 +131,31 @@ final class StoreValuesStorage: ManagedBuffer<StoreValueLayout, UInt64> {
         Self.setNullTag(to: store(value, at: bytes + Int(slot.offset), kind: slot.kind), bytes, index)
     }
 
+    /// The kind of the slot of the property at `index`.
+    @inline(__always)
+    func kind(at index: Int) -> StoreValueLayout.SlotKind { slot(index).kind }
+
+    /// Writes a plain value (a number, a Boolean, a date: no references) into the slot at
+    /// `index` when the slot is of `kind` and `.null`;
+    /// `false`, writing nothing, otherwise.
+    @inline(__always)
+    func initializeInPlace<T>(_ value: T, at index: Int, kind: StoreValueLayout.SlotKind) -> Bool {
+        let bytes = self.bytes
+        let slot = slot(index)
+        guard slot.kind == kind, Self.tag(bytes, index) == Self.nullTag else { return false }
+        (bytes + Int(slot.offset)).storeBytes(of: value, as: T.self)
+        Self.setNullTag(to: Self.inPlaceTag, bytes, index)
+        return true
+    }
+
+    /// Moves a string into the slot at `index`, a string slot that is `.null`.
+    @inline(__always)
+    func initializeInPlace(string value: consuming String, at index: Int) {
+        let bytes = self.bytes
+        (bytes + Int(slot(index).offset)).bindMemory(to: String.self, capacity: 1).initialize(to: value)
+        Self.setNullTag(to: Self.inPlaceTag, bytes, index)
+    }
+
     /// Writes `value` into an empty slot of `kind` at `place` (moved in); returns its tag.
     @inline(__always)
     private func store(_ value: consuming StoreValue, at place: UnsafeMutableRawPointer, kind: StoreValueLayout.SlotKind) -> UInt8 {

@@ -1,3 +1,5 @@
+import Foundation
+
 /// An object's values, one per property of its entity by index, laid out compactly by the
 /// properties' types: what ``StoreSnapshot/values`` holds and what an object keeps.
 ///
@@ -57,6 +59,44 @@ public struct StoreValues: RandomAccessCollection, MutableCollection, @unchecked
     package mutating func initialize(_ value: consuming StoreValue, at index: Int) {
         precondition(index >= 0 && index < storage.count, "StoreValues index out of range")
         if storage.isNull(at: index) { storage.initialize(value, at: index) } else { self[index] = value }
+    }
+
+    /// Sets the value at `index` of values just made, as ``initialize(_:at:)`` does, from a
+    /// value of the slot's own kind, without making a ``StoreValue`` (a driver reading a row
+    /// knows each column's kind): `Int64` for an integer slot, `Double`, `Bool`, `Date` or
+    /// `String`. A value of another kind than the slot's is set through ``initialize(_:at:)``.
+    @inline(__always)
+    package mutating func initialize(integer value: Int64, at index: Int) {
+        precondition(index >= 0 && index < storage.count, "StoreValues index out of range")
+        if !storage.initializeInPlace(value, at: index, kind: .integer) { initialize(.integer(value), at: index) }
+    }
+
+    @inline(__always)
+    package mutating func initialize(double value: Double, at index: Int) {
+        precondition(index >= 0 && index < storage.count, "StoreValues index out of range")
+        if !storage.initializeInPlace(value, at: index, kind: .double) { initialize(.double(value), at: index) }
+    }
+
+    @inline(__always)
+    package mutating func initialize(boolean value: Bool, at index: Int) {
+        precondition(index >= 0 && index < storage.count, "StoreValues index out of range")
+        if !storage.initializeInPlace(value, at: index, kind: .boolean) { initialize(.boolean(value), at: index) }
+    }
+
+    @inline(__always)
+    package mutating func initialize(date value: Date, at index: Int) {
+        precondition(index >= 0 && index < storage.count, "StoreValues index out of range")
+        if !storage.initializeInPlace(value, at: index, kind: .date) { initialize(.date(value), at: index) }
+    }
+
+    @inline(__always)
+    package mutating func initialize(string value: consuming String, at index: Int) {
+        precondition(index >= 0 && index < storage.count, "StoreValues index out of range")
+        if storage.isNull(at: index), storage.kind(at: index) == .string {
+            storage.initializeInPlace(string: value, at: index)
+        } else {
+            initialize(.string(value), at: index)
+        }
     }
 
     /// Whether the value at `index` is `.null` (read without making the value).
