@@ -34,6 +34,7 @@ public struct Attribute<Value: StoreValueConvertible> {
     ) -> Value {
         get {
             // `wrappedKeyPath` is left unused, so the compiler does not make it (see `TypedAccess`).
+            if let value = object.typedAttributeInPlace(Value.self, for: storageKeyPath) { return value }
             let value = object.typedAttributeValue(for: storageKeyPath, valueType: Value.self) { object[keyPath: storageKeyPath].declaredKey.explicitKey }
             return Value(storeValue: value) ?? Value.emptyValue
         }

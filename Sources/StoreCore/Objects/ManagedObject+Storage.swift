@@ -6,7 +6,7 @@ extension ManagedObject {
     /// Checks the queue and loads the values of a fault.
     @inline(__always)
     func willAccess() {
-        guard isFault || ConcurrencyDebug.isEnabled, let context = managedObjectContext else { return }
+        guard state.accessNeedsWork, let context = managedObjectContext else { return }
         if ConcurrencyDebug.isEnabled { context.checkQueue(accessing: self) }
         if isFault { context.fulfillFault(self) }
     }
@@ -60,6 +60,57 @@ extension ManagedObject {
         guard let index = indexes.index(for: storageKeyPath, access: .attributeRead(valueType: valueType), explicitKey: explicitKey(), in: entity)
         else { return indexes.probe?.sentinel ?? .null }
         return attributeValue(at: index)
+    }
+
+    /// The attribute a typed declaration names when its index is known (the object then
+    /// loaded if it is a fault) and its slot holds a value of the slot's own kind: read without
+    /// a ``StoreValue`` between (the typed getter's common case); `nil` sends the getter to
+    /// ``typedAttributeValue(for:valueType:explicitKey:)``.
+    @inline(__always)
+    private func cachedAttributeIndex(for storageKeyPath: AnyKeyPath) -> Int? {
+        guard case .some(.some(let index)) = entity.typedPropertyIndexes.slots.cachedIndex(for: storageKeyPath) else { return nil }
+        willAccess()
+        return index
+    }
+
+    @usableFromInline
+    func doubleInPlace(for storageKeyPath: AnyKeyPath) -> Double? {
+        guard let index = cachedAttributeIndex(for: storageKeyPath) else { return nil }
+        return values.double(inPlaceAt: index)
+    }
+    @usableFromInline
+    func integerInPlace(for storageKeyPath: AnyKeyPath) -> Int64? {
+        guard let index = cachedAttributeIndex(for: storageKeyPath) else { return nil }
+        return values.integer(inPlaceAt: index)
+    }
+    @usableFromInline
+    func booleanInPlace(for storageKeyPath: AnyKeyPath) -> Bool? {
+        guard let index = cachedAttributeIndex(for: storageKeyPath) else { return nil }
+        return values.boolean(inPlaceAt: index)
+    }
+    @usableFromInline
+    func dateInPlace(for storageKeyPath: AnyKeyPath) -> Date? {
+        guard let index = cachedAttributeIndex(for: storageKeyPath) else { return nil }
+        return values.date(inPlaceAt: index)
+    }
+    @usableFromInline
+    func stringInPlace(for storageKeyPath: AnyKeyPath) -> String? {
+        guard let index = cachedAttributeIndex(for: storageKeyPath) else { return nil }
+        return values.string(inPlaceAt: index)
+    }
+
+    /// `Value` read straight from its slot (see `attributeInPlace`) when `Value` is a type a
+    /// slot holds — `Double`, `Int64` (or `Int`), `Bool`, `Date`, `String` or an optional of one; `nil`
+    /// otherwise. The type tests are constants once the caller is specialized for `Value`.
+    @inlinable
+    func typedAttributeInPlace<Value>(_: Value.Type, for storageKeyPath: AnyKeyPath) -> Value? {
+        if Value.self == Double.self || Value.self == Double?.self { return doubleInPlace(for: storageKeyPath).flatMap { $0 as? Value } }
+        if Value.self == String.self || Value.self == String?.self { return stringInPlace(for: storageKeyPath).flatMap { $0 as? Value } }
+        if Value.self == Int64.self || Value.self == Int64?.self { return integerInPlace(for: storageKeyPath).flatMap { $0 as? Value } }
+        if Value.self == Int.self || Value.self == Int?.self { return integerInPlace(for: storageKeyPath).flatMap { Int(exactly: $0) }.flatMap { $0 as? Value } }
+        if Value.self == Date.self || Value.self == Date?.self { return dateInPlace(for: storageKeyPath).flatMap { $0 as? Value } }
+        if Value.self == Bool.self || Value.self == Bool?.self { return booleanInPlace(for: storageKeyPath).flatMap { $0 as? Value } }
+        return nil
     }
 
     /// Sets the attribute a typed declaration names. A value that does not fit (an integer too

@@ -100,6 +100,13 @@ open class ManagedObject: FetchRequestResult, Hashable, CustomStringConvertible 
         private static let updated: UInt8 = 8
         private static let deleted: UInt8 = 16
         private static let pendingUpdate: UInt8 = 32
+        /// Set on every object when ``ConcurrencyDebug`` is on: with `fault`, what makes an
+        /// access do more than read (one test of the flags per property read, not a test of
+        /// the lazily made switch).
+        private static let queueChecked: UInt8 = 64
+
+        /// Flags for a new object.
+        init() { if ConcurrencyDebug.isEnabled { flags = Self.queueChecked } }
 
         private func has(_ flag: UInt8) -> Bool { flags & flag != 0 }
         private mutating func set(_ flag: UInt8, _ on: Bool) { flags = on ? flags | flag : flags & ~flag }
@@ -108,6 +115,8 @@ open class ManagedObject: FetchRequestResult, Hashable, CustomStringConvertible 
             get { has(Self.fault) }
             set { set(Self.fault, newValue) }
         }
+        /// Whether an access must load the object or check the queue first (see `willAccess`).
+        var accessNeedsWork: Bool { has(Self.fault | Self.queueChecked) }
         var isInserted: Bool {
             get { has(Self.inserted) }
             set { set(Self.inserted, newValue) }

@@ -105,6 +105,16 @@ final class StoreValuesStorage: ManagedBuffer<StoreValueLayout, UInt64> {
         }
     }
 
+    /// The value at `index` as `T` when its slot is of `kind` (whose Swift type `T` is) and
+    /// holds it in place; `nil` for `.null`, a boxed value or a slot of another kind.
+    @inline(__always)
+    func inPlace<T>(_: T.Type, at index: Int, kind: StoreValueLayout.SlotKind) -> T? {
+        let bytes = self.bytes
+        let slot = slot(index)
+        guard slot.kind == kind, Self.tag(bytes, index) == Self.inPlaceTag else { return nil }
+        return (bytes + Int(slot.offset)).load(as: T.self)
+    }
+
     /// Whether the value at `index` is `.null`, read from its tag alone.
     func isNull(at index: Int) -> Bool {
         Self.tag(bytes, index) == Self.nullTag

@@ -99,6 +99,30 @@ public struct StoreValues: RandomAccessCollection, MutableCollection, @unchecked
         }
     }
 
+    /// The value at `index` when its slot is of the value's own kind and holds it in place
+    /// (an integer slot's `Int64`, a double slot's `Double`, and so on), read without making a
+    /// ``StoreValue``; `nil` otherwise (`.null`, a value of another kind), for the subscript.
+    ///
+    /// Calls, not inlined, marked as reading alone (the string's, as releasing nothing: it
+    /// returns a copy): the caller then lends an object's values as they are, where it took a
+    /// reference to their buffer around the call (a retain and a release per read).
+    @inline(never) @_effects(readonly)
+    package func integer(inPlaceAt index: Int) -> Int64? { inPlace(Int64.self, at: index, kind: .integer) }
+    @inline(never) @_effects(readonly)
+    package func double(inPlaceAt index: Int) -> Double? { inPlace(Double.self, at: index, kind: .double) }
+    @inline(never) @_effects(readonly)
+    package func boolean(inPlaceAt index: Int) -> Bool? { inPlace(Bool.self, at: index, kind: .boolean) }
+    @inline(never) @_effects(readonly)
+    package func date(inPlaceAt index: Int) -> Date? { inPlace(Date.self, at: index, kind: .date) }
+    @inline(never) @_effects(releasenone)
+    package func string(inPlaceAt index: Int) -> String? { inPlace(String.self, at: index, kind: .string) }
+
+    @inline(__always)
+    private func inPlace<T>(_ type: T.Type, at index: Int, kind: StoreValueLayout.SlotKind) -> T? {
+        precondition(index >= 0 && index < storage.count, "StoreValues index out of range")
+        return storage.inPlace(type, at: index, kind: kind)
+    }
+
     /// Whether the value at `index` is `.null` (read without making the value).
     public func isNull(at index: Int) -> Bool {
         precondition(index >= 0 && index < storage.count, "StoreValues index out of range")
