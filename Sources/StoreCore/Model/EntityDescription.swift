@@ -88,6 +88,11 @@ public final class EntityDescription: @unchecked Sendable, CustomStringConvertib
     // Read for every object made, loaded or saved: no runtime exclusivity check. It is set while
     // the model is built, before any context uses it.
     @exclusivity(unchecked) public internal(set) var layout = EntityLayout.empty
+    /// New values, all `.null`, for a row of this entity being read (see
+    /// ``EntityLayout/makeNullValues()``). For the store modules: read from another module,
+    /// ``layout`` costs a runtime exclusivity check (the attribute that turns it off applies in
+    /// this module only), and a retain and a release of the layout, per row.
+    package func makeNullValues() -> StoreValues { layout.makeNullValues() }
     /// A stable hash of everything that changes how the entity's objects are stored.
     public internal(set) var versionHash = Data()
     /// Shared by the temporary IDs of the entity's new objects.

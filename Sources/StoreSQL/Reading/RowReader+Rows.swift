@@ -19,7 +19,7 @@ extension RowReader {
         if let known, known.contains(id) { return .partial(objectID: id, version: row.int64(at: 2), entity: entity) }
         // The values are read into their own buffer first: one snapshot made from it, not a
         // change of the snapshot's (copy-on-write) storage per value.
-        var values = entity.layout.makeNullValues()
+        var values = entity.makeNullValues()
         try fields.attributes.withUnsafeBufferPointer { try row.readAttributes($0, into: &values) }
         if let external {
             for index in fields.externalAttributes {
