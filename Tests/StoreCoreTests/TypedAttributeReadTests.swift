@@ -82,4 +82,44 @@ final class TypedAttributeReadTests: XCTestCase {
             XCTAssertEqual(fault.ratio, 0.5)
         }
     }
+
+    /// A typed setter records a change as `setValue(_:forKey:)` does: on a saved object (a fault
+    /// until then) it loads the object first, the committed values keep what was saved, the
+    /// object and its context have changes, and a rollback brings the saved values back.
+    func testTypedSettersRecordChangesOfSavedObjects() throws {
+        let context = try TestStack.context(Self.model())
+        try context.performAndWait {
+            let reading = try Reading(context: context)
+            reading.score = 1
+            reading.name = "first"
+            reading.count = 3
+            try context.save()
+            let id = reading.objectID
+            context.reset()
+
+            let fault = try XCTUnwrap(context.object(with: id) as? Reading)
+            fault.score = 2
+            fault.name = "second"
+            fault.name = "third"
+            fault.count = 4
+            fault.seen = Date(timeIntervalSinceReferenceDate: 5)
+            XCTAssertFalse(fault.isFault)
+            XCTAssertTrue(fault.hasChanges)
+            XCTAssertTrue(context.hasChanges)
+            XCTAssertEqual(fault.score, 2)
+            XCTAssertEqual(fault.name, "third")
+            XCTAssertEqual(Set(fault.changedValues().keys), ["score", "name", "count", "seen"])
+            let committed = fault.committedValues(forKeys: ["score", "name", "count"])
+            XCTAssertEqual(committed["score"] as? Double, 1)
+            XCTAssertEqual(committed["name"] as? String, "first")
+            XCTAssertEqual((committed["count"] as? any BinaryInteger).map { Int($0) }, 3)
+
+            context.rollback()
+            XCTAssertEqual(fault.score, 1)
+            XCTAssertEqual(fault.name, "first")
+            XCTAssertEqual(fault.count, 3)
+            XCTAssertNil(fault.seen)
+            XCTAssertFalse(context.hasChanges)
+        }
+    }
 }

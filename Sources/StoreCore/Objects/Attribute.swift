@@ -39,6 +39,7 @@ public struct Attribute<Value: StoreValueConvertible> {
             return Value(storeValue: value) ?? Value.emptyValue
         }
         set {
+            if object.setTypedAttributeInPlace(newValue, for: storageKeyPath) { return }
             object.setTypedAttributeValue(newValue.storeValue, for: storageKeyPath) { object[keyPath: storageKeyPath].declaredKey.explicitKey }
         }
     }

@@ -113,6 +113,51 @@ extension ManagedObject {
         return nil
     }
 
+    /// Sets the attribute a typed declaration names to a value of its slot's own kind, in place,
+    /// as ``setAttributeValue(_:at:)`` sets it (the object loaded, undo told, the committed value
+    /// kept, the change noted) but without a ``StoreValue`` between: the typed setter's common
+    /// case. `false`, having done nothing, when the index is not known yet or the slot is of
+    /// another kind; the setter then takes the general path.
+    @inline(__always)
+    private func setAttributeInPlace<T>(_ value: consuming T, kind: StoreValueLayout.SlotKind, for storageKeyPath: AnyKeyPath) -> Bool {
+        guard case .some(.some(let index)) = entity.typedPropertyIndexes.slots.cachedIndex(for: storageKeyPath),
+              values.kind(at: index) == kind
+        else { return false }
+        willAccess()
+        willChange(at: index)
+        if state.hasFailedSets { state.failedSets[index] = nil }
+        keepCommittedValue(at: index)
+        values.set(inPlace: value, at: index)
+        noteChange(at: index)
+        return true
+    }
+
+    @usableFromInline
+    func setDoubleInPlace(_ value: Double, for storageKeyPath: AnyKeyPath) -> Bool { setAttributeInPlace(value, kind: .double, for: storageKeyPath) }
+    @usableFromInline
+    func setIntegerInPlace(_ value: Int64, for storageKeyPath: AnyKeyPath) -> Bool { setAttributeInPlace(value, kind: .integer, for: storageKeyPath) }
+    @usableFromInline
+    func setBooleanInPlace(_ value: Bool, for storageKeyPath: AnyKeyPath) -> Bool { setAttributeInPlace(value, kind: .boolean, for: storageKeyPath) }
+    @usableFromInline
+    func setDateInPlace(_ value: Date, for storageKeyPath: AnyKeyPath) -> Bool { setAttributeInPlace(value, kind: .date, for: storageKeyPath) }
+    @usableFromInline
+    func setStringInPlace(_ value: String, for storageKeyPath: AnyKeyPath) -> Bool { setAttributeInPlace(value, kind: .string, for: storageKeyPath) }
+
+    /// Sets `value` straight into its slot (see `setAttributeInPlace`) when `Value` is a type a
+    /// slot holds — `Double`, `Int64` (or `Int`), `Bool`, `Date`, `String` or an optional of one
+    /// holding a value; `false`, having done nothing, otherwise. The type tests are constants
+    /// once the caller is specialized for `Value`.
+    @inlinable
+    func setTypedAttributeInPlace<Value>(_ value: Value, for storageKeyPath: AnyKeyPath) -> Bool {
+        if Value.self == Double.self || Value.self == Double?.self, let value = value as? Double { return setDoubleInPlace(value, for: storageKeyPath) }
+        if Value.self == String.self || Value.self == String?.self, let value = value as? String { return setStringInPlace(value, for: storageKeyPath) }
+        if Value.self == Int64.self || Value.self == Int64?.self, let value = value as? Int64 { return setIntegerInPlace(value, for: storageKeyPath) }
+        if Value.self == Int.self || Value.self == Int?.self, let value = value as? Int { return setIntegerInPlace(Int64(value), for: storageKeyPath) }
+        if Value.self == Date.self || Value.self == Date?.self, let value = value as? Date { return setDateInPlace(value, for: storageKeyPath) }
+        if Value.self == Bool.self || Value.self == Bool?.self, let value = value as? Bool { return setBooleanInPlace(value, for: storageKeyPath) }
+        return false
+    }
+
     /// Sets the attribute a typed declaration names. A value that does not fit (an integer too
     /// large for Integer 16, say) is kept as given, so that the next save reports it instead of
     /// losing it silently.

@@ -158,6 +158,19 @@ final class StoreValuesStorage: ManagedBuffer<StoreValueLayout, UInt64> {
         return true
     }
 
+    /// Replaces the value at `index`, whatever it holds, with a value of its slot's own kind
+    /// (`T` being that kind's Swift type), held in place.
+    @inline(__always)
+    func setInPlace<T>(_ value: consuming T, at index: Int) {
+        let bytes = self.bytes
+        let slot = slot(index)
+        let place = bytes + Int(slot.offset)
+        let tag = Self.tag(bytes, index)
+        if tag != Self.nullTag { release(place, tag: tag, kind: slot.kind) }
+        place.initializeMemory(as: T.self, to: value)
+        Self.setTag(Self.inPlaceTag, bytes, index)
+    }
+
     /// Moves a string into the slot at `index`, a string slot that is `.null`.
     @inline(__always)
     func initializeInPlace(string value: consuming String, at index: Int) {

@@ -117,6 +117,22 @@ public struct StoreValues: RandomAccessCollection, MutableCollection, @unchecked
     @inline(never) @_effects(releasenone)
     package func string(inPlaceAt index: Int) -> String? { inPlace(String.self, at: index, kind: .string) }
 
+    /// The kind of the slot at `index`.
+    package func kind(at index: Int) -> StoreValueLayout.SlotKind {
+        precondition(index >= 0 && index < storage.count, "StoreValues index out of range")
+        return storage.kind(at: index)
+    }
+
+    /// Sets the value at `index` to a value of its slot's own kind (`Int64` for an integer
+    /// slot, `Double`, `Bool`, `Date`, `String`: see ``kind(at:)``), as the subscript sets
+    /// `.double(value)` and the like, without making a ``StoreValue``.
+    @inline(__always)
+    package mutating func set<T>(inPlace value: consuming T, at index: Int) {
+        precondition(index >= 0 && index < storage.count, "StoreValues index out of range")
+        if !isKnownUniquelyReferenced(&storage) { storage = storage.copy() }
+        storage.setInPlace(value, at: index)
+    }
+
     @inline(__always)
     private func inPlace<T>(_ type: T.Type, at index: Int, kind: StoreValueLayout.SlotKind) -> T? {
         precondition(index >= 0 && index < storage.count, "StoreValues index out of range")
