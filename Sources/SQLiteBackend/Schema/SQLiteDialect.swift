@@ -91,6 +91,11 @@ extension SQLiteStatement: SQLRow {
         }
     }
 
+    package func keys() -> (primaryKey: Int64, entityNumber: Int64, version: Int64) {
+        (SQLiteCell(statement: self, position: 0).int64, SQLiteCell(statement: self, position: 1).int64,
+         SQLiteCell(statement: self, position: 2).int64)
+    }
+
     /// Reads a column of a less common kind, or storage class, through ``SQLValue``.
     private func readDecoding(_ column: AttributeColumn, into values: inout StoreValues) {
         values.initialize(SQLiteValueCoder.decode(value(at: column.position), as: column.type), at: column.propertyIndex)

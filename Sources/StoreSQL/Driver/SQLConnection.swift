@@ -53,6 +53,15 @@ package protocol SQLRow {
     /// column was a tenth of the row reading of a fetch (a generic implementation here is not
     /// specialized for the driver's row type across modules).
     func readAttributes(_ columns: UnsafeBufferPointer<AttributeColumn>, into values: inout StoreValues) throws
+    /// The first three columns of an object row, `Z_PK`, `Z_ENT` and `Z_OPT`, read as
+    /// ``int64(at:)`` reads them: one call per row (a driver may read them faster together).
+    func keys() -> (primaryKey: Int64, entityNumber: Int64, version: Int64)
+}
+
+extension SQLRow {
+    package func keys() -> (primaryKey: Int64, entityNumber: Int64, version: Int64) {
+        (int64(at: 0), int64(at: 1), int64(at: 2))
+    }
 }
 
 /// Where a row holds an attribute: its select-list position, its property index and its type.

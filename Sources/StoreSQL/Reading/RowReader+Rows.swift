@@ -13,15 +13,16 @@ extension RowReader {
     package func snapshot(
         from row: some SQLRow, layout: Layout, external: (@Sendable (Data) throws -> Data)?, known: KnownRows? = nil
     ) throws -> StoreSnapshot? {
-        let number = row.int64(at: 1)
-        guard let id = objectID(entityNumber: number, key: row.int64(at: 0)), let fields = layout.fields[number], let entity = entities[number]
+        let keys = row.keys()
+        guard let fields = layout.fields[keys.entityNumber], let entity = fields.entity, let prototype = fields.prototype
         else { return nil }
-        if let known, known.contains(id) { return .partial(objectID: id, version: row.int64(at: 2), entity: entity) }
+        let id = ManagedObjectID(primaryKey: keys.primaryKey, sameEntityAndStoreAs: prototype)
+        if let known, known.contains(id) { return .partial(objectID: id, version: keys.version, entity: entity) }
         // The values are read into their own buffer first: one snapshot made from it, not a
         // change of the snapshot's (copy-on-write) storage per value.
         var values = entity.makeNullValues()
         try fields.attributes.withUnsafeBufferPointer { try row.readAttributes($0, into: &values) }
-        if let external {
+        if !fields.externalAttributes.isEmpty, let external {
             for index in fields.externalAttributes {
                 if case .data(let stored) = values[index] { values[index] = .data(try external(stored)) }
             }
@@ -32,6 +33,6 @@ extension RowReader {
                 values[toOne.propertyIndex] = .objectID(target)
             }
         }
-        return StoreSnapshot(objectID: id, version: row.int64(at: 2), entity: entity, values: values)
+        return StoreSnapshot(objectID: id, version: keys.version, entity: entity, values: values)
     }
 }

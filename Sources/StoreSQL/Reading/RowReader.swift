@@ -34,6 +34,11 @@ package final class RowReader: Sendable {
     /// Where the row of one entity holds its properties (a class: a row looks it up with one
     /// retain, not one per array).
     package final class Fields: Sendable {
+        /// The entity of the rows (`nil` when the model has none of that name: its rows are
+        /// skipped), and an ID of it whose entity-and-store part a row's ID shares: found with
+        /// the fields, in the one lookup a row makes.
+        package let entity: EntityDescription?
+        let prototype: ManagedObjectID?
         /// Every stored attribute, read by the driver in one call per row.
         package let attributes: [AttributeColumn]
         /// The property indexes of the attributes that allow external storage, whose values
@@ -42,7 +47,9 @@ package final class RowReader: Sendable {
         /// The to-one relationships' foreign keys.
         package let toOnes: [ToOne]
 
-        init(attributes: [AttributeColumn], externalAttributes: [Int], toOnes: [ToOne]) {
+        init(entity: EntityDescription?, prototype: ManagedObjectID?, attributes: [AttributeColumn], externalAttributes: [Int], toOnes: [ToOne]) {
+            self.entity = entity
+            self.prototype = prototype
             self.attributes = attributes
             self.externalAttributes = externalAttributes
             self.toOnes = toOnes
@@ -81,14 +88,16 @@ package final class RowReader: Sendable {
         self.entities = EntityNumberTable(entities)
         var layouts: [String: Layout] = [:], exact: [String: Layout] = [:]
         for (name, table) in schema.tables {
-            layouts[name] = Self.makeLayout(numbers: table.entityNumbers, schema: schema)
-            exact[name] = Self.makeLayout(numbers: [table.number], schema: schema)
+            layouts[name] = Self.makeLayout(numbers: table.entityNumbers, schema: schema, entities: entities, prototypes: prototypes)
+            exact[name] = Self.makeLayout(numbers: [table.number], schema: schema, entities: entities, prototypes: prototypes)
         }
         self.layouts = layouts
         self.exactLayouts = exact
     }
 
-    private static func makeLayout(numbers: [Int64], schema: SQLSchema) -> Layout {
+    private static func makeLayout(
+        numbers: [Int64], schema: SQLSchema, entities: [Int64: EntityDescription], prototypes: [Int64: ManagedObjectID]
+    ) -> Layout {
         var selectList = ["t0.Z_PK", "t0.Z_ENT", "t0.Z_OPT"]
         var positions: [String: Int] = [:]
         var entityPositions: [String: Int] = [:]
@@ -124,7 +133,9 @@ package final class RowReader: Sendable {
                     toOnes.append(ToOne(position: position, propertyIndex: column.propertyIndex, destinationNumber: target.number, entityPosition: entityPosition))
                 }
             }
-            fields[number] = Fields(attributes: attributes, externalAttributes: externalAttributes, toOnes: toOnes)
+            fields[number] = Fields(
+                entity: entities[number], prototype: prototypes[number],
+                attributes: attributes, externalAttributes: externalAttributes, toOnes: toOnes)
         }
         return Layout(selectList: selectList, fields: fields)
     }
