@@ -35,7 +35,9 @@ extension ManagedObjectContext {
                     throw FetchError(.wrongResultType, "sub-entity \(name) of \(entity.name) is represented by \(subentity.managedObjectClass), which is not \(Result.self); fetch \(entity.name) as ManagedObject, or set includesSubentities to false")
                 }
             }
-            return Self.typedObjects(try fetchObjects(request.storeRequest), as: objectType, Result.self)
+            var ofEntityClasses = false
+            let objects = try fetchObjects(request.storeRequest, ofEntityClasses: &ofEntityClasses)
+            return Self.typedObjects(objects, as: objectType, Result.self, checked: ofEntityClasses)
         case .managedObjectID:
             return try fetchRows(request.storeRequest).objectIDs.compactMap { $0 as? Result }
         case .dictionary:
@@ -77,6 +79,15 @@ extension ManagedObjectContext {
     }
 
     func fetchObjects(_ request: StoreFetchRequest) throws -> [ManagedObject] {
+        var ofEntityClasses = false
+        return try fetchObjects(request, ofEntityClasses: &ofEntityClasses)
+    }
+
+    /// The objects of a fetch; `ofEntityClasses` tells whether each is known to be an instance
+    /// of its entity's class — checked as each is made or found, while it is in the cache, so
+    /// that a typed fetch need not walk the results again.
+    func fetchObjects(_ request: StoreFetchRequest, ofEntityClasses: inout Bool) throws -> [ManagedObject] {
+        ofEntityClasses = false
         if request.fetchBatchSize > 0 {
             // Values are loaded a batch at a time, one store request per batch.
             var idRequest = request
@@ -108,6 +119,7 @@ extension ManagedObjectContext {
         // grow as the rows go, and at the end of a large fetch the rows' array — 48 bytes a row,
         // grown by doubling — was a tenth of what the fetch held at its peak.
         var shrinkAt = snapshots.capacity / 2
+        var allOfEntityClasses = true
         while let snapshot = snapshots.popLast() {
             if snapshots.count <= shrinkAt {
                 if snapshots.count >= Self.smallestShrunkRowArray { snapshots.moveToSmallerBuffer() }
@@ -118,6 +130,7 @@ extension ManagedObjectContext {
                     held.load(consume snapshot)
                     refreshed.append(held)
                 }
+                if ObjectIdentifier(type(of: held)) != ObjectIdentifier(held.entity.managedObjectClass) { allOfEntityClasses = false }
                 objects.append(held)
                 continue
             }
@@ -126,8 +139,11 @@ extension ManagedObjectContext {
                 modelEntity = model.entitiesByName[snapshot.objectID.entityName]
             }
             guard let entity = modelEntity else { continue }
-            objects.append(registeredObject(loading: consume snapshot, of: entity, asFault: request.returnsObjectsAsFaults))
+            let object = registeredObject(loading: consume snapshot, of: entity, asFault: request.returnsObjectsAsFaults)
+            if ObjectIdentifier(type(of: object)) != ObjectIdentifier(entity.managedObjectClass) { allOfEntityClasses = false }
+            objects.append(object)
         }
+        ofEntityClasses = allOfEntityClasses
         // Reversed through the buffer: swapping array elements retained and released each object.
         objects.withUnsafeMutableBufferPointer { $0.reverse() }
         refreshed.reverse()

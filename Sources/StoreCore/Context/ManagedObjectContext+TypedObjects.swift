@@ -6,10 +6,14 @@ extension ManagedObjectContext {
     /// class is checked, by identity, against the last class found to be `Result` or a subclass
     /// (the objects of a fetch share one class, or a few for sub-entities), and the array is then
     /// reinterpreted once. Anything unproven takes the per-object cast.
-    static func typedObjects<Result>(_ objects: [ManagedObject], as objectType: ManagedObject.Type, _: Result.Type) -> [Result] {
+    static func typedObjects<Result>(
+        _ objects: [ManagedObject], as objectType: ManagedObject.Type, _: Result.Type, checked ofEntityClasses: Bool = false
+    ) -> [Result] {
         // `Result` is the class `objectType` names, not just castable to it: the same metadata.
         guard ObjectIdentifier(objectType) == ObjectIdentifier(Result.self) else { return objects.compactMap { $0 as? Result } }
-        if objectType != ManagedObject.self {
+        // `ofEntityClasses`: each object is an instance of its entity's class, which the caller
+        // checked is `objectType` or a subclass of it.
+        if objectType != ManagedObject.self && !ofEntityClasses {
             var provenClass: ObjectIdentifier?
             for object in objects {
                 let objectClass = type(of: object)

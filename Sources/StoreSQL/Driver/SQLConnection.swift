@@ -33,8 +33,9 @@ package protocol SQLConnection: AnyObject {
     func scalar(_ sql: String, _ values: [SQLValue]) throws -> SQLValue?
 }
 
-/// A result row of a SQL store's connection, read by column index.
-package protocol SQLRow {
+/// A result row of a SQL store's connection, read by column index. (Its type is named in the
+/// `@Sendable` closure a fetch hands the driver for each row, which may run on another thread.)
+package protocol SQLRow: SendableMetatype {
     /// Whether a column is NULL.
     func isNull(at index: Int) -> Bool
     /// A column read as a 64-bit integer (0 for NULL).

@@ -35,8 +35,8 @@ extension SQLStore {
                 }
                 let layout = try rows.layout(for: request.entityName, includesSubentities: request.includesSubentities)
                 let query = try compiler.selectObjects(request, columns: layout.selectList)
-                let rows = rows, external = externalBinaryReader
-                var snapshots = try connection.collect(query.sql, query.bindings) { try rows.snapshot(from: $0, layout: layout, external: external, known: known) }
+                let read = Self.snapshotReader(for: Connection.Row.self, rows: rows, layout: layout, external: externalBinaryReader, known: known)
+                var snapshots = try connection.collect(query.sql, query.bindings, read)
                 // The prefetch cache is shared by every context: a pinned generation's rows stay out of it.
                 if !isReadingPinnedGeneration {
                     try prefetcher(on: connection).prefetch(storedPrefetchPaths(of: request), for: &snapshots, entityName: request.entityName)
@@ -53,6 +53,15 @@ extension SQLStore {
                 })
             }
         }
+    }
+
+    /// What a fetch does with each row, made where the driver's row type is a generic parameter
+    /// of its own: a closure made in `execute` found that type through the store's conformance
+    /// again for every row.
+    private static func snapshotReader<Row: SQLRow>(
+        for _: Row.Type, rows: RowReader, layout: RowReader.Layout, external: (@Sendable (Data) throws -> Data)?, known: KnownRows?
+    ) -> @Sendable (Row) throws -> StoreSnapshot? {
+        { row in try rows.snapshot(from: row, layout: layout, external: external, known: known) }
     }
 
     private func objectIDs(_ request: StoreFetchRequest, on connection: Connection) throws -> [ManagedObjectID] {
