@@ -62,10 +62,8 @@ extension ManagedObject {
         return attributeValue(at: index)
     }
 
-    /// The attribute a typed declaration names when its index is known (the object then
-    /// loaded if it is a fault) and its slot holds a value of the slot's own kind: read without
-    /// a ``StoreValue`` between (the typed getter's common case); `nil` sends the getter to
-    /// ``typedAttributeValue(for:valueType:explicitKey:)``.
+    /// The property index of a typed declaration once it is known (the general path finds and
+    /// records it at the first use), the object loaded first if it is a fault.
     @inline(__always)
     private func cachedAttributeIndex(for storageKeyPath: AnyKeyPath) -> Int? {
         guard case .some(.some(let index)) = entity.typedPropertyIndexes.slots.cachedIndex(for: storageKeyPath) else { return nil }
@@ -73,6 +71,9 @@ extension ManagedObject {
         return index
     }
 
+    /// The attribute a typed declaration names when its index is known and its slot holds a
+    /// value of the slot's own kind, read without a ``StoreValue`` between (the typed getter's
+    /// common case); `nil` sends the getter to ``typedAttributeValue(for:valueType:explicitKey:)``.
     @usableFromInline
     func doubleInPlace(for storageKeyPath: AnyKeyPath) -> Double? {
         guard let index = cachedAttributeIndex(for: storageKeyPath) else { return nil }
@@ -99,7 +100,7 @@ extension ManagedObject {
         return values.string(inPlaceAt: index)
     }
 
-    /// `Value` read straight from its slot (see `attributeInPlace`) when `Value` is a type a
+    /// `Value` read straight from its slot (see `doubleInPlace(for:)`) when `Value` is a type a
     /// slot holds — `Double`, `Int64` (or `Int`), `Bool`, `Date`, `String` or an optional of one; `nil`
     /// otherwise. The type tests are constants once the caller is specialized for `Value`.
     @inlinable

@@ -146,8 +146,7 @@ final class StoreValuesStorage: ManagedBuffer<StoreValueLayout, UInt64> {
     func kind(at index: Int) -> StoreValueLayout.SlotKind { slot(index).kind }
 
     /// Writes a plain value (a number, a Boolean, a date: no references) into the slot at
-    /// `index` when the slot is of `kind` and `.null`;
-    /// `false`, writing nothing, otherwise.
+    /// `index` when the slot is of `kind` and `.null`; `false`, writing nothing, otherwise.
     @inline(__always)
     func initializeInPlace<T>(_ value: T, at index: Int, kind: StoreValueLayout.SlotKind) -> Bool {
         let bytes = self.bytes

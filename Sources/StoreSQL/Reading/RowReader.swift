@@ -70,8 +70,6 @@ package final class RowReader: Sendable {
     package let storeIdentifier: String
     /// One ID per entity number, whose entity-and-store part new IDs share.
     private let prototypes: EntityNumberTable<ManagedObjectID>
-    /// The entity of each entity number, whose layout the snapshots follow.
-    package let entities: EntityNumberTable<EntityDescription>
     private let layouts: [String: Layout]
     private let exactLayouts: [String: Layout]
 
@@ -85,7 +83,6 @@ package final class RowReader: Sendable {
         self.prototypes = EntityNumberTable(prototypes)
         var entities: [Int64: EntityDescription] = [:]
         for (number, name) in schema.entityNames { entities[number] = model.entitiesByName[name] }
-        self.entities = EntityNumberTable(entities)
         var layouts: [String: Layout] = [:], exact: [String: Layout] = [:]
         for (name, table) in schema.tables {
             layouts[name] = Self.makeLayout(numbers: table.entityNumbers, schema: schema, entities: entities, prototypes: prototypes)
