@@ -15,6 +15,9 @@ internal import CSQLite
 /// if cell.storageClass == SQLITE_FLOAT { print(cell.double) }
 /// ```
 struct SQLiteCell {
+    // Optional only as the C API is imported: SQLite answers a column outside the row (or a
+    // statement without one) with its static NULL value, never a null pointer, so the `nil`
+    // cases below cannot occur.
     private let value: OpaquePointer?
 
     @inline(__always)
