@@ -160,6 +160,40 @@ final class SQLiteSavingTests: XCTestCase {
         XCTAssertEqual(try stack.column("SELECT COUNT(*) FROM \(joinTable)"), [.integer(2)], "the deleted posts' join rows are gone")
     }
 
+    /// A save's new objects take their keys by runs of one entity, and its writer finds each
+    /// table's rows as a range while they follow each other: new objects of two entities,
+    /// interleaved and not, must each get the next key of their own entity, in order, with their
+    /// own values in that row.
+    func testNewObjectsOfSeveralEntitiesInRunsTakeTheirKeysInOrder() throws {
+        let stack = try SQLiteTestStore()
+        let context = stack.container.newBackgroundContext()
+        let (postKeys, tagKeys) = try context.performAndWait {
+            var posts: [Post] = [], tags: [Tag] = []
+            // Three posts, then posts and tags in turn, then three tags.
+            for number in 1...3 {
+                posts.append(try Post(context: context))
+                posts[posts.count - 1].title = "post \(number)"
+            }
+            for number in 4...6 {
+                posts.append(try Post(context: context))
+                posts[posts.count - 1].title = "post \(number)"
+                tags.append(try Tag(context: context))
+                tags[tags.count - 1].name = "tag \(number - 3)"
+            }
+            for number in 4...6 {
+                tags.append(try Tag(context: context))
+                tags[tags.count - 1].name = "tag \(number)"
+            }
+            try context.save()
+            return (posts.map(\.objectID.primaryKey), tags.map(\.objectID.primaryKey))
+        }
+        XCTAssertEqual(postKeys, (1...6).map { Int64($0) })
+        XCTAssertEqual(tagKeys, (1...6).map { Int64($0) })
+        XCTAssertEqual(try stack.column("SELECT Z_PK || '=' || ZTITLE FROM ZPOST ORDER BY Z_PK"), (1...6).map { .text("\($0)=post \($0)") })
+        XCTAssertEqual(try stack.column("SELECT Z_PK || '=' || ZNAME FROM ZTAG ORDER BY Z_PK"), (1...6).map { .text("\($0)=tag \($0)") })
+        XCTAssertEqual(try stack.column("SELECT Z_MAX FROM Z_PRIMARYKEY WHERE Z_NAME IN ('Post', 'Tag') ORDER BY Z_NAME"), [.integer(6), .integer(6)])
+    }
+
     /// The updates of one save that change the same attributes share what they hold; one of
     /// them that also changes a relationship must write it alone, and the others must not.
     func testUpdatesChangingTheSameAttributesWriteOnlyTheirOwnRelationshipChanges() throws {

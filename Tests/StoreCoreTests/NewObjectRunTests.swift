@@ -21,4 +21,12 @@ final class NewObjectRunTests: XCTestCase {
         XCTAssertEqual(NewObjectRun.entityNames(runs), objects.map(\.entity))
         XCTAssertEqual(NewObjectRun.objectCount(runs), objects.count)
     }
+
+    func testRunsOfEntityNamesRepeatThemInOrder() {
+        let names = ["Post", "Post", "Tag", "Post", "Tag", "Tag"]
+        let runs = NewObjectRun.runs(of: names)
+        XCTAssertEqual(runs.map(\.count), [2, 1, 1, 2])
+        XCTAssertEqual(NewObjectRun.entityNames(runs), names)
+        XCTAssertEqual(NewObjectRun.runs(of: []), [])
+    }
 }

@@ -184,8 +184,10 @@ extension ManagedObjectContext {
                     if !assignsWhileMaking {
                         for (object, id) in zip(needingIDs, permanentIDs) { reassign(object, to: id) }
                     }
-                    var changes = makeChangeSet(inserted, updated, deleted, permanentIDs: assignsWhileMaking ? permanentIDs[...] : nil)
-                    if !pendingRowInsertions.isEmpty { changes.inserted += try makePendingRowSnapshots(permanentIDs[needingIDs.count...]) }
+                    var changes = makeChangeSet(inserted, updated, deleted, permanentIDs: assignsWhileMaking ? permanentIDs : nil)
+                    if !pendingRowInsertions.isEmpty {
+                        changes.inserted += try makePendingRowSnapshots(permanentIDs.ids(in: needingIDs.count..<permanentIDs.count)[...])
+                    }
                     return changes
                 }
                 // Only child contexts need the permanent IDs by temporary ID.
@@ -219,10 +221,10 @@ extension ManagedObjectContext {
         }
     }
 
-    /// The change set of a save. With `permanentIDs` (one per new object, in order), each new
-    /// object is given its permanent ID just before its snapshot is made.
+    /// The change set of a save. With `permanentIDs` (one per new object, in order, and perhaps
+    /// more after them), each new object is given its permanent ID just before its snapshot is made.
     func makeChangeSet(
-        _ inserted: [ManagedObject], _ updated: [ManagedObject], _ deleted: [ManagedObject], permanentIDs: ArraySlice<ManagedObjectID>? = nil
+        _ inserted: [ManagedObject], _ updated: [ManagedObject], _ deleted: [ManagedObject], permanentIDs: CompactObjectIDList? = nil
     ) -> StoreChangeSet {
         var changes = StoreChangeSet()
         changes.contextName = name
@@ -230,8 +232,11 @@ extension ManagedObjectContext {
         // A root save gives new objects version 1: their snapshots carry it already.
         let insertedVersion: Int64? = parent == nil ? 1 : nil
         changes.inserted.reserveCapacity(inserted.count)
+        // The registration table's array for the new keys is made at its full length once, not
+        // doubled as they come (half of it unused, beside the temporary keys' at the save's peak).
+        if let permanentIDs, let last = inserted.indices.last { registered.reserve(upTo: permanentIDs[last], adding: inserted.count) }
         for (position, object) in inserted.enumerated() {
-            if let permanentIDs { reassign(object, to: permanentIDs[permanentIDs.startIndex + position]) }
+            if let permanentIDs { reassign(object, to: permanentIDs[position]) }
             changes.inserted.append(object.currentSnapshot(allToMany: true, version: insertedVersion))
         }
         // Reserved whole: grown by doubling, a million updates held the array twice over (75 MB

@@ -10,18 +10,25 @@
 /// NewObjectRun.append(entity: "Post", store: nil, to: &runs)   // a run of 1
 /// NewObjectRun.append(entity: "Post", store: nil, to: &runs)   // the same run, of 2
 /// ```
-struct NewObjectRun: Equatable {
-    let entity: String
-    let store: String?
-    var count: Int
+package struct NewObjectRun: Equatable, Sendable {
+    package let entity: String
+    package let store: String?
+    package var count: Int
 
     /// Adds one object to the last run when it is of the same entity and store, else starts a run.
-    static func append(entity: String, store: String?, to runs: inout [NewObjectRun]) {
+    package static func append(entity: String, store: String?, to runs: inout [NewObjectRun]) {
         if let last = runs.last, last.entity == entity, last.store == store {
             runs[runs.count - 1].count += 1
         } else {
             runs.append(NewObjectRun(entity: entity, store: store, count: 1))
         }
+    }
+
+    /// The runs of `entityNames` (no store assigned), in order.
+    package static func runs(of entityNames: [String]) -> [NewObjectRun] {
+        var runs: [NewObjectRun] = []
+        for name in entityNames { append(entity: name, store: nil, to: &runs) }
+        return runs
     }
 
     /// The runs as one request per object, in order.
@@ -33,12 +40,12 @@ struct NewObjectRun: Equatable {
     }
 
     /// The entity name of each object, in order.
-    static func entityNames(_ runs: [NewObjectRun]) -> [String] {
+    package static func entityNames(_ runs: [NewObjectRun]) -> [String] {
         var names: [String] = []
         names.reserveCapacity(objectCount(runs))
         for run in runs { names.append(contentsOf: repeatElement(run.entity, count: run.count)) }
         return names
     }
 
-    static func objectCount(_ runs: [NewObjectRun]) -> Int { runs.reduce(0) { $0 + $1.count } }
+    package static func objectCount(_ runs: [NewObjectRun]) -> Int { runs.reduce(0) { $0 + $1.count } }
 }

@@ -247,9 +247,10 @@ public final class PersistentStoreCoordinator: @unchecked Sendable {
 
     /// Gives new objects permanent IDs and saves the change set `makeChanges` builds with them:
     /// with one store, in one of its write transactions; otherwise IDs first, then store by store.
-    /// The new objects come as runs of one entity and store (``NewObjectRun``).
+    /// The new objects come as runs of one entity and store (``NewObjectRun``); their IDs go to
+    /// `makeChanges` as a compact list (as a store that saves runs, ``NewObjectRunSaving``, gives them).
     func save(
-        newObjects runs: [NewObjectRun], _ makeChanges: ([ManagedObjectID]) throws -> StoreChangeSet
+        newObjects runs: [NewObjectRun], _ makeChanges: (CompactObjectIDList) throws -> StoreChangeSet
     ) throws -> StoreChangeSet {
         defer { noteWrite() }
         let stores = persistentStores
@@ -263,7 +264,7 @@ public final class PersistentStoreCoordinator: @unchecked Sendable {
             }
             try checkWritable(store)
             let count = NewObjectRun.objectCount(runs)
-            return try store.save(newObjectsOf: NewObjectRun.entityNames(runs)) { ids in
+            func checkedChanges(_ ids: CompactObjectIDList) throws -> StoreChangeSet {
                 guard ids.count == count else {
                     throw StoreError(.corrupt, url: store.url, "the store returned \(ids.count) IDs for \(count) objects")
                 }
@@ -273,8 +274,10 @@ public final class PersistentStoreCoordinator: @unchecked Sendable {
                 }
                 return changes
             }
+            if let store = store as? any NewObjectRunSaving { return try store.save(newObjectRuns: runs, checkedChanges) }
+            return try store.save(newObjectsOf: NewObjectRun.entityNames(runs)) { try checkedChanges(CompactObjectIDList($0)) }
         }
-        let changes = try makeChanges(runs.isEmpty ? [] : obtainPermanentIDs(for: NewObjectRun.requests(runs)))
+        let changes = try makeChanges(CompactObjectIDList(runs.isEmpty ? [] : obtainPermanentIDs(for: NewObjectRun.requests(runs))))
         try save(changes)
         return changes
     }

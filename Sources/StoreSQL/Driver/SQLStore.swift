@@ -19,7 +19,7 @@ import StoreCore
 /// }
 /// let posts = try store.execute(StoreFetchRequest(entityName: "Post"))   // SQLStore+Fetching
 /// ```
-package protocol SQLStore: PersistentHistoryStore, ObjectIDListFetching, KnownRowsFetching, ValueListFetching, Sendable {
+package protocol SQLStore: PersistentHistoryStore, ObjectIDListFetching, KnownRowsFetching, ValueListFetching, NewObjectRunSaving, Sendable {
     associatedtype Connection: SQLConnection
     /// What holds a pinned query generation's connection (``SQLGenerationView``).
     associatedtype GenerationPin: Sendable

@@ -86,7 +86,7 @@ package struct SQLChangeWriter<Store: SQLStore> {
     /// Inserts the rows table by table, in the order the tables first appear. Rows are grouped
     /// and read by position: a snapshot copied costs a retain and a release per reference it holds.
     private mutating func insert(_ snapshots: [StoreSnapshot]) throws {
-        var groups: [(plan: SQLTableWritePlan, rows: [Int])] = []
+        var groups: [(plan: SQLTableWritePlan, rows: RowPositions)] = []
         var groupOfTable: [Int64: Int] = [:]
         // A run of one entity's rows finds its group without looking anything up again.
         var runPlan: SQLTableWritePlan?
@@ -98,7 +98,7 @@ package struct SQLChangeWriter<Store: SQLStore> {
                 if let known = groupOfTable[plan.tableNumber] {
                     runGroup = known
                 } else {
-                    groups.append((plan, []))
+                    groups.append((plan, RowPositions()))
                     runGroup = groups.count - 1
                     groupOfTable[plan.tableNumber] = runGroup
                 }

@@ -18,13 +18,13 @@ extension SQLStore {
     /// read-only store.
     public func newObjectIDs(forEntityNames entityNames: [String]) throws -> [ManagedObjectID] {
         guard !isReadOnly else { throw StoreError(.readOnly, url: url, "the store is read-only") }
-        return try write { try allocateObjectIDs(forEntityNames: entityNames, on: $0) }
+        return try write { Array(try allocateObjectIDs(for: NewObjectRun.runs(of: entityNames), on: $0)) }
     }
 
     /// Writes the change set in one transaction, with its history rows when tracking is on;
     /// `Z_OPT` conflicts throw `MergeConflictError`, a broken unique constraint `uniquenessConstraint`.
     public func save(_ changes: StoreChangeSet) throws {
-        _ = try save(newObjectsOf: []) { _ in changes }
+        _ = try save(newObjectRuns: []) { _ in changes }
     }
 
     /// Allocates the new objects' keys and writes the changes (``SQLChangeWriter``) in one write
@@ -33,11 +33,19 @@ extension SQLStore {
     public func save(
         newObjectsOf entityNames: [String], _ makeChanges: ([ManagedObjectID]) throws -> StoreChangeSet
     ) throws -> StoreChangeSet {
+        try save(newObjectRuns: NewObjectRun.runs(of: entityNames)) { try makeChanges(Array($0)) }
+    }
+
+    /// ``save(newObjectsOf:_:)`` for the names the runs repeat, with the IDs as a compact list
+    /// (``NewObjectRunSaving``).
+    package func save(
+        newObjectRuns runs: [NewObjectRun], _ makeChanges: (CompactObjectIDList) throws -> StoreChangeSet
+    ) throws -> StoreChangeSet {
         guard !isReadOnly else { throw StoreError(.readOnly, url: url, "the store is read-only; nothing was saved") }
         let files = SQLWriteFiles()
         do {
             let saved = try write { connection in
-                let changes = try makeChanges(allocateObjectIDs(forEntityNames: entityNames, on: connection))
+                let changes = try makeChanges(allocateObjectIDs(for: runs, on: connection))
                 var writer = SQLChangeWriter(store: self, connection: connection)
                 if isHistoryTrackingEnabled {
                     writer.history = try SQLHistoryWriter(store: self, connection: connection, author: changes.transactionAuthor, contextName: changes.contextName)
@@ -100,9 +108,9 @@ extension SQLStore {
 
     /// Takes keys for new objects from `Z_PRIMARYKEY`, inside the caller's write transaction (the
     /// rows stay locked until it ends, so concurrent savers — in any process — never get the same key).
-    package func allocateObjectIDs(forEntityNames entityNames: [String], on connection: Connection) throws -> [ManagedObjectID] {
+    package func allocateObjectIDs(for runs: [NewObjectRun], on connection: Connection) throws -> CompactObjectIDList {
         let sql = "UPDATE Z_PRIMARYKEY SET Z_MAX = Z_MAX + \(dialect.parameter(1, declaredType: nil)) WHERE Z_ENT = \(dialect.parameter(2, declaredType: nil)) RETURNING Z_MAX"
-        return try schema.newObjectIDs(forEntityNames: entityNames, rows: rows, url: url) { root, count in
+        return try schema.newObjectIDs(for: runs, rows: rows, url: url) { root, count in
             guard case .integer(let maximum)? = try connection.scalar(sql, [.integer(Int64(count)), .integer(root)])
             else { throw StoreError(.corrupt, url: url, "Z_PRIMARYKEY has no row for entity number \(root)") }
             return maximum
