@@ -10,6 +10,8 @@ import Synchronization
 struct LazyObjectIDSet: Sendable, Hashable {
     private enum State: Sendable {
         case list([ManagedObjectID])
+        /// A save's new objects' IDs: runs of consecutive keys take a few bytes.
+        case compact(CompactObjectIDList)
         case set(Set<ManagedObjectID>)
     }
 
@@ -33,6 +35,10 @@ struct LazyObjectIDSet: Sendable, Hashable {
                     while let id = ids.popLast() { set.update(with: consume id) }
                     state = .set(set)
                     return set
+                case .compact(let ids):
+                    let set = Set(ids)
+                    state = .set(set)
+                    return set
                 }
             }
         }
@@ -46,6 +52,11 @@ struct LazyObjectIDSet: Sendable, Hashable {
     /// The set of `ids`, built when first read.
     init(building ids: [ManagedObjectID]) {
         box = ids.isEmpty ? nil : Box(.list(ids))
+    }
+
+    /// The set of the IDs of `list`, built when first read.
+    init(building list: CompactObjectIDList) {
+        box = list.isEmpty ? nil : Box(.compact(list))
     }
 
     var value: Set<ManagedObjectID> {

@@ -332,11 +332,13 @@ extension ManagedObjectContext {
         saveNotificationSets = SaveNotificationSets()
         // The new objects' IDs are their snapshots' (read from the change set, not from the objects);
         // rows written with the save follow the objects' snapshots and are inserted objects too.
-        let insertedIDs = LazyObjectIDSet(building: saved.inserted.map(\.objectID))
+        // Held as runs of keys: an array of them was the save's peak, beside the change set.
+        var insertedIDs = CompactObjectIDList.Builder()
+        for index in saved.inserted.indices { insertedIDs.append(saved.inserted[index].objectID) }
         // The change set is let go before the notifications, whose ID sets may be built now.
         saved = StoreChangeSet()
         let changes = ContextChanges(
-            kind: .didSave, contextName: name, inserted: insertedIDs,
+            kind: .didSave, contextName: name, inserted: LazyObjectIDSet(building: insertedIDs.list),
             // Those objects-did-change carried, unless a large save let them go (`updatedIDSetReuseLimit`).
             updated: keptUpdated.flatMap { $0.objectIDs.isEmpty ? nil : $0.objectIDs } ?? LazyObjectIDSet(building: updated.map(\.objectID)),
             deleted: keptDeleted?.objectIDs ?? LazyObjectIDSet(building: deleted.map(\.objectID)))
