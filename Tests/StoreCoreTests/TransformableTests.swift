@@ -1,5 +1,6 @@
 import Foundation
-import StoreCore
+import Logging
+@testable import StoreCore
 import StoreTestSupport
 import XCTest
 
@@ -97,5 +98,29 @@ extension TransformableTests {
                 XCTAssertEqual((error as? ObjectValidationError)?.allErrors.first?.key, "palette")
             }
         }
+    }
+}
+
+extension TransformableTests {
+    /// A getter cannot throw: stored data the transformer cannot decode reads as nil, as in Core
+    /// Data — and the reason is logged, not lost; `value(forKey:)` throws it.
+    func testTypedTransformableValueThatCannotBeDecodedReadsNilAndIsLogged() throws {
+        AttributeValueTransformers.register(CodableAttributeTransformer<Palette>(), named: "PaletteTransformer")
+        let container = try TestStack.container(try model(transformer: "PaletteTransformer"))
+        let context = container.newBackgroundContext()
+        let recorded = RecordingLogHandler.Lines()
+        try context.performAndWait {
+            let theme = try Theme(context: context)
+            theme.name = "Dusk"
+            try theme.setStoreValue(.data(Data("not a palette".utf8)), forKey: "palette")
+            let read = TransformerLog.logging(to: Logger(label: "stowage.model") { _ in RecordingLogHandler(lines: recorded) }) { theme.palette }
+            XCTAssertNil(read)
+            XCTAssertThrowsError(try theme.value(forKey: "palette")) { error in
+                XCTAssertEqual((error as? ObjectValidationError)?.code, .wrongType, "\(error)")
+            }
+        }
+        XCTAssertEqual(recorded.all.count, 1, "\(recorded.all)")
+        XCTAssertTrue(recorded.all.first?.hasPrefix("error: Theme.palette of ") == true, "\(recorded.all)")
+        XCTAssertTrue(recorded.all.first?.contains("cannot be read, so it reads as nil") == true, "\(recorded.all)")
     }
 }

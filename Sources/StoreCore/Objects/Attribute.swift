@@ -79,6 +79,11 @@ extension Attribute: ManagedPropertyDeclaration {
 /// A typed transformable property on a ``ManagedObject`` subclass: any `Codable` value,
 /// stored through the transformer the model names for the attribute.
 ///
+/// A value that cannot be read — stored data its transformer cannot decode, a fault that
+/// cannot be loaded — reads as `nil`, as in Core Data, and the reason is logged (an error on
+/// the `stowage.model` logger); ``ManagedObject/value(forKey:)`` throws it. A value that cannot
+/// be set is reported by the next save.
+///
 /// For example:
 ///
 /// ```swift
@@ -102,7 +107,13 @@ public struct Transformable<Value> {
     ) -> Value? {
         get {
             let key = object[keyPath: storageKeyPath].declaredKey.explicitKey ?? PropertyWrapperKeys.key(for: storageKeyPath)
-            return (try? object.value(forKey: key)).flatMap { $0 as? Value }
+            do {
+                return try object.value(forKey: key) as? Value
+            } catch {
+                // A getter cannot throw: as Core Data's, it reads nil and the reason is logged.
+                TransformerLog.noteUnreadableValue(error, key: key, of: object.objectID)
+                return nil
+            }
         }
         set {
             let key = object[keyPath: storageKeyPath].declaredKey.explicitKey ?? PropertyWrapperKeys.key(for: storageKeyPath)

@@ -214,7 +214,7 @@ extension ManagedObject {
         _ body: (any AttributeValueTransformer) throws -> T
     ) throws -> T {
         guard let transformer = AttributeValueTransformers.transformer(named: name) else {
-            UnregisteredTransformerLog.noteFallback(name: name, entity: entity.name, key: attribute.name)
+            TransformerLog.noteFallback(name: name, entity: entity.name, key: attribute.name)
             do {
                 return try body(KeyedArchiveTransformer())
             } catch {
