@@ -13,7 +13,7 @@ extension ManagedObjectContext {
         }
         if undoManager != nil { recordForUndo(object) }
         object.managedObjectContext = self
-        registered[object.objectID] = object
+        registered.register(object, under: object.objectID)
         insertedSet.insert(object)
         object.state.isInserted = true
         object.state.insertionReported = false

@@ -402,7 +402,7 @@ extension ManagedObjectContext {
             let object = entity.managedObjectClass.init(entity: entity, insertInto: nil)
             object.objectID = snapshot.objectID
             object.managedObjectContext = self
-            registered[object.objectID] = object
+            registered.register(object, under: object.objectID)
             insertedSet.insert(object)
             object.state.isInserted = true
             pendingChanges.inserted.insert(object)

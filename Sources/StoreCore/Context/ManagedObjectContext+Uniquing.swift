@@ -8,7 +8,7 @@ extension ManagedObjectContext {
     func reassign(_ object: ManagedObject, to id: ManagedObjectID) {
         registered[object.objectID] = nil
         object.objectID = id
-        registered[id] = object
+        registered.register(object, under: id)
         reassignments &+= 1
     }
 
@@ -29,7 +29,7 @@ extension ManagedObjectContext {
         object.objectID = id
         object.managedObjectContext = self
         object.isFault = true
-        registered[id] = object
+        registered.register(object, under: id)
         return object
     }
 

@@ -43,12 +43,12 @@ struct RegistrationTable {
         }
 
         /// Stores `object` under `key` (`nil` removes); returns the change in count.
-        mutating func set(_ object: ManagedObject?, at key: Int64) -> Int {
+        mutating func set(_ object: consuming ManagedObject?, at key: Int64) -> Int {
             let change: Int
             if let slot = slot(key) {
                 change = (object != nil ? 1 : 0) - (dense[slot] != nil ? 1 : 0)
                 dense[slot] = object
-            } else if let object, let slot = makeSlot(for: key) {
+            } else if object != nil, let slot = makeSlot(for: key) {
                 // Growing may have moved the key's old entry in from `sparse`.
                 change = dense[slot] == nil ? 1 : 0
                 dense[slot] = object
@@ -154,6 +154,14 @@ struct RegistrationTable {
             guard let index = segmentIndex(for: id.space, creating: newValue != nil) else { return }
             count += segments[index].set(newValue, at: id.key)
         }
+    }
+
+    /// Registers `object` under `id`: what `self[id] = object` does, without the retain and
+    /// release of the object and of the ID's space a subscript's setter costs (they were a
+    /// tenth of making a fetched object).
+    mutating func register(_ object: consuming ManagedObject, under id: borrowing ManagedObjectID) {
+        guard let index = segmentIndex(for: id.space, creating: true) else { return }
+        count += segments[index].set(consume object, at: id.key)
     }
 
     /// Makes room for `adding` objects of `id`'s space with keys up to `id`'s: a fetch that

@@ -73,7 +73,7 @@ extension ManagedObjectContext {
         if savedSince { changed.formUnion(target.differingProperties(from: other, layout: object.entity.layout)) }
         object.changedProperties = changed
         if target.isPresent {
-            registered[object.objectID] = object
+            registered.register(object, under: object.objectID)
             object.state.isDeleted = false
             deletedSet.remove(object)
             if inParent {
