@@ -42,9 +42,25 @@ final class CompactObjectIDListTests: XCTestCase {
         for key in keys { compact.append(key) }
         XCTAssertEqual(compact.count, keys.count)
         XCTAssertEqual((0..<keys.count).map { compact[$0] }, keys)
+        XCTAssertEqual(Array(compact), keys, "walked in order, a chunk at a time")
         let post = ManagedObjectID(entityName: "Post", storeIdentifier: "A", primaryKey: 1)
         let ids = keys.map { ManagedObjectID(primaryKey: $0, sameEntityAndStoreAs: post) }
         XCTAssertEqual(Array(CompactObjectIDList(ids)), ids)
+    }
+
+    /// Walking a list gives what reading it by position gives, for every way it holds its IDs.
+    func testWalkingAListGivesEachIDInOrder() {
+        let post = ManagedObjectID(entityName: "Post", storeIdentifier: "A", primaryKey: 1)
+        let tag = ManagedObjectID(entityName: "Tag", storeIdentifier: "A", primaryKey: 1)
+        let posts = (Array(1...5_000) + [9_000, 8_999]).map { ManagedObjectID(primaryKey: Int64($0), sameEntityAndStoreAs: post) }
+        let mixed = posts.prefix(10) + [ManagedObjectID(primaryKey: 3, sameEntityAndStoreAs: tag)] + posts.suffix(3)
+        for list in [CompactObjectIDList(posts), CompactObjectIDList(Array(mixed)), CompactObjectIDList(holding: Array(mixed)), CompactObjectIDList([])] {
+            var walked: [ManagedObjectID] = []
+            var iterator = list.makeIterator()
+            while let id = iterator.next() { walked.append(id) }
+            XCTAssertEqual(walked, (0..<list.count).map { list[$0] })
+            XCTAssertNil(iterator.next(), "an iterator at its end stays there")
+        }
     }
 
     func testBatchedFetchLeavesOutAnObjectThatIsNotOfTheResultClass() throws {

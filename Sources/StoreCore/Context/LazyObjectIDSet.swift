@@ -36,7 +36,9 @@ struct LazyObjectIDSet: Sendable, Hashable {
                     state = .set(set)
                     return set
                 case .compact(let ids):
-                    let set = Set(ids)
+                    // Each ID is made once and moved in (see above).
+                    var set = Set<ManagedObjectID>(minimumCapacity: ids.count)
+                    for id in ids { set.update(with: consume id) }
                     state = .set(set)
                     return set
                 }

@@ -235,8 +235,9 @@ extension ManagedObjectContext {
         // The registration table's array for the new keys is made at its full length once, not
         // doubled as they come (half of it unused, beside the temporary keys' at the save's peak).
         if let permanentIDs, let last = inserted.indices.last { registered.reserve(upTo: permanentIDs[last], adding: inserted.count) }
-        for (position, object) in inserted.enumerated() {
-            if let permanentIDs { reassign(object, to: permanentIDs[position]) }
+        var ids = permanentIDs?.makeIterator()
+        for object in inserted {
+            if let id = ids?.next() { reassign(object, to: id) }
             changes.inserted.append(object.currentSnapshot(allToMany: true, version: insertedVersion))
         }
         // Reserved whole: grown by doubling, a million updates held the array twice over (75 MB

@@ -275,9 +275,9 @@ public final class PersistentStoreCoordinator: @unchecked Sendable {
                 return changes
             }
             if let store = store as? any NewObjectRunSaving { return try store.save(newObjectRuns: runs, checkedChanges) }
-            return try store.save(newObjectsOf: NewObjectRun.entityNames(runs)) { try checkedChanges(CompactObjectIDList($0)) }
+            return try store.save(newObjectsOf: NewObjectRun.entityNames(runs)) { try checkedChanges(CompactObjectIDList(holding: $0)) }
         }
-        let changes = try makeChanges(CompactObjectIDList(runs.isEmpty ? [] : obtainPermanentIDs(for: NewObjectRun.requests(runs))))
+        let changes = try makeChanges(CompactObjectIDList(holding: runs.isEmpty ? [] : obtainPermanentIDs(for: NewObjectRun.requests(runs))))
         try save(changes)
         return changes
     }

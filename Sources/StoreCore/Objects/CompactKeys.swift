@@ -10,11 +10,11 @@
 /// for key in 1...10_000 { keys.append(Int64(key)) }   // three chunks, each a first key
 /// keys[9_999]   // 10000
 /// ```
-struct CompactKeys: Sendable {
+struct CompactKeys: Sequence, Sendable {
     private static let shift = 12
     private static let chunkSize = 1 << shift
 
-    private enum Chunk: Sendable {
+    fileprivate enum Chunk: Sendable {
         /// `count` consecutive keys from `first`.
         case run(first: Int64, count: Int)
         case keys([Int64])
@@ -56,4 +56,42 @@ struct CompactKeys: Sendable {
         case .keys(let keys): keys[position & (Self.chunkSize - 1)]
         }
     }
+
+    /// The keys in order, a chunk taken out once rather than per key (reading by position takes
+    /// a chunk's array out, a retain and a release, for every key).
+    struct Iterator: IteratorProtocol {
+        private let chunks: [Chunk]
+        private var nextChunk = 0
+        /// The rest of the current chunk: a run's next key and how many remain, or its keys.
+        private var runKey: Int64 = 0
+        private var runRemaining = 0
+        private var keys: [Int64] = []
+        private var keyPosition = 0
+
+        fileprivate init(_ chunks: [Chunk]) { self.chunks = chunks }
+
+        mutating func next() -> Int64? {
+            while true {
+                if runRemaining > 0 {
+                    runRemaining -= 1
+                    defer { runKey &+= 1 }
+                    return runKey
+                }
+                if keyPosition < keys.count {
+                    defer { keyPosition += 1 }
+                    return keys[keyPosition]
+                }
+                guard nextChunk < chunks.count else { return nil }
+                switch chunks[nextChunk] {
+                case .run(let first, let count):
+                    (runKey, runRemaining, keys, keyPosition) = (first, count, [], 0)
+                case .keys(let chunkKeys):
+                    (keys, keyPosition) = (chunkKeys, 0)
+                }
+                nextChunk += 1
+            }
+        }
+    }
+
+    func makeIterator() -> Iterator { Iterator(chunks) }
 }

@@ -10,7 +10,7 @@
 /// list[3] == ids[3]   // true
 /// ```
 package struct CompactObjectIDList: RandomAccessCollection, Sendable {
-    private enum Storage: Sendable {
+    fileprivate enum Storage: Sendable {
         /// Every ID in one space.
         case single(ManagedObjectID.Space, keys: CompactKeys)
         /// Several spaces: each key's space by number.
@@ -27,6 +27,9 @@ package struct CompactObjectIDList: RandomAccessCollection, Sendable {
         for id in ids { builder.append(id) }
         self = builder.list
     }
+
+    /// The list of `ids` as they are, not compacted: for IDs a store gave as an array, read once.
+    package init(holding ids: [ManagedObjectID]) { storage = .plain(ids) }
 
     private init(storage: Storage) { self.storage = storage }
 
@@ -48,6 +51,39 @@ package struct CompactObjectIDList: RandomAccessCollection, Sendable {
             ids[position]
         }
     }
+
+    /// The IDs in order, the storage taken apart once (reading by position takes its parts out,
+    /// a retain and a release of each, for every ID).
+    package struct Iterator: IteratorProtocol {
+        /// The keys and their spaces (one space: `single`), or the IDs as they are (`plain`).
+        private var keys: CompactKeys.Iterator?
+        private let single: ManagedObjectID.Space?
+        private let spaces: [ManagedObjectID.Space]
+        private let spaceNumbers: [UInt16]
+        private var plain: IndexingIterator<[ManagedObjectID]>?
+        private var position = 0
+
+        fileprivate init(_ storage: Storage) {
+            switch storage {
+            case .single(let space, let keys):
+                (self.keys, single, spaces, spaceNumbers) = (keys.makeIterator(), space, [], [])
+            case .numbered(let spaces, let keys, let spaceNumbers):
+                (self.keys, single, self.spaces, self.spaceNumbers) = (keys.makeIterator(), nil, spaces, spaceNumbers)
+            case .plain(let ids):
+                (single, spaces, spaceNumbers, plain) = (nil, [], [], ids.makeIterator())
+            }
+        }
+
+        package mutating func next() -> ManagedObjectID? {
+            guard keys != nil else { return plain?.next() }
+            guard let key = keys?.next() else { return nil }
+            defer { position += 1 }
+            if let single { return ManagedObjectID(space: single, key: key) }
+            return ManagedObjectID(space: spaces[Int(spaceNumbers[position])], key: key)
+        }
+    }
+
+    package func makeIterator() -> Iterator { Iterator(storage) }
 
     /// The IDs at `positions`, as an array (the storage is looked at once, not per ID).
     package func ids(in positions: Range<Int>) -> [ManagedObjectID] {
