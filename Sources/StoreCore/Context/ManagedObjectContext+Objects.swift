@@ -12,7 +12,7 @@ extension ManagedObjectContext {
             return
         }
         if undoManager != nil { recordForUndo(object) }
-        object.managedObjectContext = self
+        object.contextLink = link
         registered.register(object, under: object.objectID)
         insertedSet.insert(object)
         object.state.isInserted = true

@@ -402,7 +402,7 @@ extension ManagedObjectContext {
             let entity = try model.entity(named: snapshot.objectID.entityName)
             let object = entity.managedObjectClass.init(entity: entity, insertInto: nil)
             object.objectID = snapshot.objectID
-            object.managedObjectContext = self
+            object.contextLink = link
             registered.register(object, under: object.objectID)
             insertedSet.insert(object)
             object.state.isInserted = true

@@ -27,7 +27,7 @@ extension ManagedObjectContext {
     private func registerNewObject(_ id: ManagedObjectID, of entity: EntityDescription) -> ManagedObject {
         let object = entity.managedObjectClass.init(entity: entity, insertInto: nil)
         object.objectID = id
-        object.managedObjectContext = self
+        object.contextLink = link
         object.isFault = true
         registered.register(object, under: id)
         return object

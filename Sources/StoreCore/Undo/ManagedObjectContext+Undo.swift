@@ -55,7 +55,7 @@ extension ManagedObjectContext {
         // Whether the parent store holds the object (it was saved and is not an unsaved insert).
         let inParent = registered[object.objectID] === object && !object.state.isInserted && object.managedObjectContext === self
         let savedSince = object.version != target.version
-        object.managedObjectContext = self
+        object.contextLink = link
         if target.isFault && inParent {
             object.state.isDeleted = false
             deletedSet.remove(object)
